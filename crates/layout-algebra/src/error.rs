@@ -1,0 +1,87 @@
+//! Errors of the algebra: every precondition that Triton, CuTe or XLA would
+//! assert on is a value here, with the facts a user needs to fix the input.
+
+use crate::linear::DimName;
+
+/// Why an algebra operation or an encoding conversion could not produce a value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    #[error("{what} must be a power of two, but is {value}")]
+    NotPowerOfTwo { what: String, value: i64 },
+
+    #[error(
+        "basis {index} of in-dim '{in_dim}' has {got} coordinates, but there are {expected} out-dims"
+    )]
+    BasisArity {
+        in_dim: DimName,
+        index: usize,
+        got: usize,
+        expected: usize,
+    },
+
+    #[error(
+        "basis {index} of in-dim '{in_dim}' has {value} in out-dim '{out_dim}', which has size {size}"
+    )]
+    BasisOutOfRange {
+        in_dim: DimName,
+        index: usize,
+        out_dim: DimName,
+        value: i64,
+        size: u64,
+    },
+
+    #[error(
+        "the layout must be surjective, but its bases reach only 2^{rank} of the {size} output coordinates"
+    )]
+    NotSurjective { rank: u32, size: u64 },
+
+    #[error(
+        "the layout is not injective: its {bits} input bits span only a {rank}-dimensional space"
+    )]
+    NotInjective { rank: u32, bits: u32 },
+
+    #[error("a layout may have at most 64 {side} bits, this one would have {bits}")]
+    TooLarge { side: &'static str, bits: u32 },
+
+    #[error("{side}-dim '{name}' appears twice")]
+    DuplicateDim { side: &'static str, name: DimName },
+
+    #[error("{side}-dim '{name}' is not in the layout (it has {available})")]
+    UnknownDim {
+        side: &'static str,
+        name: DimName,
+        available: String,
+    },
+
+    #[error("{op}: {detail}")]
+    Mismatch { op: &'static str, detail: String },
+
+    #[error("{op}: the {side}-dims [{a}] and [{b}] list their common dims in different orders")]
+    NoCommonOrder {
+        op: &'static str,
+        side: &'static str,
+        a: String,
+        b: String,
+    },
+
+    #[error("{what}: {reason}")]
+    Invalid { what: String, reason: String },
+}
+
+impl LayoutError {
+    pub(crate) fn invalid(what: impl Into<String>, reason: impl Into<String>) -> Self {
+        LayoutError::Invalid {
+            what: what.into(),
+            reason: reason.into(),
+        }
+    }
+
+    pub(crate) fn mismatch(op: &'static str, detail: impl Into<String>) -> Self {
+        LayoutError::Mismatch {
+            op,
+            detail: detail.into(),
+        }
+    }
+}
+
+pub type Result<T, E = LayoutError> = std::result::Result<T, E>;

@@ -1,0 +1,260 @@
+//! Linear algebra over GF(2) with vectors packed into machine words.
+//!
+//! A vector of at most 64 bits is a `u64`; bit `i` is coordinate `i`. Addition is
+//! XOR. A linear layout keeps one such word per basis (its column of the bit
+//! matrix), so every algorithm here works on columns.
+//!
+//! The central object is [`Echelon`], Gaussian elimination done incrementally:
+//! columns are inserted in order and each one either becomes a pivot (it is
+//! independent of the columns before it) or is recorded as dependent. This
+//! reproduces exactly the pivots of a reduced row echelon form whose pivot in
+//! every row is the lowest column index (what Triton gets from `f2reduce`), and
+//! the unique solution that uses pivot columns only, i.e. the one with every
+//! free variable set to zero.
+
+/// Gaussian elimination over GF(2), one column at a time.
+///
+/// Each stored row keeps the reduced vector and the set of inserted columns
+/// (as a bit mask over insertion indices) whose XOR equals it, so a target can
+/// be expressed in terms of the original columns.
+#[derive(Clone, Debug, Default)]
+pub struct Echelon {
+    /// `(vector, combination)` with distinct leading (highest) bits.
+    rows: Vec<(u64, u64)>,
+    inserted: u32,
+    pivots: u64,
+}
+
+impl Echelon {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of independent columns inserted so far.
+    pub fn rank(&self) -> u32 {
+        self.rows.len() as u32
+    }
+
+    /// Mask over insertion indices of the columns that were independent of
+    /// all columns inserted before them (the pivot columns).
+    pub fn pivot_mask(&self) -> u64 {
+        self.pivots
+    }
+
+    /// Reduces `v` against the rows; returns the remainder and the combination
+    /// of inserted columns that was XOR-ed away.
+    pub fn reduce(&self, mut v: u64) -> (u64, u64) {
+        let mut combination = 0;
+        // Rows are kept sorted by descending leading bit, so one pass suffices.
+        for &(row, comb) in &self.rows {
+            let lead = 63 - row.leading_zeros();
+            if v >> lead & 1 == 1 {
+                v ^= row;
+                combination ^= comb;
+            }
+        }
+        (v, combination)
+    }
+
+    /// Inserts the next column. Returns `true` when it is a pivot.
+    ///
+    /// At most 64 columns can be inserted (combinations are word masks).
+    pub fn insert(&mut self, v: u64) -> bool {
+        debug_assert!(self.inserted < 64, "at most 64 columns");
+        let index = self.inserted;
+        self.inserted += 1;
+        let (rest, combination) = self.reduce(v);
+        if rest == 0 {
+            return false;
+        }
+        let row = (rest, combination | 1 << index);
+        let lead = 63 - rest.leading_zeros();
+        let at = self
+            .rows
+            .partition_point(|&(r, _)| 63 - r.leading_zeros() > lead);
+        self.rows.insert(at, row);
+        self.pivots |= 1 << index;
+        true
+    }
+
+    /// Is `v` in the span of the inserted columns?
+    pub fn contains(&self, v: u64) -> bool {
+        self.reduce(v).0 == 0
+    }
+
+    /// The combination of pivot columns whose XOR is `v`, or `None` when `v`
+    /// is outside their span. Free (non-pivot) columns never appear, which
+    /// makes the answer the minimal-norm solution Triton picks.
+    pub fn solve(&self, v: u64) -> Option<u64> {
+        match self.reduce(v) {
+            (0, combination) => Some(combination),
+            _ => None,
+        }
+    }
+}
+
+/// Rank of a set of vectors.
+pub fn rank(vectors: impl IntoIterator<Item = u64>) -> u32 {
+    let mut echelon = Echelon::new();
+    for v in vectors {
+        // Zero vectors never change the rank; skipping them keeps the
+        // 64-column limit of `Echelon` from applying to padding.
+        if v != 0 {
+            echelon.insert(v);
+        }
+    }
+    echelon.rank()
+}
+
+/// A dense bit matrix stored as rows of at most 64 columns, with an explicit
+/// reduced row echelon form. Used where the row view is the natural one
+/// (printing, free-variable analysis in tests) and as an independent check of
+/// [`Echelon`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BitMatrix {
+    rows: Vec<u64>,
+    cols: u32,
+}
+
+impl BitMatrix {
+    /// A matrix from its rows; bit `c` of a row is column `c`.
+    pub fn from_rows(rows: Vec<u64>, cols: u32) -> Self {
+        debug_assert!(cols <= 64);
+        Self { rows, cols }
+    }
+
+    /// A matrix from its columns; bit `r` of a column is row `r`.
+    pub fn from_columns(columns: &[u64], rows: u32) -> Self {
+        let mut out = vec![0u64; rows as usize];
+        for (c, &col) in columns.iter().enumerate() {
+            let mut bits = col;
+            while bits != 0 {
+                let r = bits.trailing_zeros() as usize;
+                if r < out.len() {
+                    out[r] |= 1 << c;
+                }
+                bits &= bits - 1;
+            }
+        }
+        Self {
+            rows: out,
+            cols: columns.len() as u32,
+        }
+    }
+
+    pub fn rows(&self) -> &[u64] {
+        &self.rows
+    }
+
+    pub fn num_cols(&self) -> u32 {
+        self.cols
+    }
+
+    pub fn get(&self, row: usize, col: u32) -> bool {
+        self.rows[row] >> col & 1 == 1
+    }
+
+    /// Reduced row echelon form in place; the pivot of each row is its lowest
+    /// set column and pivots increase down the rows. Returns the rank.
+    pub fn row_reduce(&mut self) -> u32 {
+        let mut rank = 0usize;
+        for col in 0..self.cols {
+            let bit = 1u64 << col;
+            let Some(found) = (rank..self.rows.len()).find(|&r| self.rows[r] & bit != 0) else {
+                continue;
+            };
+            self.rows.swap(rank, found);
+            let pivot_row = self.rows[rank];
+            for (r, row) in self.rows.iter_mut().enumerate() {
+                if r != rank && *row & bit != 0 {
+                    *row ^= pivot_row;
+                }
+            }
+            rank += 1;
+        }
+        rank as u32
+    }
+
+    /// Pivot columns of the reduced form (the matrix must be reduced).
+    pub fn pivot_columns(&self) -> Vec<u32> {
+        self.rows
+            .iter()
+            .filter(|&&r| r != 0)
+            .map(|r| r.trailing_zeros())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Rank by brute force: the number of distinct XOR combinations is 2^rank.
+    fn brute_rank(vs: &[u64]) -> u32 {
+        let mut span = std::collections::HashSet::new();
+        for mask in 0u32..1 << vs.len() {
+            let mut x = 0;
+            for (i, v) in vs.iter().enumerate() {
+                if mask >> i & 1 == 1 {
+                    x ^= v;
+                }
+            }
+            span.insert(x);
+        }
+        span.len().trailing_zeros()
+    }
+
+    #[test]
+    fn rank_of_dependent_columns_counts_each_independent_direction_once() {
+        assert_eq!(rank([0b001, 0b010, 0b011, 0b100]), 3);
+        assert_eq!(rank([0, 0, 0]), 0);
+        assert_eq!(rank([0b101, 0b101]), 1);
+    }
+
+    #[test]
+    fn row_reduce_puts_lowest_pivots_first() {
+        // Columns 0 and 1 are equal, column 2 independent.
+        let mut m = BitMatrix::from_columns(&[0b11, 0b11, 0b01], 2);
+        assert_eq!(m.row_reduce(), 2);
+        assert_eq!(m.pivot_columns(), vec![0, 2]);
+        assert_eq!(m.rows(), &[0b011, 0b100]);
+    }
+
+    proptest! {
+        #[test]
+        fn echelon_rank_matches_brute_force(vs in prop::collection::vec(0u64..256, 0..9)) {
+            prop_assert_eq!(rank(vs.iter().copied()), brute_rank(&vs));
+        }
+
+        #[test]
+        fn echelon_pivots_match_rref_pivots(vs in prop::collection::vec(0u64..(1 << 7), 0..12)) {
+            let mut e = Echelon::new();
+            for &v in &vs { e.insert(v); }
+            let mut m = BitMatrix::from_columns(&vs, 7);
+            let r = m.row_reduce();
+            prop_assert_eq!(r, e.rank());
+            let pivots: u64 = m.pivot_columns().iter().map(|c| 1u64 << c).sum();
+            prop_assert_eq!(pivots, e.pivot_mask());
+        }
+
+        #[test]
+        fn solve_reconstructs_target_from_pivot_columns(
+            vs in prop::collection::vec(0u64..(1 << 6), 1..10),
+            pick in 0u64..1024,
+        ) {
+            let mut e = Echelon::new();
+            for &v in &vs { e.insert(v); }
+            // A target in the span: XOR of a random subset.
+            let target = vs.iter().enumerate()
+                .filter(|(i, _)| pick >> i & 1 == 1)
+                .fold(0, |acc, (_, v)| acc ^ v);
+            let combination = e.solve(target).expect("target is in the span");
+            prop_assert_eq!(combination & !e.pivot_mask(), 0);
+            let rebuilt = vs.iter().enumerate()
+                .filter(|(i, _)| combination >> i & 1 == 1)
+                .fold(0, |acc, (_, v)| acc ^ v);
+            prop_assert_eq!(rebuilt, target);
+        }
+    }
+}

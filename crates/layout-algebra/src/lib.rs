@@ -1,0 +1,20 @@
+//! The mathematics of tensor layouts, free of syntax, databases and IO.
+//!
+//! - [`f2`]: GF(2) vectors as machine words and Gaussian elimination.
+//! - [`linear`]: Triton's linear layouts (seed 000): named in/out dims, bases,
+//!   product, composition, inversion and the rest of the algebra.
+//! - [`triton`]: Triton's layout encodings (blocked, shared, MMA, slice, dot
+//!   operand, ...) converted to linear layouts for a tensor shape.
+//! - [`bank`]: the shared-memory bank model: wavefronts by enumeration and by
+//!   the GF(2) rank formula, Triton's bank-conflict measure.
+//! - [`coalesce`]: Triton's coalesce heuristic (seed 003).
+
+pub mod bank;
+pub mod coalesce;
+pub mod error;
+pub mod f2;
+pub mod linear;
+pub mod triton;
+
+pub use error::{LayoutError, Result};
+pub use linear::{DimName, LinearLayout};
