@@ -87,16 +87,11 @@ fn join_names<'a>(names: impl IntoIterator<Item = &'a DimName>) -> String {
         .join(", ")
 }
 
-/// The smallest list containing both `x` and `y` as subsequences, preferring
-/// `x`'s elements first when both orders are possible (Triton's `supremum`).
-/// `None` when the two lists order their common elements differently.
+/// Triton's `supremum` of two dim lists: a list containing both, taking
+/// `x`'s dims first where the order is free. Like Triton it tolerates lists
+/// whose common dims are ordered differently (the result then follows `x`)
+/// and gives up (`None`) only where Triton's walk reaches a contradiction.
 fn supremum(x: &[DimName], y: &[DimName]) -> Option<Vec<DimName>> {
-    // Common elements must come in the same relative order in both lists.
-    let common_x: Vec<&DimName> = x.iter().filter(|n| y.contains(n)).collect();
-    let common_y: Vec<&DimName> = y.iter().filter(|n| x.contains(n)).collect();
-    if common_x != common_y {
-        return None;
-    }
     let pos = |list: &[DimName], name: &DimName| list.iter().position(|n| n == name);
     let mut result: Vec<DimName> = Vec::with_capacity(x.len() + y.len());
     let (mut i, mut j) = (0, 0);
@@ -111,32 +106,27 @@ fn supremum(x: &[DimName], y: &[DimName]) -> Option<Vec<DimName>> {
             return Some(result);
         }
         if i < x.len() && j < y.len() && x[i] == y[j] {
+            if pos(y, &x[i])? < j {
+                return None;
+            }
             result.push(x[i].clone());
             i += 1;
             j += 1;
             continue;
         }
-        // Where does the head of each list appear (still ahead) in the other?
+        // Where the head of each list appears, still ahead, in the other.
         let cand_x = (i < x.len())
-            .then(|| pos(y, &x[i]))
-            .flatten()
-            .filter(|&p| p >= j);
+            .then(|| pos(y, &x[i]).filter(|&p| p >= j))
+            .flatten();
         let cand_y = (j < y.len())
-            .then(|| pos(x, &y[j]))
-            .flatten()
-            .filter(|&p| p >= i);
+            .then(|| pos(x, &y[j]).filter(|&p| p >= i))
+            .flatten();
         if i < x.len() && cand_x.is_none() {
-            if pos(y, &x[i]).is_some() {
-                return None; // common element already passed in y
-            }
             result.push(x[i].clone());
             i += 1;
             continue;
         }
         if j < y.len() && cand_y.is_none() {
-            if pos(x, &y[j]).is_some() {
-                return None;
-            }
             result.push(y[j].clone());
             j += 1;
             continue;
@@ -147,6 +137,9 @@ fn supremum(x: &[DimName], y: &[DimName]) -> Option<Vec<DimName>> {
                 i += 1;
             }
             (_, Some(_)) => {
+                if pos(x, &y[j])? < i {
+                    return None;
+                }
                 result.push(y[j].clone());
                 j += 1;
             }
@@ -170,9 +163,9 @@ impl LinearLayout {
     /// Builds a layout from bases, inferring each out-dim's size as the
     /// smallest power of two above every coordinate used, and requiring the
     /// result to be surjective (Triton's `LinearLayout(bases, outDimNames)`).
-    pub fn from_bases<N: Into<DimName>>(
+    pub fn from_bases<N: Into<DimName>, M: Into<DimName>>(
         bases: Vec<(N, Vec<Vec<i64>>)>,
-        out_names: Vec<N>,
+        out_names: Vec<M>,
     ) -> Result<Self> {
         let out_names: Vec<DimName> = out_names.into_iter().map(Into::into).collect();
         let mut sizes = vec![1i64; out_names.len()];
@@ -1586,7 +1579,11 @@ mod tests {
             supremum(&n(&["a", "b"]), &n(&["b", "c"])),
             Some(n(&["a", "b", "c"]))
         );
-        assert_eq!(supremum(&n(&["a", "b"]), &n(&["b", "a"])), None);
+        // Triton's walk tolerates conflicting orders and follows the first list.
+        assert_eq!(
+            supremum(&n(&["a", "b"]), &n(&["b", "a"])),
+            Some(n(&["a", "b"]))
+        );
         assert_eq!(supremum(&n(&["x"]), &n(&[])), Some(n(&["x"])));
     }
 

@@ -112,3 +112,159 @@ impl Mismatches {
         }
     }
 }
+
+use layout_algebra::triton::*;
+
+fn u32s(v: &Value) -> Vec<u32> {
+    v.as_array()
+        .map(|a| a.iter().map(|x| x.as_u64().unwrap() as u32).collect())
+        .unwrap_or_default()
+}
+
+fn usizes(v: &Value) -> Vec<usize> {
+    u32s(v).into_iter().map(|x| x as usize).collect()
+}
+
+/// CTA placement from either form: `CGALayout` / `cga_layout` bases, or the
+/// `CTAsPerCGA` / `CTASplitNum` / `CTAOrder` triple.
+fn cga(p: &Value, rank: usize) -> CgaLayout {
+    if p.get("CTAsPerCGA").is_some() {
+        return CgaLayout::from_split(
+            &u32s(&p["CTAsPerCGA"]),
+            &u32s(&p["CTASplitNum"]),
+            &usizes(&p["CTAOrder"]),
+        )
+        .unwrap();
+    }
+    let bases = p.get("CGALayout").or_else(|| p.get("cga_layout"));
+    match bases {
+        Some(b) => {
+            CgaLayout::from_bases(rank, b.as_array().unwrap().iter().map(u32s).collect()).unwrap()
+        }
+        None => CgaLayout::single(rank),
+    }
+}
+
+/// An encoding from the JSON `params` object of the reference vectors.
+pub fn encoding(p: &Value) -> Encoding {
+    let kind = p["kind"].as_str().unwrap();
+    let flag = |k: &str| p.get(k).and_then(Value::as_bool).unwrap_or(false);
+    let num = |k: &str| p.get(k).and_then(Value::as_u64).unwrap_or(0) as u32;
+    match kind {
+        "blocked" => {
+            let order = usizes(&p["order"]);
+            Encoding::Blocked(Blocked {
+                size_per_thread: u32s(&p["sizePerThread"]),
+                threads_per_warp: u32s(&p["threadsPerWarp"]),
+                warps_per_cta: u32s(&p["warpsPerCTA"]),
+                cga: cga(p, order.len()),
+                order,
+            })
+        }
+        "swizzled_shared" => {
+            let order = usizes(&p["order"]);
+            Encoding::SwizzledShared(SwizzledShared {
+                vec: num("vec"),
+                per_phase: num("perPhase"),
+                max_phase: num("maxPhase"),
+                cga: cga(p, order.len()),
+                order,
+            })
+        }
+        "nvmma_shared" => {
+            let rank = p
+                .get("rank")
+                .and_then(Value::as_u64)
+                .map(|r| r as usize)
+                .or_else(|| p.get("CTAOrder").map(|o| o.as_array().unwrap().len()))
+                .unwrap_or(2);
+            let width = p
+                .get("swizzlingByteWidth")
+                .or_else(|| p.get("swizzleByteWidth"))
+                .unwrap()
+                .as_u64()
+                .unwrap() as u32;
+            Encoding::NvmmaShared(NvmmaShared {
+                swizzling_byte_width: width,
+                transposed: flag("transposed"),
+                element_bit_width: num("elementBitWidth"),
+                fp4_padded: flag("fp4Padded"),
+                cga: cga(p, rank),
+            })
+        }
+        "nvidia_mma" => {
+            let w = u32s(&p["warpsPerCTA"]);
+            Encoding::NvidiaMma(NvidiaMma {
+                version_major: num("versionMajor"),
+                version_minor: num("versionMinor"),
+                instr_shape: u32s(&p["instrShape"]),
+                cga: cga(p, w.len()),
+                warps_per_cta: w,
+            })
+        }
+        "amd_mfma" => {
+            let w = u32s(&p["warpsPerCTA"]);
+            Encoding::AmdMfma(AmdMfma {
+                version: num("version"),
+                instr_shape: u32s(&p["instrShape"]),
+                is_transposed: flag("isTransposed"),
+                tiles_per_warp: p.get("tilesPerWarp").map(u32s).unwrap_or_default(),
+                element_bit_width: num("elementBitWidth"),
+                cga: cga(p, w.len()),
+                warps_per_cta: w,
+            })
+        }
+        "amd_wmma" => {
+            let w = u32s(&p["warpsPerCTA"]);
+            Encoding::AmdWmma(AmdWmma {
+                version: num("version"),
+                is_transposed: flag("isTransposed"),
+                instr_shape: p.get("instrShape").map(u32s).unwrap_or_default(),
+                cga: cga(p, w.len()),
+                warps_per_cta: w,
+            })
+        }
+        "slice" => Encoding::Slice(Box::new(Slice {
+            dim: num("dim") as usize,
+            parent: encoding(&p["parent"]),
+        })),
+        "dot_op" | "dot_operand" => Encoding::DotOperand(Box::new(DotOperand {
+            op_idx: num("opIdx"),
+            k_width: num("kWidth"),
+            parent: encoding(&p["parent"]),
+        })),
+        "linear" => {
+            let b = |k: &str| {
+                p.get(k)
+                    .map(|v| v.as_array().unwrap().iter().map(u32s).collect())
+                    .unwrap_or_default()
+            };
+            Encoding::Linear(LinearEncoding {
+                register: b("register"),
+                lane: b("lane"),
+                warp: b("warp"),
+                block: b("block"),
+            })
+        }
+        other => panic!("unknown encoding kind {other}"),
+    }
+}
+
+/// Bases as a JSON object keyed by in-dim.
+pub fn bases_object(l: &LinearLayout) -> Value {
+    let mut m = serde_json::Map::new();
+    for (n, b) in bases_json(l) {
+        m.insert(n, serde_json::json!(b));
+    }
+    Value::Object(m)
+}
+
+/// Drops all-zero register bases from a JSON bases object (the two canonical
+/// forms of Triton versions differ only there).
+pub fn without_zero_registers(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(regs) = v.get_mut("register").and_then(Value::as_array_mut) {
+        regs.retain(|b| b.as_array().unwrap().iter().any(|x| x.as_i64() != Some(0)));
+    }
+    v
+}
