@@ -1,1 +1,604 @@
-//! (in progress)
+//! The shared-memory bank model.
+//!
+//! Shared memory is split into `banks` banks of `bank_bytes` bytes; word `w`
+//! lives in bank `w % banks`. The requests of one instruction are served in
+//! *phases* (groups of lanes whose requests fit one line of
+//! `banks * bank_bytes` bytes); a phase takes as many *wavefronts* as the
+//! largest number of distinct words it asks of one bank (one word read by
+//! several lanes is a broadcast, not a conflict).
+//!
+//! Two computations of the same count:
+//! - [`wavefronts_by_enumeration`]: the oracle. Walks every lane and register
+//!   of a warp, finds each element's offset by looking the tensor coordinate
+//!   up in a table of the shared layout, groups requests by instruction and
+//!   phase as the hardware does, and counts words per bank.
+//! - [`wavefronts_by_rank`]: the closed form of the Linear Layouts paper
+//!   (arXiv 2505.23819, Lemma 9.4). With `φ` the map from the lanes of one
+//!   phase to word addresses, a phase takes `2^dim(Im φ ∩ Seg)` wavefronts,
+//!   where `Seg` is spanned by the word-address bits above the bank bits.
+//!
+//! [`bank_conflicts`] is Triton's `bankConflictsMemDesc` measure: extra
+//! wavefronts per wavefront for a store/load after the widest vectorisation.
+
+use crate::error::{LayoutError, Result};
+use crate::f2;
+use crate::linear::{DimName, LinearLayout};
+
+/// The memory system: banks, their width, lanes per warp, and how lanes are
+/// grouped into phases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BankTarget {
+    pub banks: u32,
+    pub bank_bytes: u32,
+    pub warp_size: u32,
+    /// For AMD-style targets: for an access of `bits` per lane, the lane
+    /// bits (indices into the lane id) that vary within one phase. When no
+    /// entry matches, phases are the NVIDIA rule: consecutive lanes whose
+    /// requests fill one line.
+    pub phase_lanes: Vec<(u32, Vec<u32>)>,
+}
+
+impl BankTarget {
+    /// NVIDIA: 32 banks of 4 bytes, 32 lanes.
+    pub fn nvidia() -> Self {
+        BankTarget {
+            banks: 32,
+            bank_bytes: 4,
+            warp_size: 32,
+            phase_lanes: Vec::new(),
+        }
+    }
+
+    /// Lane bits of one phase for an access of `access_bits` per lane.
+    fn phase_lane_bits(&self, access_bits: u32) -> Vec<u32> {
+        if let Some((_, bits)) = self.phase_lanes.iter().find(|(b, _)| *b == access_bits) {
+            return bits.clone();
+        }
+        let lane_bits = self.warp_size.trailing_zeros();
+        let line_bits = self.banks * self.bank_bytes * 8;
+        // Lanes per phase: as many as fill one line, at most a warp.
+        let per_phase = (line_bits / access_bits.max(1)).clamp(1, self.warp_size);
+        (0..per_phase.trailing_zeros().min(lane_bits)).collect()
+    }
+}
+
+/// The shared-memory instruction a warp issues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Instruction {
+    /// `ld.shared` / `st.shared` of `bits` (8..128) per lane.
+    LdSt { bits: u32 },
+    /// `ldmatrix` / `stmatrix` of `count` (1, 2 or 4) 8x8 matrices of 16-bit
+    /// elements; each group of 8 lanes addresses the 8 rows of one matrix.
+    Matrix { count: u32, trans: bool },
+}
+
+/// Wavefront counts for one warp performing a whole access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wavefronts {
+    /// Instructions one warp issues.
+    pub instructions: u64,
+    /// Wavefronts those instructions take.
+    pub wavefronts: u64,
+    /// Wavefronts they would take without conflicts (one per phase).
+    pub ideal: u64,
+}
+
+impl Wavefronts {
+    /// Extra wavefronts per ideal wavefront.
+    pub fn conflicts_per_wavefront(&self) -> f64 {
+        if self.ideal == 0 {
+            0.0
+        } else {
+            self.wavefronts as f64 / self.ideal as f64 - 1.0
+        }
+    }
+}
+
+/// One access: a distributed layout (`register`, `lane`, `warp`, `block` ->
+/// tensor) reading or writing a tensor stored with a shared layout
+/// (`offset`, `block` -> tensor).
+#[derive(Clone, Copy, Debug)]
+pub struct Access<'a> {
+    pub distributed: &'a LinearLayout,
+    pub shared: &'a LinearLayout,
+    pub element_bits: u32,
+    pub instruction: Instruction,
+}
+
+const REGISTER: &str = "register";
+const LANE: &str = "lane";
+const OFFSET: &str = "offset";
+
+fn check_element_bits(bits: u32) -> Result<()> {
+    if !(1..=64).contains(&bits) || !bits.is_power_of_two() {
+        return Err(LayoutError::invalid(
+            "element width",
+            format!("{bits} bits; expected a power of two up to 64"),
+        ));
+    }
+    Ok(())
+}
+
+/// Register/lane images as flat shared offsets: `cvt = D⁻¹∘S` restricted to
+/// the `offset` out-dim.
+struct Cvt {
+    regs: Vec<u64>,
+    lanes: Vec<u64>,
+}
+
+fn cvt(access: &Access) -> Result<Cvt> {
+    let d = access.distributed;
+    let s = access.shared;
+    if !s.has_in_dim(OFFSET) {
+        return Err(LayoutError::invalid(
+            "shared layout",
+            "has no 'offset' in-dim",
+        ));
+    }
+    if !d.has_in_dim(REGISTER) || !d.has_in_dim(LANE) {
+        return Err(LayoutError::invalid(
+            "distributed layout",
+            "needs 'register' and 'lane' in-dims",
+        ));
+    }
+    let c = d.invert_and_compose(s)?;
+    let offset_only = c.sublayout(
+        &c.in_dim_names().cloned().collect::<Vec<_>>(),
+        &[DimName::from(OFFSET)],
+    )?;
+    let flat = |dim: &str| -> Result<Vec<u64>> { Ok(offset_only.packed_bases(dim)?.to_vec()) };
+    Ok(Cvt {
+        regs: flat(REGISTER)?,
+        lanes: flat(LANE)?,
+    })
+}
+
+/// The generators of one access, all as shared offsets.
+struct Geometry {
+    /// Elements one lane moves in one request (contiguous, aligned).
+    vector_elems: u64,
+    /// Offsets of the generators that vary inside one phase.
+    phase: Vec<u64>,
+    /// Number of phases per instruction.
+    phases_per_instruction: u64,
+    /// Instructions per warp.
+    instructions: u64,
+}
+
+fn cannot_vectorise(what: String) -> LayoutError {
+    LayoutError::invalid("shared-memory access", what)
+}
+
+fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
+    check_element_bits(access.element_bits)?;
+    let c = cvt(access)?;
+    let lane_bits = c.lanes.len() as u32;
+    if 1u32 << lane_bits != target.warp_size {
+        return Err(LayoutError::invalid(
+            "distributed layout",
+            format!(
+                "has {} lanes but the target's warp has {}",
+                1u32 << lane_bits,
+                target.warp_size
+            ),
+        ));
+    }
+    match access.instruction {
+        Instruction::LdSt { bits } => {
+            if !(8..=128).contains(&bits) || !bits.is_power_of_two() || bits < access.element_bits {
+                return Err(LayoutError::invalid(
+                    "instruction",
+                    format!(
+                        "a {bits}-bit ld/st cannot move {}-bit elements",
+                        access.element_bits
+                    ),
+                ));
+            }
+            let vec = (bits / access.element_bits) as u64;
+            let vec_bits = vec.trailing_zeros();
+            // Registers that form the vector: offsets 1, 2, 4, ... vec/2.
+            let mut vector_regs = Vec::new();
+            for k in 0..vec_bits {
+                let r = c.regs.iter().position(|&o| o == 1 << k).ok_or_else(|| {
+                    cannot_vectorise(format!(
+                        "a {bits}-bit access needs {vec} consecutive elements per lane, but no register holds the element at offset +{}",
+                        1u64 << k
+                    ))
+                })?;
+                vector_regs.push(r);
+            }
+            let low = (1u64 << vec_bits) - 1;
+            let misaligned = c.lanes.iter().chain(
+                c.regs
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !vector_regs.contains(i))
+                    .map(|(_, o)| o),
+            );
+            for o in misaligned {
+                if o & low != 0 {
+                    return Err(cannot_vectorise(format!(
+                        "a {bits}-bit access needs {vec}-element aligned vectors, but offset {o} is not a multiple of {vec}"
+                    )));
+                }
+            }
+            let phase_bits = target.phase_lane_bits(bits);
+            let phase = phase_bits
+                .iter()
+                .map(|&b| c.lanes.get(b as usize).copied().unwrap_or(0))
+                .collect::<Vec<_>>();
+            let phases_per_instruction =
+                1u64 << (lane_bits as usize - phase_bits.len().min(lane_bits as usize));
+            let instructions = 1u64 << (c.regs.len() - vector_regs.len());
+            Ok(Geometry {
+                vector_elems: vec,
+                phase,
+                phases_per_instruction,
+                instructions,
+            })
+        }
+        Instruction::Matrix { count, trans } => {
+            let m = matrix_geometry(&c, access.element_bits, count, trans)?;
+            Ok(Geometry {
+                vector_elems: 8,
+                phase: m.rows,
+                phases_per_instruction: count as u64,
+                instructions: 1u64 << (c.regs.len() - m.regs_per_instruction),
+            })
+        }
+    }
+}
+
+struct MatrixGeometry {
+    /// Offsets of the generators of the 8 row addresses of one matrix.
+    rows: Vec<u64>,
+    regs_per_instruction: usize,
+}
+
+/// `ldmatrix`/`stmatrix` need the mma fragment: for a plain access register
+/// bit 0 and lane bits 0, 1 walk the 8 contiguous elements of a row and lane
+/// bits 2-4 pick the row; `.trans` swaps the two roles.
+fn matrix_geometry(c: &Cvt, element_bits: u32, count: u32, trans: bool) -> Result<MatrixGeometry> {
+    if element_bits != 16 {
+        return Err(LayoutError::invalid(
+            "ldmatrix/stmatrix",
+            format!("move 16-bit elements, not {element_bits}-bit"),
+        ));
+    }
+    if ![1, 2, 4].contains(&count) {
+        return Err(LayoutError::invalid(
+            "ldmatrix/stmatrix",
+            format!("move 1, 2 or 4 matrices, not {count}"),
+        ));
+    }
+    let extra = count.trailing_zeros() as usize;
+    if c.lanes.len() != 5 || c.regs.len() < 1 + extra {
+        return Err(LayoutError::invalid(
+            "ldmatrix/stmatrix",
+            format!(
+                "need 32 lanes and at least {} registers per thread",
+                2 << extra
+            ),
+        ));
+    }
+    let (contig, rows) = if trans {
+        (
+            vec![c.lanes[2], c.lanes[3], c.lanes[4]],
+            vec![c.regs[0], c.lanes[0], c.lanes[1]],
+        )
+    } else {
+        (
+            vec![c.regs[0], c.lanes[0], c.lanes[1]],
+            vec![c.lanes[2], c.lanes[3], c.lanes[4]],
+        )
+    };
+    if contig != [1, 2, 4] {
+        return Err(cannot_vectorise(format!(
+            "{}matrix needs each 8x8 row to be 8 consecutive elements in shared memory; the fragment's row elements are at offsets {:?}",
+            if trans { "a transposed " } else { "" },
+            contig
+        )));
+    }
+    let others = rows.iter().chain(&c.regs[1..]);
+    for &o in others {
+        if o & 7 != 0 {
+            return Err(cannot_vectorise(format!(
+                "matrix rows must start at multiples of 8 elements, offset {o} does not"
+            )));
+        }
+    }
+    Ok(MatrixGeometry {
+        rows,
+        regs_per_instruction: 1 + extra,
+    })
+}
+
+/// Wavefronts by the rank formula: each phase takes `2^dim(Im φ ∩ Seg)`.
+pub fn wavefronts_by_rank(access: &Access, target: &BankTarget) -> Result<Wavefronts> {
+    let g = geometry(access, target)?;
+    let eb = access.element_bits as u64;
+    let word_bits = target.bank_bytes as u64 * 8;
+    // Offsets -> word addresses: drop the bits inside one word.
+    let sub_word = if eb >= word_bits {
+        0
+    } else {
+        (word_bits / eb).trailing_zeros()
+    };
+    let scale = if eb > word_bits {
+        (eb / word_bits).trailing_zeros()
+    } else {
+        0
+    };
+    let to_word = |o: u64| (o >> sub_word) << scale;
+    let bank_mask = target.banks as u64 - 1;
+    let images: Vec<u64> = g.phase.iter().map(|&o| to_word(o)).collect();
+    // dim(U ∩ Seg) = dim U - dim(projection of U onto the bank bits).
+    let dim_u = f2::rank(images.iter().copied());
+    let dim_banks = f2::rank(images.iter().map(|w| w & bank_mask));
+    let per_phase = 1u64 << (dim_u - dim_banks);
+    let _ = g.vector_elems;
+    let ideal = g.instructions * g.phases_per_instruction;
+    Ok(Wavefronts {
+        instructions: g.instructions,
+        wavefronts: ideal * per_phase,
+        ideal,
+    })
+}
+
+/// Wavefronts by walking every request of warp 0 (the oracle).
+pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result<Wavefronts> {
+    // The geometry validates the access (vectorisation, fragment shape) and
+    // gives the instruction grouping; the addresses come from the layouts.
+    let g = geometry(access, target)?;
+    let d = access.distributed;
+    let s = access.shared;
+    // Tensor coordinate (packed) -> offset, by tabulating the shared layout.
+    let s_offset_bits = s.in_dim_size_log2(OFFSET);
+    let s_flat_offset_shift = {
+        // Position of `offset` among S's in-dims when flattened.
+        let mut shift = 0;
+        for (name, size) in s.in_dims() {
+            if name == OFFSET {
+                break;
+            }
+            shift += size.trailing_zeros();
+        }
+        shift
+    };
+    let mut table = std::collections::HashMap::with_capacity(1 << s_offset_bits);
+    for off in 0..1u64 << s_offset_bits {
+        table
+            .entry(s.apply_flat(off << s_flat_offset_shift))
+            .or_insert(off);
+    }
+    // D's outputs must be repacked into S's out-dim order and sizes.
+    let s_outs = s.out_dims();
+    let d_outs = d.out_dims();
+    let repack = |coords: &[u32]| -> u64 {
+        let mut word = 0u64;
+        let mut shift = 0;
+        for (name, size) in &s_outs {
+            let v = d_outs
+                .iter()
+                .position(|(n, _)| n == name)
+                .map_or(0, |k| coords[k]);
+            word |= (v as u64) << shift;
+            shift += size.trailing_zeros();
+        }
+        word
+    };
+    let reg_bits = d.in_dim_size_log2(REGISTER);
+    let lane_bits = d.in_dim_size_log2(LANE);
+    let offset_of = |reg: u64, lane: u64| -> Result<u64> {
+        let mut inputs: Vec<(&str, u64)> = vec![(REGISTER, reg), (LANE, lane)];
+        let names: Vec<DimName> = d.in_dim_names().cloned().collect();
+        for n in &names {
+            if n != REGISTER && n != LANE {
+                inputs.push((n.as_str(), 0));
+            }
+        }
+        let out = d.apply(&inputs)?;
+        let coords: Vec<u32> = out.iter().map(|(_, v)| *v).collect();
+        table.get(&repack(&coords)).copied().ok_or_else(|| {
+            LayoutError::invalid(
+                "shared layout",
+                format!("stores no element at tensor coordinate {coords:?}"),
+            )
+        })
+    };
+    let eb = access.element_bits as u64;
+    let word_bytes = target.bank_bytes as u64;
+    let banks = target.banks as u64;
+    let count_phase = |requests: &[(u64, u64)]| -> u64 {
+        // (first element offset, elements): distinct words per bank.
+        let mut per_bank: std::collections::HashMap<u64, std::collections::HashSet<u64>> =
+            Default::default();
+        for &(start, elems) in requests {
+            let first = start * eb / 8 / word_bytes;
+            let last = ((start + elems) * eb / 8)
+                .div_ceil(word_bytes)
+                .max(first + 1);
+            for w in first..last {
+                per_bank.entry(w % banks).or_default().insert(w);
+            }
+        }
+        per_bank.values().map(|s| s.len() as u64).max().unwrap_or(0)
+    };
+
+    let mut wavefronts = 0u64;
+    let ideal = g.instructions * g.phases_per_instruction;
+    match access.instruction {
+        Instruction::LdSt { bits } => {
+            let vec = g.vector_elems;
+            // Register indices whose element is the vector's first: those
+            // with offset ≡ 0 mod vec relative to register 0 of the lane.
+            let phase_bits = target.phase_lane_bits(bits);
+            let phase_mask: u64 = phase_bits.iter().map(|&b| 1u64 << b).sum();
+            let mut requests_by_instruction: std::collections::BTreeMap<
+                (u64, u64),
+                Vec<(u64, u64)>,
+            > = Default::default();
+            for lane in 0..1u64 << lane_bits {
+                // Group this lane's registers into aligned vectors.
+                let mut seen = std::collections::BTreeMap::new();
+                for reg in 0..1u64 << reg_bits {
+                    let o = offset_of(reg, lane)?;
+                    seen.entry(o / vec).or_insert(reg);
+                }
+                // The k-th vector of every lane goes into instruction k,
+                // ordered by the register that starts it.
+                let mut starts: Vec<(u64, u64)> =
+                    seen.into_iter().map(|(block, reg)| (reg, block)).collect();
+                starts.sort();
+                for (k, (_, block)) in starts.into_iter().enumerate() {
+                    let phase_id = lane & !phase_mask;
+                    requests_by_instruction
+                        .entry((k as u64, phase_id))
+                        .or_default()
+                        .push((block * vec, vec));
+                }
+            }
+            for requests in requests_by_instruction.values() {
+                wavefronts += count_phase(requests);
+            }
+        }
+        Instruction::Matrix { count, trans } => {
+            // Each instruction moves `count` matrices; matrix j's rows are
+            // addressed by lanes 8j..8j+7. Row r of matrix j is where the
+            // fragment keeps (row-generators = r) with matrix-select = j.
+            let extra = count.trailing_zeros();
+            for instr in 0..g.instructions {
+                for j in 0..count as u64 {
+                    let mut requests = Vec::new();
+                    for r in 0..8u64 {
+                        let reg_high = (instr << extra | j) << 1;
+                        let (reg, lane) = if trans {
+                            // rows: register bit 0, lane bits 0-1
+                            ((reg_high) | (r & 1), r >> 1)
+                        } else {
+                            (reg_high, r << 2)
+                        };
+                        requests.push((offset_of(reg, lane)?, 8));
+                    }
+                    wavefronts += count_phase(&requests);
+                }
+            }
+        }
+    }
+    Ok(Wavefronts {
+        instructions: g.instructions,
+        wavefronts,
+        ideal,
+    })
+}
+
+/// The largest vector (in elements, at most 128 bits) in which every lane
+/// holds consecutive, aligned shared-memory elements, and the register
+/// indices that form it (Triton's `largestVectorisation`).
+pub fn largest_vectorisation(
+    distributed: &LinearLayout,
+    shared: &LinearLayout,
+    element_bits: u32,
+) -> Result<(u64, Vec<usize>)> {
+    check_element_bits(element_bits)?;
+    let access = Access {
+        distributed,
+        shared,
+        element_bits,
+        instruction: Instruction::LdSt { bits: element_bits },
+    };
+    let c = cvt(&access)?;
+    let max = (128 / element_bits).max(1) as u64;
+    let mut v = max;
+    while v >= 1 {
+        let k = v.trailing_zeros();
+        let regs: Option<Vec<usize>> = (0..k)
+            .map(|i| c.regs.iter().position(|&o| o == 1 << i))
+            .collect();
+        if let Some(regs) = regs {
+            let low = v - 1;
+            let aligned = c.lanes.iter().all(|o| o & low == 0)
+                && c.regs
+                    .iter()
+                    .enumerate()
+                    .all(|(i, o)| regs.contains(&i) || o & low == 0);
+            if aligned {
+                return Ok((v, regs));
+            }
+        }
+        v /= 2;
+    }
+    Ok((1, Vec::new()))
+}
+
+/// Triton's bank-conflict measure for storing (or loading) `distributed`
+/// into `shared` with `element_bits`-bit elements: after the widest
+/// vectorisation, the extra wavefronts each wavefront costs
+/// (`bankConflictsMemDesc`). Broadcast registers are ignored.
+pub fn bank_conflicts(
+    distributed: &LinearLayout,
+    shared: &LinearLayout,
+    element_bits: u32,
+    target: &BankTarget,
+) -> Result<u64> {
+    check_element_bits(element_bits)?;
+    // Triton drops broadcast (free) register bases first.
+    let reg = drop_free_registers(distributed)?;
+    let (vec, _) = largest_vectorisation(&reg, shared, element_bits)?;
+    let c = cvt(&Access {
+        distributed: &reg,
+        shared,
+        element_bits,
+        instruction: Instruction::LdSt { bits: element_bits },
+    })?;
+    // Triton's segment: offset bits above one line of vec + bank elements.
+    let line_elems = (target.banks as u64 * 32 / (vec * element_bits as u64))
+        .min(shared.in_dim_size(OFFSET))
+        * vec;
+    let seg_shift = line_elems.trailing_zeros();
+    // Lanes in one phase: as many as fill one line (on a 32-lane warp this
+    // drops the top log2(vec * bits / 32) lane bases).
+    let per_phase = (target.banks as u64 * 32 / (vec * element_bits as u64)).max(1);
+    let keep = (per_phase.trailing_zeros() as usize).min(c.lanes.len());
+    let lanes = &c.lanes[..keep];
+    let seg_mask = !0u64 << seg_shift;
+    let dim_u = f2::rank(lanes.iter().copied());
+    let dim_low = f2::rank(lanes.iter().map(|&o| o & !seg_mask));
+    Ok((1u64 << (dim_u - dim_low)) - 1)
+}
+
+/// Removes register bases that repeat earlier ones (broadcast registers).
+fn drop_free_registers(layout: &LinearLayout) -> Result<LinearLayout> {
+    let masks = layout.free_variable_masks();
+    let reg_mask = masks
+        .iter()
+        .find(|(n, _)| n == REGISTER)
+        .map_or(0, |(_, m)| *m);
+    if reg_mask == 0 {
+        return Ok(layout.clone());
+    }
+    let bases = layout
+        .bases()
+        .into_iter()
+        .map(|(n, b)| {
+            let is_reg = n == REGISTER;
+            (
+                n,
+                b.into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| !is_reg || reg_mask >> i & 1 == 0)
+                    .map(|(_, v)| v.into_iter().map(i64::from).collect())
+                    .collect(),
+            )
+        })
+        .collect();
+    LinearLayout::from_bases_with_sizes(
+        bases,
+        layout
+            .out_dims()
+            .into_iter()
+            .map(|(n, s)| (n, s as i64))
+            .collect(),
+        false,
+    )
+}

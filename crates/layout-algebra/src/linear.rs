@@ -1289,12 +1289,8 @@ impl LinearLayout {
             }
         }
         let square = self.sublayout(dims, dims)?;
-        let mut expected = 0;
-        for w in square.columns() {
-            if w != 1u64 << expected {
-                return Ok(false);
-            }
-            expected += 1;
+        if square.columns().enumerate().any(|(i, w)| w != 1u64 << i) {
+            return Ok(false);
         }
         let rest_in: Vec<DimName> = self
             .in_dim_names()

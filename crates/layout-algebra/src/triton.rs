@@ -60,6 +60,47 @@ fn require_permutation(what: &str, order: &[usize]) -> Result<()> {
     Ok(())
 }
 
+/// After dropping zero (broadcast) bases, the bases must be distinct unit
+/// vectors: each moves along one dim by a power of two (a permutation
+/// matrix), as Triton requires of `CGALayout` and `#ttg.linear`.
+fn require_permutation_bases<'a>(
+    what: &str,
+    bases: impl IntoIterator<Item = &'a Vec<u32>>,
+) -> Result<()> {
+    let mut seen: Vec<(usize, u32)> = Vec::new();
+    for b in bases {
+        let nonzero: Vec<(usize, u32)> = b
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, v)| v != 0)
+            .collect();
+        match nonzero.as_slice() {
+            [] => {}
+            [(d, v)] if is_pow2(*v as u64) => {
+                if seen.contains(&(*d, *v)) {
+                    return Err(LayoutError::invalid(
+                        what,
+                        format!(
+                            "the basis {b:?} appears twice; after removing zero bases the bases must form a permutation matrix"
+                        ),
+                    ));
+                }
+                seen.push((*d, *v));
+            }
+            _ => {
+                return Err(LayoutError::invalid(
+                    what,
+                    format!(
+                        "the basis {b:?} moves in more than one dim or by a non-power of two; each basis must be a single power of two"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn names(rank: usize) -> Vec<DimName> {
     (0..rank).map(standard_out_name).collect()
 }
@@ -130,6 +171,7 @@ impl CgaLayout {
                 ));
             }
         }
+        require_permutation_bases("CGALayout", &bases)?;
         let layout = CgaLayout { rank, bases };
         layout.to_linear()?;
         Ok(layout)
@@ -285,7 +327,7 @@ fn ensure_not_larger(
                 }
             }
         }
-        candidates.sort_by(|a, b| b.2.cmp(&a.2));
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.2));
         for (d, i, _) in candidates {
             if actual <= desired {
                 break;
@@ -483,10 +525,68 @@ pub struct AmdMfma {
 pub struct AmdWmma {
     pub version: u32,
     pub is_transposed: bool,
+    /// Older dumps give `warpsPerCTA`; newer ones give `ctaLayout` bases.
     pub warps_per_cta: Vec<u32>,
+    /// `ctaLayout = {register = [..], warp = [..]}`: how registers and warps
+    /// repeat the instruction tile, in units of tiles (Triton 3.9's form).
+    pub cta_tiles: Option<WmmaCtaTiles>,
     /// Empty means `[16, 16, 16]`.
     pub instr_shape: Vec<u32>,
     pub cga: CgaLayout,
+}
+
+/// Repetitions of the WMMA tile, in tile units.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WmmaCtaTiles {
+    pub register: Vec<Vec<u32>>,
+    pub warp: Vec<Vec<u32>>,
+}
+
+/// `slice`-free helper: a layout of `register` and `warp` onto tile units.
+fn tile_units(
+    tiles: &WmmaCtaTiles,
+    rank: usize,
+    keep: impl Fn(usize) -> bool,
+) -> Result<LinearLayout> {
+    let conv = |b: &Vec<Vec<u32>>, drop_zero: bool| -> Result<Vec<Vec<i64>>> {
+        let mut out = Vec::new();
+        for v in b {
+            if v.len() != rank {
+                return Err(LayoutError::invalid(
+                    "ctaLayout",
+                    format!("basis {v:?} does not have rank {rank}"),
+                ));
+            }
+            let kept: Vec<i64> = v
+                .iter()
+                .enumerate()
+                .map(|(d, &x)| if keep(d) { x as i64 } else { 0 })
+                .collect();
+            if drop_zero && kept.iter().all(|&x| x == 0) {
+                continue;
+            }
+            out.push(kept);
+        }
+        Ok(out)
+    };
+    LinearLayout::from_bases_with_sizes(
+        vec![
+            (REGISTER, conv(&tiles.register, true)?),
+            (WARP, conv(&tiles.warp, false)?),
+        ],
+        {
+            let mut sizes = vec![1i64; rank];
+            for v in tiles.register.iter().chain(&tiles.warp) {
+                for (d, &x) in v.iter().enumerate() {
+                    if keep(d) && x > 0 {
+                        sizes[d] = sizes[d].max(((x as u64 + 1).next_power_of_two()) as i64);
+                    }
+                }
+            }
+            names(rank).into_iter().zip(sizes).collect()
+        },
+        false,
+    )
 }
 
 /// `#ttg.slice`: the parent with one dim removed.
@@ -512,6 +612,9 @@ pub struct LinearEncoding {
     pub lane: Vec<Vec<u32>>,
     pub warp: Vec<Vec<u32>>,
     pub block: Vec<Vec<u32>>,
+    /// The tensor shape the bases were written for; `None` means the shape
+    /// the layout is applied to.
+    pub shape: Option<Vec<u32>>,
 }
 
 /// A Triton layout encoding.
@@ -589,22 +692,6 @@ impl Encoding {
             Encoding::Slice(s) => s.to_linear_layout(shape),
             Encoding::DotOperand(d) => d.to_linear_layout(shape),
             Encoding::Linear(l) => l.to_linear_layout(shape),
-        }
-    }
-
-    fn cga(&self) -> Result<&CgaLayout> {
-        match self {
-            Encoding::Blocked(b) => Ok(&b.cga),
-            Encoding::SwizzledShared(s) => Ok(&s.cga),
-            Encoding::NvmmaShared(s) => Ok(&s.cga),
-            Encoding::NvidiaMma(m) => Ok(&m.cga),
-            Encoding::AmdMfma(m) => Ok(&m.cga),
-            Encoding::AmdWmma(m) => Ok(&m.cga),
-            Encoding::DotOperand(d) => d.parent.cga(),
-            Encoding::Slice(_) | Encoding::Linear(_) => Err(LayoutError::invalid(
-                "dot operand parent",
-                "a slice or linear layout cannot be the parent of a dot operand",
-            )),
         }
     }
 }
@@ -817,9 +904,16 @@ impl NvmmaShared {
         let tma = self.tma_block_shape(&per_cta)?;
         let per_cta64: Vec<u64> = per_cta.iter().map(|&s| s as u64).collect();
         if self.swizzling_byte_width == 0 {
-            let mut layout = identity(tma[rank - 1], OFFSET, &outs[rank - 1])?;
-            for i in (0..rank - 1).rev() {
-                layout = layout.product(&identity(tma[i], OFFSET, &outs[i])?)?;
+            // Unswizzled: plain row-major tiles, the contiguous dim fastest
+            // (the last dim, or dim 0 when transposed).
+            let order: Vec<usize> = if self.transposed {
+                std::iter::once(0).chain((1..rank).rev()).collect()
+            } else {
+                (0..rank).rev().collect()
+            };
+            let mut layout = LinearLayout::empty();
+            for &d in &order {
+                layout = layout.product(&identity(tma[d], OFFSET, &outs[d])?)?;
             }
             let layout = ensure_not_smaller(layout, &outs, &per_cta64)?;
             return combine_cta_cga_with_shape(layout, &self.cga, shape);
@@ -1089,10 +1183,16 @@ impl AmdMfma {
                 "a 64x4 MFMA layout must be transposed",
             ));
         }
-        if ![16, 32, 64].contains(&self.element_bits()) {
+        if self.version > 4 {
+            return Err(LayoutError::invalid(
+                "version",
+                format!("MFMA versions are 0 to 4, not {}", self.version),
+            ));
+        }
+        if ![32, 64].contains(&self.element_bits()) {
             return Err(LayoutError::invalid(
                 "elementBitWidth",
-                format!("must be 16, 32 or 64, not {}", self.element_bit_width),
+                format!("must be 32 or 64, not {}", self.element_bit_width),
             ));
         }
         Ok(())
@@ -1209,7 +1309,14 @@ impl AmdMfma {
 
 impl AmdWmma {
     pub fn rank(&self) -> usize {
-        self.warps_per_cta.len()
+        match &self.cta_tiles {
+            Some(t) => t
+                .warp
+                .first()
+                .or(t.register.first())
+                .map_or(self.cga.rank(), |b| b.len()),
+            None => self.warps_per_cta.len(),
+        }
     }
 
     fn instr(&self) -> Vec<u32> {
@@ -1281,7 +1388,10 @@ impl AmdWmma {
                 .product(&identity(1, REGISTER, &outs[0])?)?
                 .product(&identity(1, LANE, &outs[0])?)?;
         }
-        let warps = identity_nd(WARP, &self.warps_per_cta, &matrix_order(rank, true))?;
+        let warps = match &self.cta_tiles {
+            Some(t) => tile_units(t, rank, |_| true)?,
+            None => identity_nd(WARP, &self.warps_per_cta, &matrix_order(rank, true))?,
+        };
         let rep: Vec<DimName> = matrix_order(rank, true)
             .into_iter()
             .map(|d| outs[d].clone())
@@ -1304,6 +1414,12 @@ impl AmdWmma {
         let k_dim = instr[2];
         let non_k_dim = if op_idx == 0 { instr[0] } else { instr[1] };
         const WARP_SIZE: u32 = 32;
+        if non_k_dim > WARP_SIZE {
+            return Err(LayoutError::invalid(
+                "#ttg.dot_op",
+                format!("kWidth {k_width} does not fit the WMMA instruction {instr:?}"),
+            ));
+        }
         let depth = WARP_SIZE / non_k_dim;
         let mut tile =
             identity(k_width, REGISTER, dim_k)?.product(&identity(non_k_dim, LANE, dim_non_k)?)?;
@@ -1320,8 +1436,17 @@ impl AmdWmma {
                 .product(&identity(1, LANE, b)?)?;
         }
         let k_idx = if op_idx == 0 { rank - 1 } else { rank - 2 };
-        let warps =
-            broadcasted_dot_operand(&self.warps_per_cta, &matrix_order(rank, true), k_idx, WARP)?;
+        // The C tile's repetitions along the operand's other matrix dim (N for
+        // A, M for B) do not apply to the operand: warps there broadcast.
+        let warps = match &self.cta_tiles {
+            Some(t) => tile_units(t, rank, |d| d != k_idx)?,
+            None => broadcasted_dot_operand(
+                &self.warps_per_cta,
+                &matrix_order(rank, true),
+                k_idx,
+                WARP,
+            )?,
+        };
         let rep: Vec<DimName> = dot_operand_order(op_idx, rank, true)
             .into_iter()
             .map(|d| outs[d].clone())
@@ -1335,6 +1460,12 @@ impl AmdWmma {
 
 impl Slice {
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
+        if shape.is_empty() {
+            return Err(LayoutError::invalid(
+                "#ttg.slice",
+                "the parent layout must have rank 2 or more",
+            ));
+        }
         if self.dim > shape.len() {
             return Err(LayoutError::invalid(
                 "#ttg.slice",
@@ -1412,7 +1543,14 @@ impl DotOperand {
                     ));
                 }
             }
-            Encoding::Blocked(_) => {}
+            Encoding::Blocked(_) => {
+                if self.k_width != 0 {
+                    return Err(LayoutError::invalid(
+                        "kWidth",
+                        "a dot operand of a blocked (FMA) layout takes no kWidth (it must be 0)",
+                    ));
+                }
+            }
             other => {
                 return Err(LayoutError::invalid(
                     "#ttg.dot_op",
@@ -1488,25 +1626,88 @@ impl DotOperand {
 }
 
 impl LinearEncoding {
+    /// The bases as given (sizes inferred, so they must reach every
+    /// coordinate), fitted to `shape` like every other encoding: a smaller
+    /// tensor broadcasts, a larger one wraps into more registers.
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
-        let conv = |b: &Vec<Vec<u32>>| -> Vec<Vec<i64>> {
+        require_permutation_bases(
+            "#ttg.linear",
+            self.register
+                .iter()
+                .chain(&self.lane)
+                .chain(&self.warp)
+                .chain(&self.block),
+        )?;
+        let rank = shape.len();
+        let conv = |b: &Vec<Vec<u32>>| -> Result<Vec<Vec<i64>>> {
             b.iter()
-                .map(|v| v.iter().map(|&x| x as i64).collect())
+                .map(|v| {
+                    if v.len() != rank {
+                        return Err(LayoutError::invalid(
+                            "#ttg.linear",
+                            format!(
+                                "basis {v:?} has {} entries but the tensor has rank {rank}",
+                                v.len()
+                            ),
+                        ));
+                    }
+                    Ok(v.iter().map(|&x| x as i64).collect())
+                })
                 .collect()
         };
-        LinearLayout::from_bases_with_sizes(
+        require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
+        let own = self.shape.as_deref().unwrap_or(shape);
+        if own.len() != rank {
+            return Err(LayoutError::invalid(
+                "#ttg.linear",
+                format!(
+                    "was written for rank {} but the tensor has rank {rank}",
+                    own.len()
+                ),
+            ));
+        }
+        require_pow2(|| format!("every dim of the layout's shape {own:?}"), own)?;
+        let layout = LinearLayout::from_bases_with_sizes(
             vec![
-                (REGISTER, conv(&self.register)),
-                (LANE, conv(&self.lane)),
-                (WARP, conv(&self.warp)),
-                (BLOCK, conv(&self.block)),
+                (REGISTER, conv(&self.register)?),
+                (LANE, conv(&self.lane)?),
+                (WARP, conv(&self.warp)?),
+                (BLOCK, conv(&self.block)?),
             ],
-            names(shape.len())
+            names(rank)
                 .into_iter()
-                .zip(shape.iter().map(|&s| s as i64))
+                .zip(own.iter().map(|&s| s as i64))
                 .collect(),
             true,
-        )
+        )?;
+        // Grow along the layout's own order: the dims its bases move in,
+        // registers first, then the untouched dims from the last.
+        let mut order: Vec<usize> = Vec::new();
+        for b in self
+            .register
+            .iter()
+            .chain(&self.lane)
+            .chain(&self.warp)
+            .chain(&self.block)
+        {
+            if let Some(d) = b.iter().position(|&x| x != 0) {
+                if !order.contains(&d) {
+                    order.push(d);
+                }
+            }
+        }
+        order.extend(
+            (0..rank)
+                .rev()
+                .filter(|d| !order.contains(d))
+                .collect::<Vec<_>>(),
+        );
+        let outs = names(rank);
+        let by_order: Vec<DimName> = order.iter().map(|&d| outs[d].clone()).collect();
+        let sizes: Vec<u64> = order.iter().map(|&d| shape[d] as u64).collect();
+        let grown = ensure_not_smaller(layout, &by_order, &sizes)?;
+        let labeled: Vec<(DimName, u64)> = by_order.into_iter().zip(sizes).collect();
+        ensure_not_larger(&grown, &labeled, true)
     }
 }
 

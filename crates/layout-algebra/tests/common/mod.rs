@@ -128,21 +128,44 @@ fn usizes(v: &Value) -> Vec<usize> {
 /// CTA placement from either form: `CGALayout` / `cga_layout` bases, or the
 /// `CTAsPerCGA` / `CTASplitNum` / `CTAOrder` triple.
 fn cga(p: &Value, rank: usize) -> CgaLayout {
-    if p.get("CTAsPerCGA").is_some() {
-        return CgaLayout::from_split(
+    try_cga(p, rank).unwrap()
+}
+
+/// The bases form is preferred (it is what Triton 3.9 prints); the old
+/// triple is used when only it is given.
+pub fn try_cga(p: &Value, rank: usize) -> Result<CgaLayout, layout_algebra::LayoutError> {
+    let bases = p.get("CGALayout").or_else(|| p.get("cga_layout"));
+    match bases {
+        Some(b) if !(b.as_array().unwrap().is_empty() && p.get("CTAsPerCGA").is_some()) => {
+            CgaLayout::from_bases(rank, b.as_array().unwrap().iter().map(u32s).collect())
+        }
+        _ if p.get("CTAsPerCGA").is_some() => CgaLayout::from_split(
             &u32s(&p["CTAsPerCGA"]),
             &u32s(&p["CTASplitNum"]),
             &usizes(&p["CTAOrder"]),
-        )
-        .unwrap();
+        ),
+        _ => Ok(CgaLayout::single(rank)),
     }
-    let bases = p.get("CGALayout").or_else(|| p.get("cga_layout"));
-    match bases {
-        Some(b) => {
-            CgaLayout::from_bases(rank, b.as_array().unwrap().iter().map(u32s).collect()).unwrap()
+}
+
+/// Like [`encoding`], but an invalid CTA placement is an error value.
+pub fn try_encoding(p: &Value) -> Result<Encoding, layout_algebra::LayoutError> {
+    fn check(p: &Value) -> Result<(), layout_algebra::LayoutError> {
+        if let Some(parent) = p.get("parent") {
+            check(parent)?;
         }
-        None => CgaLayout::single(rank),
+        let rank = ["order", "warpsPerCTA", "CTAOrder"]
+            .iter()
+            .find_map(|k| p.get(*k))
+            .map(|v| v.as_array().unwrap().len())
+            .or_else(|| p.get("rank").and_then(Value::as_u64).map(|r| r as usize));
+        if let Some(rank) = rank {
+            try_cga(p, rank)?;
+        }
+        Ok(())
     }
+    check(p)?;
+    Ok(encoding(p))
 }
 
 /// An encoding from the JSON `params` object of the reference vectors.
@@ -215,13 +238,28 @@ pub fn encoding(p: &Value) -> Encoding {
             })
         }
         "amd_wmma" => {
-            let w = u32s(&p["warpsPerCTA"]);
+            let w = p.get("warpsPerCTA").map(u32s).unwrap_or_default();
+            let tiles = p.get("ctaLayout").map(|c| WmmaCtaTiles {
+                register: c
+                    .get("register")
+                    .map(|v| v.as_array().unwrap().iter().map(u32s).collect())
+                    .unwrap_or_default(),
+                warp: c
+                    .get("warp")
+                    .map(|v| v.as_array().unwrap().iter().map(u32s).collect())
+                    .unwrap_or_default(),
+            });
+            let rank = p
+                .get("rank")
+                .and_then(Value::as_u64)
+                .map_or(w.len(), |r| r as usize);
             Encoding::AmdWmma(AmdWmma {
                 version: num("version"),
-                is_transposed: flag("isTransposed"),
+                is_transposed: flag("isTransposed") || flag("isTranspose"),
                 instr_shape: p.get("instrShape").map(u32s).unwrap_or_default(),
-                cga: cga(p, w.len()),
+                cga: cga(p, rank),
                 warps_per_cta: w,
+                cta_tiles: tiles,
             })
         }
         "slice" => Encoding::Slice(Box::new(Slice {
@@ -244,6 +282,7 @@ pub fn encoding(p: &Value) -> Encoding {
                 lane: b("lane"),
                 warp: b("warp"),
                 block: b("block"),
+                shape: p.get("shape").map(u32s),
             })
         }
         other => panic!("unknown encoding kind {other}"),
