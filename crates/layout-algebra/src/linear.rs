@@ -167,6 +167,15 @@ impl LinearLayout {
         bases: Vec<(N, Vec<Vec<i64>>)>,
         out_names: Vec<M>,
     ) -> Result<Self> {
+        Self::from_bases_inferring_sizes(bases, out_names, true)
+    }
+
+    /// Like [`LinearLayout::from_bases`], with surjectivity optional.
+    pub fn from_bases_inferring_sizes<N: Into<DimName>, M: Into<DimName>>(
+        bases: Vec<(N, Vec<Vec<i64>>)>,
+        out_names: Vec<M>,
+        require_surjective: bool,
+    ) -> Result<Self> {
         let out_names: Vec<DimName> = out_names.into_iter().map(Into::into).collect();
         let mut sizes = vec![1i64; out_names.len()];
         for (_, in_bases) in &bases {
@@ -185,7 +194,7 @@ impl LinearLayout {
             }
         }
         let out_dims = out_names.into_iter().zip(sizes).collect();
-        Self::from_bases_with_sizes(bases, out_dims, true)
+        Self::from_bases_with_sizes(bases, out_dims, require_surjective)
     }
 
     /// Builds a layout from bases and explicit out-dim sizes. With
