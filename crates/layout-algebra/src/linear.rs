@@ -1606,6 +1606,104 @@ mod tests {
         assert_eq!(out, vec![(DimName::from("x"), 1), (DimName::from("y"), 2)]);
     }
 
+    fn names(v: &[&str]) -> Vec<DimName> {
+        v.iter().map(|s| DimName::from(*s)).collect()
+    }
+
+    /// register: [[0,1],[1,0]], lane: [[0,2],[2,0]] onto (dim0: 4, dim1: 4).
+    fn two_by_two() -> LinearLayout {
+        ll(
+            vec![
+                ("register", vec![vec![0, 1], vec![1, 0]]),
+                ("lane", vec![vec![0, 2], vec![2, 0]]),
+            ],
+            vec![("dim0", 4), ("dim1", 4)],
+        )
+    }
+
+    #[test]
+    fn transposes_reorder_dims_without_changing_the_map() {
+        let l = two_by_two();
+        let t = l.transpose_outs(&names(&["dim1", "dim0"])).unwrap();
+        assert_eq!(t.bases()[0].1, vec![vec![1, 0], vec![0, 1]]);
+        assert_eq!(
+            t.out_dims(),
+            vec![(DimName::from("dim1"), 4), (DimName::from("dim0"), 4)]
+        );
+        let t = l.transpose_ins(&names(&["lane", "register"])).unwrap();
+        assert_eq!(t.bases()[0].0, "lane");
+        for (r, lane) in [(1, 2), (3, 3), (2, 1)] {
+            assert_eq!(
+                t.apply(&[("lane", lane), ("register", r)]).unwrap(),
+                l.apply(&[("register", r), ("lane", lane)]).unwrap()
+            );
+        }
+        assert!(l.transpose_outs(&names(&["dim0"])).is_err());
+    }
+
+    #[test]
+    fn sublayout_projects_and_restricts() {
+        let l = two_by_two();
+        let s = l.sublayout(&names(&["lane"]), &names(&["dim1"])).unwrap();
+        assert_eq!(
+            s.bases(),
+            vec![(DimName::from("lane"), vec![vec![2], vec![0]])]
+        );
+        assert!(!s.is_surjective());
+        assert!(l.sublayout(&names(&["warp"]), &names(&["dim1"])).is_err());
+    }
+
+    #[test]
+    fn concat_joins_ins_or_outs() {
+        let a = LinearLayout::identity_1d(4, "register", "dim0").unwrap();
+        let b = LinearLayout::zeros_1d_sized(2, "lane", "dim0", 4).unwrap();
+        let c = a.concat_ins(&b).unwrap();
+        assert_eq!(
+            c.bases(),
+            vec![
+                (DimName::from("register"), vec![vec![1], vec![2]]),
+                (DimName::from("lane"), vec![vec![0]])
+            ]
+        );
+        let d = LinearLayout::identity_1d(4, "register", "dim1").unwrap();
+        let e = a.concat_outs(&d).unwrap();
+        assert_eq!(e.bases()[0].1, vec![vec![1, 1], vec![2, 2]]);
+        assert!(a.concat_ins(&a).is_err());
+    }
+
+    #[test]
+    fn resizing_an_in_dim_broadcasts_and_an_out_dim_clips() {
+        let l = LinearLayout::identity_1d(4, "i", "o").unwrap();
+        let grown = l.resize_in_dim("i", 16).unwrap();
+        assert_eq!(grown.bases()[0].1, vec![vec![1], vec![2], vec![0], vec![0]]);
+        let shrunk = grown.resize_in_dim("i", 2).unwrap();
+        assert_eq!(shrunk.bases()[0].1, vec![vec![1]]);
+        let clipped = l.resize_out_dim("o", 2).unwrap();
+        assert_eq!(clipped.bases()[0].1, vec![vec![1], vec![0]]);
+        assert_eq!(clipped.out_dim_size("o"), 2);
+        assert!(l.resize_out_dim("o", 8).is_err());
+    }
+
+    #[test]
+    fn quotient_removes_dims_the_layout_maps_to_themselves() {
+        // register -> dim0 and block -> block as the identity.
+        let l = LinearLayout::identity_1d(4, "register", "dim0")
+            .unwrap()
+            .product(&LinearLayout::identity_1d(2, "block", "block").unwrap())
+            .unwrap();
+        let q = l.quotient(&names(&["block"])).unwrap().unwrap();
+        assert_eq!(q, LinearLayout::identity_1d(4, "register", "dim0").unwrap());
+        // Mixing block into dim0 makes the quotient impossible.
+        let mixed = ll(
+            vec![
+                ("register", vec![vec![1, 0], vec![2, 0]]),
+                ("block", vec![vec![1, 1]]),
+            ],
+            vec![("dim0", 4), ("block", 2)],
+        );
+        assert_eq!(mixed.quotient(&names(&["block"])).unwrap(), None);
+    }
+
     #[test]
     fn apply_rejects_values_outside_the_dim() {
         let l = LinearLayout::identity_1d(4, "i", "o").unwrap();

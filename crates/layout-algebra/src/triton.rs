@@ -617,6 +617,25 @@ pub struct LinearEncoding {
     pub shape: Option<Vec<u32>>,
 }
 
+/// What an encoding must agree with: the kernel's launch shape (Triton's
+/// `ttg.threads-per-warp`, `ttg.num-warps`, `ttg.num-ctas`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub threads_per_warp: u32,
+    pub num_warps: u32,
+    pub num_ctas: u32,
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Target {
+            threads_per_warp: 32,
+            num_warps: 4,
+            num_ctas: 1,
+        }
+    }
+}
+
 /// A Triton layout encoding.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
@@ -678,6 +697,66 @@ impl Encoding {
             Encoding::Linear(l) => Some(1 << l.warp.len()),
             Encoding::SwizzledShared(_) | Encoding::NvmmaShared(_) => None,
         }
+    }
+
+    /// The CTA placement, where the encoding has one.
+    pub fn cga(&self) -> Option<&CgaLayout> {
+        match self {
+            Encoding::Blocked(b) => Some(&b.cga),
+            Encoding::SwizzledShared(s) => Some(&s.cga),
+            Encoding::NvmmaShared(s) => Some(&s.cga),
+            Encoding::NvidiaMma(m) => Some(&m.cga),
+            Encoding::AmdMfma(m) => Some(&m.cga),
+            Encoding::AmdWmma(m) => Some(&m.cga),
+            Encoding::Slice(s) => s.parent.cga(),
+            Encoding::DotOperand(d) => d.parent.cga(),
+            Encoding::Linear(_) => None,
+        }
+    }
+
+    /// Checks the encoding against the machine it runs on: threads per warp,
+    /// warps per CTA and CTAs per cluster must match the kernel's.
+    pub fn validate_for(&self, target: &Target) -> Result<()> {
+        if let Some(w) = self.warp_size() {
+            if w != target.threads_per_warp {
+                let t = target.threads_per_warp;
+                return Err(match self {
+                    Encoding::Blocked(_) => LayoutError::invalid(
+                        "threadsPerWarp",
+                        format!("multiplies to {w}, but a warp has {t} threads"),
+                    ),
+                    other => LayoutError::invalid(
+                        format!("#ttg.{}", other.kind()),
+                        format!("is laid out for {w}-thread warps, but a warp has {t} threads"),
+                    ),
+                });
+            }
+        }
+        if let Some(n) = self.num_warps() {
+            if n != target.num_warps {
+                return Err(LayoutError::invalid(
+                    "warpsPerCTA",
+                    format!(
+                        "multiplies to {n}, but the kernel runs {} warps",
+                        target.num_warps
+                    ),
+                ));
+            }
+        }
+        let ctas = match self {
+            Encoding::Linear(l) => 1u64 << l.block.len(),
+            other => other.cga().map_or(1, CgaLayout::num_ctas),
+        };
+        if ctas != target.num_ctas as u64 {
+            return Err(LayoutError::invalid(
+                "CTA placement",
+                format!(
+                    "places {ctas} CTAs, but the kernel runs {} CTAs per cluster",
+                    target.num_ctas
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The linear layout of this encoding over a tensor of `shape`.
@@ -1733,6 +1812,28 @@ mod tests {
         let l = cga.to_linear().unwrap();
         let out = l.apply(&[("block", 0b101)]).unwrap();
         assert_eq!(out.iter().map(|(_, v)| *v).collect::<Vec<_>>(), vec![1, 1]);
+    }
+
+    #[test]
+    fn encodings_are_checked_against_the_kernel_launch() {
+        let t = Target::default();
+        let b = Encoding::Blocked(blocked(&[1, 1], &[4, 4], &[4, 1], &[1, 0]));
+        let e = b.validate_for(&t).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "threadsPerWarp: multiplies to 16, but a warp has 32 threads"
+        );
+        let b = Encoding::Blocked(blocked(&[1, 1], &[8, 4], &[2, 1], &[1, 0]));
+        let e = b.validate_for(&t).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "warpsPerCTA: multiplies to 2, but the kernel runs 4 warps"
+        );
+        let mut ok = blocked(&[1, 1], &[8, 4], &[2, 2], &[1, 0]);
+        assert_eq!(Encoding::Blocked(ok.clone()).validate_for(&t), Ok(()));
+        ok.cga = CgaLayout::from_split(&[2, 1], &[2, 1], &[1, 0]).unwrap();
+        let e = Encoding::Blocked(ok).validate_for(&t).unwrap_err();
+        assert!(e.to_string().contains("places 2 CTAs"), "{e}");
     }
 
     #[test]

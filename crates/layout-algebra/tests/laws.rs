@@ -207,3 +207,37 @@ fn ldmatrix_of_unswizzled_16x16_fp16_is_two_way_and_swizzle_fixes_it() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// AMD-style targets: 64 banks, 64 lanes, and phases given as an
+    /// arbitrary set of lane bits. Enumeration and rank still agree.
+    #[test]
+    fn wavefronts_agree_for_arbitrary_phase_lane_sets(
+        tpw_row_log2 in 0u32..7,
+        (vec, per_phase, max_phase) in (0u32..4, 0u32..3, 0u32..4),
+        phase_bits in prop::sample::subsequence(vec![0u32, 1, 2, 3, 4, 5], 0..=6),
+        spt_col in 0u32..4,
+    ) {
+        let dist = Blocked {
+            size_per_thread: vec![1, 1 << spt_col],
+            threads_per_warp: vec![1 << tpw_row_log2, 64 >> tpw_row_log2],
+            warps_per_cta: vec![1, 1],
+            order: vec![1, 0],
+            cga: CgaLayout::single(2),
+        }.to_linear_layout(&[64, 64]).unwrap();
+        let smem = SwizzledShared {
+            vec: 1 << vec, per_phase: 1 << per_phase, max_phase: 1 << max_phase,
+            order: vec![1, 0], cga: CgaLayout::single(2),
+        }.to_linear_layout(&[64, 64]).unwrap();
+        let bits = 16u32 << spt_col.min(3);
+        let target = BankTarget { banks: 64, bank_bytes: 4, warp_size: 64, phase_lanes: vec![(bits, phase_bits)] };
+        let access = Access { distributed: &dist, shared: &smem, element_bits: 16, instruction: Instruction::LdSt { bits } };
+        match (wavefronts_by_rank(&access, &target), wavefronts_by_enumeration(&access, &target)) {
+            (Ok(r), Ok(e)) => prop_assert_eq!(r, e),
+            (Err(_), Err(_)) => {}
+            (r, e) => prop_assert!(false, "rank {:?} vs enumeration {:?}", r, e),
+        }
+    }
+}

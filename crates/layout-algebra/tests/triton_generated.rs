@@ -210,3 +210,43 @@ fn linear_layout_ops_match_triton_wheel() {
     let _ = DimName::from("");
     bad.finish(list.len());
 }
+
+/// The bank-conflict values of Triton's BankConflictTest
+/// (tests/vectors/reference/triton/swizzle_vectors.json), from the layouts'
+/// bases as Triton computed them.
+#[test]
+fn bank_conflicts_match_triton_bank_conflict_test() {
+    let v = load("reference/triton/swizzle_vectors.json");
+    let list = v["bank_conflicts_memdesc"].as_array().unwrap();
+    let mut bad = Mismatches::default();
+    for case in list {
+        let name = case["name"].as_str().unwrap();
+        let shape = shape_of(&case["shape"]);
+        let outs: Vec<(DimName, i64)> = shape
+            .iter()
+            .enumerate()
+            .map(|(d, &s)| (DimName::from(format!("dim{d}")), s as i64))
+            .collect();
+        let reg = layout_from_object(
+            &case["reg_ll"],
+            &["register", "lane", "warp", "block"],
+            outs.clone(),
+        );
+        let shared = layout_from_object(&case["shared_ll"], &["offset", "block"], outs);
+        let target = BankTarget {
+            banks: case["numBanks"].as_u64().unwrap() as u32,
+            ..BankTarget::nvidia()
+        };
+        let got = bank_conflicts(
+            &reg,
+            &shared,
+            case["bitwidth"].as_u64().unwrap() as u32,
+            &target,
+        );
+        let expected = case["conflicts"].as_u64().unwrap();
+        bad.check(got.as_ref().ok() == Some(&expected), || {
+            format!("{name}: got {got:?}, expected {expected}")
+        });
+    }
+    bad.finish(list.len());
+}
