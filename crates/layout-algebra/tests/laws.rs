@@ -241,3 +241,62 @@ proptest! {
         }
     }
 }
+
+/// ldmatrix.x2.trans of the mma.sync B fragment (fp16, kWidth 2) from a
+/// row-major 16x64 buffer: the 8 rows of a matrix are 128 bytes apart, all on
+/// the same 4 banks, so each matrix takes 8 wavefronts; the 128-byte swizzle
+/// (vec 8, maxPhase 8) spreads them over all banks.
+#[test]
+fn ldmatrix_trans_of_b_fragment_is_eight_way_and_128b_swizzle_fixes_it() {
+    use layout_algebra::triton::{DotOperand, Encoding, NvidiaMma};
+    let mma = Encoding::NvidiaMma(NvidiaMma {
+        version_major: 2,
+        version_minor: 0,
+        warps_per_cta: vec![1, 1],
+        instr_shape: vec![16, 8],
+        cga: CgaLayout::single(2),
+    });
+    let b = Encoding::DotOperand(Box::new(DotOperand {
+        op_idx: 1,
+        k_width: 2,
+        parent: mma,
+    }))
+    .to_linear_layout(&[16, 64])
+    .unwrap();
+    let target = BankTarget::nvidia();
+    for ((vec, per_phase, max_phase), expected) in [((1, 1, 1), 128), ((8, 1, 8), 16)] {
+        let smem = SwizzledShared {
+            vec,
+            per_phase,
+            max_phase,
+            order: vec![1, 0],
+            cga: CgaLayout::single(2),
+        }
+        .to_linear_layout(&[16, 64])
+        .unwrap();
+        let access = Access {
+            distributed: &b,
+            shared: &smem,
+            element_bits: 16,
+            instruction: Instruction::Matrix {
+                count: 2,
+                trans: true,
+            },
+        };
+        let rank = wavefronts_by_rank(&access, &target).unwrap();
+        assert_eq!(rank, wavefronts_by_enumeration(&access, &target).unwrap());
+        assert_eq!(
+            (rank.instructions, rank.ideal, rank.wavefronts),
+            (8, 16, expected)
+        );
+        // The plain (non-transposed) form does not fit this fragment.
+        let plain = Access {
+            instruction: Instruction::Matrix {
+                count: 2,
+                trans: false,
+            },
+            ..access
+        };
+        assert!(wavefronts_by_rank(&plain, &target).is_err());
+    }
+}
