@@ -169,7 +169,24 @@ fn cannot_vectorise(what: String) -> LayoutError {
     LayoutError::invalid("shared-memory access", what)
 }
 
+fn check_target(target: &BankTarget) -> Result<()> {
+    for (what, v) in [
+        ("banks", target.banks),
+        ("bank width in bytes", target.bank_bytes),
+        ("lanes per warp", target.warp_size),
+    ] {
+        if v == 0 || !v.is_power_of_two() || v > 1 << 16 {
+            return Err(LayoutError::NotPowerOfTwo {
+                what: format!("the number of {what}"),
+                value: v as i64,
+            });
+        }
+    }
+    Ok(())
+}
+
 fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
+    check_target(target)?;
     check_element_bits(access.element_bits)?;
     let c = cvt(access)?;
     let lane_bits = c.lanes.len() as u32;
@@ -541,6 +558,7 @@ pub fn bank_conflicts(
     element_bits: u32,
     target: &BankTarget,
 ) -> Result<u64> {
+    check_target(target)?;
     check_element_bits(element_bits)?;
     // Triton drops broadcast (free) register bases first.
     let reg = drop_free_registers(distributed)?;

@@ -101,6 +101,11 @@ fn require_permutation_bases<'a>(
     Ok(())
 }
 
+/// Product of layout parameters; absurd values saturate instead of wrapping.
+fn saturating_product(values: &[u32]) -> u32 {
+    values.iter().fold(1u32, |acc, &v| acc.saturating_mul(v))
+}
+
 fn names(rank: usize) -> Vec<DimName> {
     (0..rank).map(standard_out_name).collect()
 }
@@ -674,7 +679,7 @@ impl Encoding {
     /// Threads per warp the encoding assumes, where it fixes one.
     pub fn warp_size(&self) -> Option<u32> {
         match self {
-            Encoding::Blocked(b) => Some(b.threads_per_warp.iter().product()),
+            Encoding::Blocked(b) => Some(saturating_product(&b.threads_per_warp)),
             Encoding::NvidiaMma(_) => Some(32),
             Encoding::AmdMfma(_) => Some(64),
             Encoding::AmdWmma(_) => Some(32),
@@ -688,10 +693,10 @@ impl Encoding {
     /// Warps per CTA, where the encoding fixes it.
     pub fn num_warps(&self) -> Option<u32> {
         match self {
-            Encoding::Blocked(b) => Some(b.warps_per_cta.iter().product()),
-            Encoding::NvidiaMma(m) => Some(m.warps_per_cta.iter().product()),
-            Encoding::AmdMfma(m) => Some(m.warps_per_cta.iter().product()),
-            Encoding::AmdWmma(m) => Some(m.warps_per_cta.iter().product()),
+            Encoding::Blocked(b) => Some(saturating_product(&b.warps_per_cta)),
+            Encoding::NvidiaMma(m) => Some(saturating_product(&m.warps_per_cta)),
+            Encoding::AmdMfma(m) => Some(saturating_product(&m.warps_per_cta)),
+            Encoding::AmdWmma(m) => Some(saturating_product(&m.warps_per_cta)),
             Encoding::Slice(s) => s.parent.num_warps(),
             Encoding::DotOperand(d) => d.parent.num_warps(),
             Encoding::Linear(l) => Some(1 << l.warp.len()),
@@ -1164,7 +1169,7 @@ impl NvidiaMma {
                         ),
                     ));
                 }
-                if self.warps_per_cta.iter().product::<u32>() % 4 != 0 {
+                if saturating_product(&self.warps_per_cta) % 4 != 0 {
                     return Err(LayoutError::invalid(
                         "warpsPerCTA",
                         "wgmma runs on groups of 4 warps: the product must be a multiple of 4",
@@ -1645,6 +1650,15 @@ impl DotOperand {
 
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         self.validate()?;
+        if !(2..=3).contains(&shape.len()) {
+            return Err(LayoutError::invalid(
+                "#ttg.dot_op",
+                format!(
+                    "a dot operand has rank 2 or 3 (with a batch dim), but the tensor {shape:?} has rank {}",
+                    shape.len()
+                ),
+            ));
+        }
         match &self.parent {
             Encoding::Blocked(b) => self.fma_operand(b, shape),
             Encoding::AmdMfma(m) => m.dot_operand(self.op_idx, self.k_width, shape),
