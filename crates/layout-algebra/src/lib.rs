@@ -8,9 +8,11 @@
 //! - [`bank`]: the shared-memory bank model: wavefronts by enumeration and by
 //!   the GF(2) rank formula, Triton's bank-conflict measure.
 //! - [`coalesce`]: Triton's coalesce heuristic (seed 003).
+//! - [`cute`]: CuTe layouts (seed 004) with the C++ headers' semantics.
 
 pub mod bank;
 pub mod coalesce;
+pub mod cute;
 pub mod error;
 pub mod f2;
 pub mod linear;
