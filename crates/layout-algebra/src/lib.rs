@@ -9,6 +9,7 @@
 //!   the GF(2) rank formula, Triton's bank-conflict measure.
 //! - [`coalesce`]: Triton's coalesce heuristic (seed 003).
 //! - [`cute`]: CuTe layouts (seed 004) with the C++ headers' semantics.
+//! - [`xla`]: XLA shapes with tiled layouts (seed 001), from the HLO text.
 
 pub mod bank;
 pub mod coalesce;
@@ -17,6 +18,7 @@ pub mod error;
 pub mod f2;
 pub mod linear;
 pub mod triton;
+pub mod xla;
 
 pub use error::{LayoutError, Result};
 pub use linear::{DimName, LinearLayout};

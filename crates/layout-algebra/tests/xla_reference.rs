@@ -1,0 +1,200 @@
+//! XLA tiled layouts against tests/vectors/reference/xla/vectors_sample.json
+//! (XLA's docs and tests) and the seed's worked examples.
+
+mod common;
+
+use common::*;
+use layout_algebra::xla::{TileDim, XlaShape, parse_layout};
+use serde_json::Value;
+
+fn ints(v: &Value) -> Vec<i64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_i64().unwrap())
+        .collect()
+}
+
+#[test]
+fn xla_tiled_layouts_match_reference_offsets_and_sizes() {
+    let v = load("reference/xla/vectors_sample.json");
+    let cases = v["cases"].as_array().unwrap();
+    let mut bad = Mismatches::default();
+    for c in cases {
+        let hlo = c["hlo"].as_str().unwrap();
+        let shape = match XlaShape::parse(hlo) {
+            Ok(s) => s,
+            Err(e) => {
+                bad.check(false, || format!("{hlo}: {e}"));
+                continue;
+            }
+        };
+        bad.check(shape.to_string() == hlo, || {
+            format!("{hlo}: prints as {shape}")
+        });
+        bad.check(
+            shape.tiled_shape() == ints(&c["tiled_shape_major_to_minor"]),
+            || format!("{hlo}: tiled shape {:?}", shape.tiled_shape()),
+        );
+        for (key, got) in [
+            ("padded_elements", shape.padded_elements()),
+            ("padded_bytes", shape.padded_bytes()),
+            (
+                "xla_array_size_elements_top_tile_only",
+                shape.first_tile_array_size(),
+            ),
+            ("logical_elements", shape.logical_elements()),
+        ] {
+            bad.check(c[key].as_i64() == Some(got), || {
+                format!("{hlo}: {key} {got}, expected {}", c[key])
+            });
+        }
+        for s in c["samples"].as_array().unwrap() {
+            let index = ints(&s[0]);
+            let got = shape.offset(&index);
+            bad.check(got.as_ref().ok() == s[1].as_i64().as_ref(), || {
+                format!("{hlo} {index:?}: offset {got:?}, expected {}", s[1])
+            });
+        }
+        if let Some(samples) = c
+            .get("xla_LayoutUtil_LinearIndex_samples")
+            .and_then(Value::as_array)
+        {
+            for s in samples {
+                let index = ints(&s[0]);
+                let got = shape.first_tile_linear_index(&index);
+                bad.check(got.as_ref().ok() == s[1].as_i64().as_ref(), || {
+                    format!(
+                        "{hlo} {index:?}: first-tile index {got:?}, expected {}",
+                        s[1]
+                    )
+                });
+            }
+        }
+        if c["full_table"].as_bool() == Some(true) {
+            let offsets = shape.offsets();
+            let expected: Vec<i64> = c["samples"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s[1].as_i64().unwrap())
+                .collect();
+            bad.check(offsets == expected, || {
+                format!("{hlo}: offsets table differs")
+            });
+        }
+    }
+    bad.finish(cases.len());
+}
+
+#[test]
+fn xla_layout_text_round_trips() {
+    let v = load("reference/xla/vectors_sample.json");
+    let list = v["syntax"].as_array().unwrap();
+    let mut bad = Mismatches::default();
+    for c in list {
+        let text = c["text"].as_str().unwrap();
+        let printed = if text.starts_with('{') {
+            parse_layout(text).map(|l| l.to_string())
+        } else {
+            XlaShape::parse(text).map(|s| s.to_string())
+        };
+        bad.check(printed.as_deref() == Ok(text), || {
+            format!("{text}: {printed:?}")
+        });
+        let parsed = &c["parsed"];
+        if let Some(tiles) = parsed.get("tiles").and_then(Value::as_array) {
+            let layout = if text.starts_with('{') {
+                parse_layout(text).unwrap()
+            } else {
+                XlaShape::parse(text).unwrap().layout.unwrap()
+            };
+            let expected: Vec<Vec<TileDim>> = tiles
+                .iter()
+                .map(|t| {
+                    t.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|d| d.as_i64().map_or(TileDim::Combine, TileDim::Size))
+                        .collect()
+                })
+                .collect();
+            bad.check(layout.tiles == expected, || {
+                format!("{text}: tiles {:?}", layout.tiles)
+            });
+            let m2m: Vec<usize> = parsed["minor_to_major"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as usize)
+                .collect();
+            bad.check(layout.minor_to_major == m2m, || {
+                format!("{text}: minor_to_major {:?}", layout.minor_to_major)
+            });
+        }
+    }
+    bad.finish(list.len());
+}
+
+/// Seed 001: element (2,3) of F32[3,5]{1,0:T(2,2)} is at 17; the 4x8 array
+/// tiled (2,4)(2,1) interleaves row pairs; F32[2,7,8,11,10] with
+/// T(*,*,2,*,3) is F32[112,110] tiled (2,3).
+#[test]
+fn seed001_worked_examples() {
+    let a = XlaShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    assert_eq!(a.offset(&[2, 3]).unwrap(), 17);
+    assert_eq!(a.padded_elements(), 24);
+    let b = XlaShape::parse("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
+    let rows: Vec<Vec<i64>> = b.offsets().chunks(8).map(|r| r.to_vec()).collect();
+    assert_eq!(rows[0], vec![0, 2, 4, 6, 8, 10, 12, 14]);
+    assert_eq!(rows[1], vec![1, 3, 5, 7, 9, 11, 13, 15]);
+    assert_eq!(rows[2], vec![16, 18, 20, 22, 24, 26, 28, 30]);
+    let star = XlaShape::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap();
+    let plain = XlaShape::parse("f32[112,110]{1,0:T(2,3)}").unwrap();
+    assert_eq!(star.tiled_shape(), plain.tiled_shape());
+    assert_eq!(star.padded_elements(), plain.padded_elements());
+    for (e, merged) in [
+        ([1, 6, 7, 10, 9], [(6 * 8 + 7) + 56, 10 * 10 + 9]),
+        ([0, 0, 0, 0, 0], [0, 0]),
+        ([1, 2, 3, 4, 5], [8 * 9 + 3, 45]),
+    ] {
+        assert_eq!(
+            star.offset(&e).unwrap(),
+            plain.offset(&merged).unwrap(),
+            "{e:?}"
+        );
+    }
+}
+
+#[test]
+fn malformed_xla_text_is_rejected_with_a_position() {
+    for (text, needle) in [
+        ("f32[3,5]{1,0:T(2,)}", "byte 17"),
+        ("f32[3,5]{1,1}", "not a permutation"),
+        ("f32[3,5]{2,0}", "not a permutation"),
+        ("f32[3,5]{1,0:T(0,2)}", "must be positive"),
+        ("f32[3,5{1,0}", "byte 7"),
+        ("f32[3,5]{1,0:T(2,2)L(0)}", "L(0)"),
+        ("f33[3,5]{1,0}", "element type"),
+        ("f32[3,5]{1,0:T(2,*)}", "most-minor"),
+        ("f32[3,5]{1,0}x", "the end"),
+    ] {
+        let e = XlaShape::parse(text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{text}: {e}");
+    }
+}
+
+#[test]
+fn tpu_default_formats_follow_the_seed() {
+    let cases = [
+        ("f32", vec![256, 512], "f32[256,512]{1,0:T(8,128)}"),
+        ("f32", vec![2, 300], "f32[2,300]{1,0:T(2,128)}"),
+        ("f32", vec![3, 300], "f32[3,300]{1,0:T(4,128)}"),
+        ("bf16", vec![256, 128], "bf16[256,128]{1,0:T(8,128)(2,1)}"),
+        ("s8", vec![64, 256], "s8[64,256]{1,0:T(8,128)(4,1)}"),
+        ("pred", vec![64, 256], "pred[64,256]{1,0:T(32,128)(32,1)}"),
+    ];
+    for (ty, dims, text) in cases {
+        assert_eq!(XlaShape::tpu(ty, dims).unwrap().to_string(), text);
+    }
+}
