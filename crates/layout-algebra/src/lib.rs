@@ -10,9 +10,11 @@
 //! - [`coalesce`]: Triton's coalesce heuristic (seed 003).
 //! - [`cute`]: CuTe layouts (seed 004) with the C++ headers' semantics.
 //! - [`xla`]: XLA shapes with tiled layouts (seed 001), from the HLO text.
+//! - [`convert`]: exact conversions between the families, and why one fails.
 
 pub mod bank;
 pub mod coalesce;
+pub mod convert;
 pub mod cute;
 pub mod error;
 pub mod f2;
