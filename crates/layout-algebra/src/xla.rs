@@ -146,17 +146,6 @@ impl XlaShape {
                 ));
             }
         }
-        if l.tiles.len() > 1
-            && l.tiles
-                .iter()
-                .skip(1)
-                .any(|t| t.contains(&TileDim::Combine))
-        {
-            return Err(LayoutError::invalid(
-                what(),
-                "'*' is only meaningful in the first tile",
-            ));
-        }
         if l.tail_padding_alignment <= 0 {
             return Err(LayoutError::invalid(
                 what(),
@@ -201,7 +190,7 @@ impl XlaShape {
             || vec![0; shape.len()],
             |c| order.iter().map(|&d| c[d]).collect(),
         );
-        for (level, tile) in self.tiles().iter().enumerate().take(levels) {
+        for tile in self.tiles().iter().take(levels) {
             // Align the tile to the most-minor dims, adding size-1 dims.
             while shape.len() < tile.len() {
                 shape.insert(0, 1);
@@ -209,7 +198,7 @@ impl XlaShape {
             }
             let start = shape.len() - tile.len();
             let mut sizes: Vec<i64> = Vec::with_capacity(tile.len());
-            if level == 0 {
+            if tile.contains(&TileDim::Combine) {
                 // '*': merge the dim into the next more-minor one.
                 let (mut sh, mut ec): (Vec<i64>, Vec<i64>) =
                     (shape[start..].to_vec(), e[start..].to_vec());
@@ -271,6 +260,10 @@ impl XlaShape {
     /// first tile only.
     pub fn first_tile_linear_index(&self, index: &[i64]) -> Result<i64> {
         self.check_index(index)?;
+        // XLA's LinearIndex returns a rank-1 index unchanged, whatever the tiles.
+        if self.dims.len() == 1 {
+            return Ok(index[0]);
+        }
         let (shape, e) = self.tile_through(Some(index), 1);
         Ok(row_major(&shape, &e))
     }
@@ -289,6 +282,46 @@ impl XlaShape {
 
     /// Offsets of every element, logical row-major order.
     pub fn offsets(&self) -> Vec<i64> {
+        let combines = self
+            .tiles()
+            .iter()
+            .flatten()
+            .any(|t| *t == TileDim::Combine);
+        if !combines {
+            return self.offsets_by_dim();
+        }
+        self.offsets_one_by_one()
+    }
+
+    /// Without `*`, every tiled coordinate comes from one logical dim, so the
+    /// offset is a sum of per-dim contributions: tabulate them once.
+    fn offsets_by_dim(&self) -> Vec<i64> {
+        let rank = self.dims.len();
+        let tables: Vec<Vec<i64>> = (0..rank)
+            .map(|d| {
+                (0..self.dims[d])
+                    .map(|x| {
+                        let mut e = vec![0i64; rank];
+                        e[d] = x;
+                        let (shape, coord) = self.tile_through(Some(&e), usize::MAX);
+                        row_major(&shape, &coord)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut out = vec![0i64; self.logical_elements().max(0) as usize];
+        let mut stride = 1usize;
+        for d in (0..rank).rev() {
+            let size = self.dims[d] as usize;
+            for (i, o) in out.iter_mut().enumerate() {
+                *o += tables[d][(i / stride) % size];
+            }
+            stride *= size;
+        }
+        out
+    }
+
+    fn offsets_one_by_one(&self) -> Vec<i64> {
         let n = self.logical_elements();
         let mut out = Vec::with_capacity(n.max(0) as usize);
         let mut index = vec![0i64; self.dims.len()];

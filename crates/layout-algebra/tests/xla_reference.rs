@@ -17,7 +17,37 @@ fn ints(v: &Value) -> Vec<i64> {
 
 #[test]
 fn xla_tiled_layouts_match_reference_offsets_and_sizes() {
-    let v = load("reference/xla/vectors_sample.json");
+    check_cases("reference/xla/vectors_sample.json");
+}
+
+/// 200 cases computed by numpy pad/reshape/transpose
+/// (tests/vectors/xla/gen_xla_vectors.py), an independent formulation.
+#[test]
+fn xla_tiled_layouts_match_pad_reshape_transpose() {
+    check_cases("xla/generated.json");
+}
+
+#[test]
+fn xla_malformed_text_is_rejected() {
+    let v = load("xla/generated.json");
+    let list = v["malformed"].as_array().unwrap();
+    let mut bad = Mismatches::default();
+    for m in list {
+        let text = m["text"].as_str().unwrap();
+        let got = XlaShape::parse(text);
+        bad.check(got.is_err(), || {
+            format!(
+                "{text} ({}) was accepted as {}",
+                m["why"],
+                got.as_ref().unwrap()
+            )
+        });
+    }
+    bad.finish(list.len());
+}
+
+fn check_cases(file: &str) {
+    let v = load(file);
     let cases = v["cases"].as_array().unwrap();
     let mut bad = Mismatches::default();
     for c in cases {
