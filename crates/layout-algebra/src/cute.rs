@@ -485,7 +485,10 @@ impl Layout {
             result.push((new_shape, last_stride));
             last_stride = d * s;
         }
-        let rest = ceil_div_tuple(cotarget, last_stride).product();
+        // The rest covers the whole cotarget: ceil(size / stride) (dividing
+        // mode by mode would drop elements when a mode is not divisible).
+        let size = cotarget.product();
+        let rest = (size + last_stride - 1) / last_stride;
         result.push((rest, last_stride));
         Ok(Layout::concat(
             result
@@ -731,22 +734,6 @@ fn shape_div(a: i64, b: i64) -> Result<i64> {
             "composition",
             format!("{a} and {b} do not divide one another"),
         ))
-    }
-}
-
-/// `ceil_div(shape, n)` mode by mode, as CuTe divides a shape by a stride.
-fn ceil_div_tuple(shape: &IntTuple, mut n: i64) -> IntTuple {
-    map_leaves(shape, &mut |s| {
-        let r = (s + n - 1) / n;
-        n = (n + s - 1) / s;
-        r
-    })
-}
-
-fn map_leaves(t: &IntTuple, f: &mut impl FnMut(i64) -> i64) -> IntTuple {
-    match t {
-        Int(n) => Int(f(*n)),
-        Tuple(v) => Tuple(v.iter().map(|x| map_leaves(x, f)).collect()),
     }
 }
 
