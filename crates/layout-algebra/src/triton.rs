@@ -1871,3 +1871,119 @@ mod tests {
         assert!(e.to_string().contains("not a multiple"), "{e}");
     }
 }
+
+/// Prints an encoding as Triton prints the attribute in TTGIR
+/// (`#ttg.blocked<{sizePerThread = [1, 4], ...}>`); a parent is printed
+/// inline. CTA placement appears only when there is more than one CTA.
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn list<T: std::fmt::Display>(v: &[T]) -> String {
+            format!(
+                "[{}]",
+                v.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        fn bases(v: &[Vec<u32>]) -> String {
+            format!(
+                "[{}]",
+                v.iter().map(|b| list(b)).collect::<Vec<_>>().join(", ")
+            )
+        }
+        let cga = |c: &CgaLayout| {
+            if c.num_ctas() > 1 {
+                format!(", CGALayout = {}", bases(c.bases()))
+            } else {
+                String::new()
+            }
+        };
+        let body = match self {
+            Encoding::Blocked(b) => format!(
+                "sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}{}",
+                list(&b.size_per_thread),
+                list(&b.threads_per_warp),
+                list(&b.warps_per_cta),
+                list(&b.order),
+                cga(&b.cga)
+            ),
+            Encoding::SwizzledShared(s) => format!(
+                "vec = {}, perPhase = {}, maxPhase = {}, order = {}{}",
+                s.vec,
+                s.per_phase,
+                s.max_phase,
+                list(&s.order),
+                cga(&s.cga)
+            ),
+            Encoding::NvmmaShared(s) => format!(
+                "swizzlingByteWidth = {}, transposed = {}, elementBitWidth = {}{}{}",
+                s.swizzling_byte_width,
+                s.transposed,
+                s.element_bit_width,
+                if s.fp4_padded {
+                    ", fp4Padded = true"
+                } else {
+                    ""
+                },
+                cga(&s.cga)
+            ),
+            Encoding::NvidiaMma(m) => format!(
+                "versionMajor = {}, versionMinor = {}, warpsPerCTA = {}{}, instrShape = {}",
+                m.version_major,
+                m.version_minor,
+                list(&m.warps_per_cta),
+                cga(&m.cga),
+                list(&m.instr_shape)
+            ),
+            Encoding::AmdMfma(m) => {
+                let mut s = format!(
+                    "version = {}, warpsPerCTA = {}, instrShape = {}, isTransposed = {}",
+                    m.version,
+                    list(&m.warps_per_cta),
+                    list(&m.instr_shape),
+                    m.is_transposed
+                );
+                if !m.tiles_per_warp.is_empty() {
+                    s += &format!(", tilesPerWarp = {}", list(&m.tiles_per_warp));
+                }
+                if m.element_bit_width != 0 {
+                    s += &format!(", elementBitWidth = {}", m.element_bit_width);
+                }
+                s + &cga(&m.cga)
+            }
+            Encoding::AmdWmma(m) => {
+                let mut s = format!("version = {}, isTranspose = {}", m.version, m.is_transposed);
+                if let Some(t) = &m.cta_tiles {
+                    s += &format!(
+                        ", ctaLayout = {{register = {}, warp = {}}}",
+                        bases(&t.register),
+                        bases(&t.warp)
+                    );
+                } else {
+                    s += &format!(", warpsPerCTA = {}", list(&m.warps_per_cta));
+                }
+                if !m.instr_shape.is_empty() {
+                    s += &format!(", instrShape = {}", list(&m.instr_shape));
+                }
+                s + &cga(&m.cga)
+            }
+            Encoding::Slice(s) => format!("dim = {}, parent = {}", s.dim, s.parent),
+            Encoding::DotOperand(d) => {
+                let mut s = format!("opIdx = {}, parent = {}", d.op_idx, d.parent);
+                if d.k_width != 0 {
+                    s += &format!(", kWidth = {}", d.k_width);
+                }
+                s
+            }
+            Encoding::Linear(l) => format!(
+                "register = {}, lane = {}, warp = {}, block = {}",
+                bases(&l.register),
+                bases(&l.lane),
+                bases(&l.warp),
+                bases(&l.block)
+            ),
+        };
+        write!(f, "#ttg.{}<{{{body}}}>", self.kind())
+    }
+}

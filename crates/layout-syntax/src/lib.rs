@@ -38,3 +38,51 @@ pub fn parse(src: &str) -> Parse {
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     Parse { items, errors }
 }
+
+/// One top-level item's source, found without parsing it: where its text
+/// starts and ends, and the name it declares (`#name` for a Triton alias).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ItemSource {
+    pub range: std::ops::Range<usize>,
+    /// `layout`, `let`, `check`, `solve`, `target`, `module`, `#` (alias), or
+    /// the first word of an item that starts with none of these.
+    pub keyword: String,
+    pub name: Option<String>,
+}
+
+/// Cuts a file into the texts of its items. Each item runs from its first
+/// token to the next item's first token, so its text parses on its own and
+/// an edit inside one item leaves the others' texts unchanged.
+pub fn outline(src: &str) -> Vec<ItemSource> {
+    use lexer::Token;
+    let (tokens, _) = lexer::lex(src);
+    let ranges = parser::split_items(src, &tokens);
+    let mut items = Vec::with_capacity(ranges.len());
+    for (k, range) in ranges.iter().enumerate() {
+        let toks = &tokens[range.clone()];
+        let Some((first, first_span)) = toks.first() else {
+            continue;
+        };
+        let end = ranges
+            .get(k + 1)
+            .and_then(|r| tokens.get(r.start))
+            .map_or(src.len(), |(_, s)| s.start);
+        let word = |i: usize| match toks.get(i) {
+            Some((Token::Ident(w), _)) => Some(w.to_string()),
+            _ => None,
+        };
+        let (keyword, name) = match first {
+            Token::Hash => ("#".to_string(), word(1).map(|n| format!("#{n}"))),
+            Token::Ident(k) if matches!(*k, "layout" | "let" | "solve") => (k.to_string(), word(1)),
+            Token::Ident(k) if *k == "target" => (k.to_string(), word(1)),
+            Token::Ident(k) => (k.to_string(), None),
+            _ => (src[first_span.start..first_span.end].to_string(), None),
+        };
+        items.push(ItemSource {
+            range: first_span.start..end,
+            keyword,
+            name,
+        });
+    }
+    items
+}

@@ -1,0 +1,1267 @@
+//! The functions of the language (CONTRACT §2 and more) and the
+//! application of a layout to coordinates.
+
+use layout_algebra::bank::{
+    Access, Instruction, bank_conflicts, largest_vectorisation, wavefronts_by_enumeration,
+};
+use layout_algebra::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
+use layout_algebra::convert::{
+    CuteInDims, cute_to_linear, linear_to_cute, swizzled_to_linear, xla_to_linear,
+};
+use layout_algebra::cute::{self, IntTuple, Layout, SwizzledLayout, Tiler};
+use layout_algebra::triton::{CgaLayout, Encoding};
+use layout_algebra::xla::XlaShape;
+use layout_algebra::{DimName, LinearLayout};
+use layout_syntax::{Arg, Span};
+
+use crate::diagnostic::{Code, Diagnostic, Family, did_you_mean};
+use crate::encoding::{self, Param};
+use crate::eval::{Ctx, R, Reported};
+use crate::value::{TensorLayout, Value};
+
+/// A function's parameters: names in order, how many are required, and a
+/// one-line description (for hovers and completion).
+pub struct Signature {
+    pub name: &'static str,
+    pub params: &'static [&'static str],
+    pub required: usize,
+    pub doc: &'static str,
+}
+
+macro_rules! sigs {
+    ($($name:literal ($($p:literal),*) $req:literal $doc:literal;)*) => {
+        pub const SIGNATURES: &[Signature] = &[
+            $(Signature { name: $name, params: &[$($p),*], required: $req, doc: $doc },)*
+        ];
+    };
+}
+
+sigs! {
+    "identity_1d"("size", "in", "out") 3 "Triton's identity1D: in -> out, x -> x";
+    "zeros_1d"("size", "in", "out") 3 "Triton's zeros1D: every input to 0 (out size 1)";
+    "strided_1d"("size", "stride", "in", "out") 4 "Triton's strided1D: x -> stride * x";
+    "compose"("a", "b") 2 "Triton's a.compose(b): b after a";
+    "invert_and_compose"("a", "b") 2 "Triton's a.invertAndCompose(b): a⁻¹ after b";
+    "invert"("a") 1 "the inverse of an invertible layout";
+    "pseudoinvert"("a") 1 "the smallest right inverse of a surjective layout";
+    "transpose_ins"("a", "order") 2 "reorder the in-dims";
+    "transpose_outs"("a", "order") 2 "reorder the out-dims";
+    "reshape_ins"("a", "dims") 2 "reshape the in-dims to [(name, size), ...]";
+    "reshape_outs"("a", "dims") 2 "reshape the out-dims to [(name, size), ...]";
+    "flatten_ins"("a") 1 "merge the in-dims into one";
+    "flatten_outs"("a") 1 "merge the out-dims into one";
+    "sublayout"("a", "ins", "outs") 3 "restrict to some in-dims and out-dims";
+    "divide_left"("a", "b") 2 "Triton's divideLeft: c with a = b * c";
+    "divide_right"("a", "b") 2 "Triton's divideRight: c with a = c * b";
+    "concat_ins"("a", "b") 2 "join the in-dims of two layouts with the same outs";
+    "concat_outs"("a", "b") 2 "join the out-dims of two layouts with the same ins";
+    "resize_in"("a", "dim", "size") 3 "grow an in-dim with zero bases";
+    "resize_out"("a", "dim", "size") 3 "grow an out-dim";
+    "quotient"("a", "dims") 2 "Triton's quotient: the layout without dims on which it is the identity";
+    "is_injective"("a") 1 "whether distinct inputs map to distinct outputs";
+    "is_surjective"("a") 1 "whether every output is reached";
+    "is_invertible"("a") 1 "whether the layout is a bijection";
+    "num_consecutive"("a") 1 "Triton's getNumConsecutiveInOut: elements per thread that are contiguous";
+    "in_size"("a", "dim") 1 "the size of an in-dim, or of all in-dims together";
+    "out_size"("a", "dim") 1 "the size of an out-dim, or of all out-dims together";
+    "free_variable_masks"("a") 1 "per in-dim, the bits that do not change the output";
+    "blocked"("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout") 0 "#ttg.blocked as a call";
+    "swizzled_shared"("vec", "perPhase", "maxPhase", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout") 0 "#ttg.swizzled_shared as a call";
+    "nvmma_shared"("swizzlingByteWidth", "elementBitWidth", "transposed", "fp4Padded", "rank", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout") 0 "#ttg.nvmma_shared as a call";
+    "nvidia_mma"("versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout") 0 "#ttg.nvidia_mma as a call";
+    "amd_mfma"("version", "warpsPerCTA", "instrShape", "isTransposed", "tilesPerWarp", "elementBitWidth", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout") 0 "#ttg.amd_mfma as a call";
+    "amd_wmma"("version", "isTransposed", "warpsPerCTA", "ctaLayout", "instrShape", "rank", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout") 0 "#ttg.amd_wmma as a call";
+    "slice"("parent", "dim") 2 "#ttg.slice: the parent without one dim (of an encoding or a tensor layout)";
+    "dot_op"("parent", "opIdx", "kWidth") 2 "#ttg.dot_op: operand opIdx of a dot with the parent's result layout";
+    "to_linear"("x", "arg") 1 "the linear layout of a tensor, an encoding over a shape, a CuTe layout or an XLA shape";
+    "to_cute"("x") 1 "a linear layout whose bases are single bits, as a CuTe layout";
+    "make_layout"("shape", "stride") 1 "a CuTe layout; without stride, column-major";
+    "coalesce"("a", "profile") 1 "CuTe's coalesce (by mode with a profile)";
+    "filter"("a") 1 "CuTe's filter: coalesce and drop stride-0 modes";
+    "composition"("a", "b") 2 "CuTe's composition a o b (b may be a tiler, a swizzle comes first)";
+    "complement"("a", "cotarget") 1 "CuTe's complement, with an optional cotarget";
+    "right_inverse"("a") 1 "CuTe's right_inverse";
+    "left_inverse"("a") 1 "CuTe's left_inverse";
+    "logical_divide"("a", "tiler") 2 "CuTe's logical_divide";
+    "zipped_divide"("a", "tiler") 2 "CuTe's zipped_divide";
+    "tiled_divide"("a", "tiler") 2 "CuTe's tiled_divide";
+    "flat_divide"("a", "tiler") 2 "CuTe's flat_divide";
+    "logical_product"("a", "tiler") 2 "CuTe's logical_product";
+    "zipped_product"("a", "tiler") 2 "CuTe's zipped_product";
+    "tiled_product"("a", "tiler") 2 "CuTe's tiled_product";
+    "flat_product"("a", "tiler") 2 "CuTe's flat_product";
+    "blocked_product"("a", "b") 2 "CuTe's blocked_product";
+    "raked_product"("a", "b") 2 "CuTe's raked_product";
+    "crd2idx"("coord", "layout", "stride") 2 "CuTe's crd2idx(coord, layout) or crd2idx(coord, shape, stride)";
+    "idx2crd"("idx", "shape", "stride") 2 "CuTe's idx2crd";
+    "size"("x") 1 "the number of elements (CuTe size, tensor elements, linear in-size)";
+    "cosize"("x") 1 "CuTe's cosize: one past the largest offset";
+    "rank"("x") 1 "the number of top-level modes (or tensor dims)";
+    "depth"("x") 1 "CuTe's depth";
+    "shape"("x") 1 "the shape (CuTe or tensor)";
+    "stride"("x") 1 "CuTe's stride";
+    "mode"("x", "i") 2 "CuTe's layout<i>: one top-level mode";
+    "table"("x") 1 "every value of a layout in index order (CuTe, swizzled, XLA offsets)";
+    "offset"("x", "index") 2 "the physical element offset of an XLA element";
+    "padded_elements"("x") 1 "XLA: elements including tile padding";
+    "padded_bytes"("x") 1 "XLA: bytes including tile padding";
+    "logical_elements"("x") 1 "XLA: elements without padding";
+    "first_tile_linear_index"("x", "index") 2 "XLA's own LinearIndex, which tiles by the first tile only";
+    "first_tile_array_size"("x") 1 "XLA's own ArraySize, which pads by the first tile only";
+    "tpu"("element_type", "dims") 2 "the TPU's default tiled layout for an array (seed 001)";
+    "bank_conflicts"("dist", "shared", "bits") 2 "Triton's measure: extra wavefronts per wavefront after the widest vectorisation";
+    "wavefronts"("dist", "shared", "bits") 2 "total shared-memory wavefronts of one warp's access, widest vectorisation";
+    "vectorisation"("dist", "shared", "bits") 2 "elements per vectorised access (Triton's largestVectorisation)";
+    "coalesced_blocked"("shape", "bits", "contiguity", "divisibility", "num_warps", "threads_per_warp") 4 "Triton's coalesce pass: the blocked layout for a load or store";
+}
+
+pub fn is_builtin(name: &str) -> bool {
+    SIGNATURES.iter().any(|s| s.name == name)
+}
+
+pub fn signature(name: &str) -> Option<&'static Signature> {
+    SIGNATURES.iter().find(|s| s.name == name)
+}
+
+type Bound = Vec<Option<(Value, Span)>>;
+
+/// Binds call arguments to parameters (positional, then by name).
+fn bind(ctx: &mut Ctx, sig: &Signature, args: &[Arg], call_span: Span) -> R<Bound> {
+    let mut bound: Bound = vec![None; sig.params.len()];
+    let mut positional = 0;
+    for a in args {
+        let v = ctx.expr(&a.value)?;
+        let slot = match &a.name {
+            None => {
+                if positional >= sig.params.len() {
+                    return Err(ctx.error(
+                        Code::ArgumentCount,
+                        a.value.span,
+                        format!("{} takes at most {} arguments", sig.name, sig.params.len()),
+                    ));
+                }
+                positional += 1;
+                positional - 1
+            }
+            Some(n) => match sig.params.iter().position(|p| *p == n.name) {
+                Some(i) => i,
+                None => {
+                    let mut d = Diagnostic::error(
+                        Code::UnknownKey,
+                        n.span,
+                        format!("{} has no argument `{}`", sig.name, n.name),
+                    );
+                    if let Some(s) = did_you_mean(&n.name, sig.params.iter().copied()) {
+                        d = d.with_note(format!("did you mean `{s}`?"));
+                    }
+                    return Err(ctx.report(d.with_note(format!(
+                        "{}({})",
+                        sig.name,
+                        sig.params.join(", ")
+                    ))));
+                }
+            },
+        };
+        if bound[slot].is_some() {
+            return Err(ctx.error(
+                Code::ArgumentCount,
+                a.value.span,
+                format!("`{}` is given twice", sig.params[slot]),
+            ));
+        }
+        bound[slot] = Some((v, a.value.span));
+    }
+    if let Some(missing) = (0..sig.required).find(|&i| bound[i].is_none()) {
+        return Err(ctx.error(
+            Code::ArgumentCount,
+            call_span,
+            format!(
+                "{} needs `{}`: {}({})",
+                sig.name,
+                sig.params[missing],
+                sig.name,
+                sig.params.join(", ")
+            ),
+        ));
+    }
+    Ok(bound)
+}
+
+fn linear_value(l: LinearLayout) -> Value {
+    Value::Linear(Box::new(l))
+}
+
+fn cute_value(l: Layout) -> Value {
+    Value::Cute(Box::new(l))
+}
+
+impl Ctx<'_> {
+    fn string(&mut self, v: &Value, span: Span) -> R<String> {
+        match v {
+            Value::Str(s) => Ok(s.clone()),
+            other => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "expected a string (a dim name such as \"register\"), but this is {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    fn size(&mut self, v: &Value, span: Span) -> R<u64> {
+        let n = self.int(v, span)?;
+        u64::try_from(n).map_err(|_| {
+            self.error(
+                Code::TypeMismatch,
+                span,
+                format!("a size must not be negative, but is {n}"),
+            )
+        })
+    }
+
+    fn size32(&mut self, v: &Value, span: Span) -> R<u32> {
+        let n = self.size(v, span)?;
+        u32::try_from(n).map_err(|_| {
+            self.error(
+                Code::TooLarge,
+                span,
+                format!("{n} is too large for a layout dim"),
+            )
+        })
+    }
+
+    fn names(&mut self, v: &Value, span: Span) -> R<Vec<DimName>> {
+        match v {
+            Value::List(items) | Value::Tuple(items) => items
+                .iter()
+                .map(|i| self.string(i, span).map(DimName::from))
+                .collect(),
+            other => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "expected a list of dim names, but this is {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    fn dim_sizes(&mut self, v: &Value, span: Span) -> R<Vec<(DimName, u64)>> {
+        let bad = |ctx: &mut Self| {
+            ctx.error(
+                Code::TypeMismatch,
+                span,
+                "expected a list of (name, size) pairs, e.g. [(\"dim0\", 32), (\"dim1\", 8)]",
+            )
+        };
+        let Value::List(items) = v else {
+            return Err(bad(self));
+        };
+        let mut out = Vec::new();
+        for i in items {
+            match i {
+                Value::Tuple(p) if p.len() == 2 => {
+                    let n = self.string(&p[0], span)?;
+                    let s = self.size(&p[1], span)?;
+                    out.push((DimName::from(n), s));
+                }
+                _ => return Err(bad(self)),
+            }
+        }
+        Ok(out)
+    }
+
+    fn int_tuple(&mut self, v: &Value, span: Span) -> R<IntTuple> {
+        match v {
+            Value::List(items) => Value::Tuple(items.clone()).as_int_tuple(),
+            other => other.as_int_tuple(),
+        }
+        .ok_or_else(|| {
+            self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "expected an integer or a tuple of integers like (1,(2,3)), but this is {}",
+                    v.type_name()
+                ),
+            )
+        })
+    }
+
+    fn int_list(&mut self, v: &Value, span: Span) -> R<Vec<i64>> {
+        match v {
+            Value::List(items) | Value::Tuple(items) => {
+                items.iter().map(|i| self.int(i, span)).collect()
+            }
+            other => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "expected a list of integers, but this is {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    fn u32_list(&mut self, v: &Value, span: Span) -> R<Vec<u32>> {
+        let l = self.int_list(v, span)?;
+        l.into_iter()
+            .map(|x| {
+                u32::try_from(x).map_err(|_| {
+                    self.error(Code::TypeMismatch, span, format!("{x} is not a valid size"))
+                })
+            })
+            .collect()
+    }
+
+    fn cute_layout(&mut self, v: &Value, span: Span) -> R<Layout> {
+        match v {
+            Value::Cute(l) => Ok((**l).clone()),
+            other => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "expected a CuTe layout (`cute (4,8):(8,1)`), but this is {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    fn tiler(&mut self, v: &Value, span: Span) -> R<Tiler> {
+        Ok(match v {
+            Value::Tiler(t) => (**t).clone(),
+            Value::Cute(l) => Tiler::Layout((**l).clone()),
+            Value::Underscore => Tiler::Underscore,
+            Value::Int(n) => {
+                let l = Layout::new(IntTuple::Int(*n), IntTuple::Int(1));
+                Tiler::Layout(self.alg(l, Family::Cute, span)?)
+            }
+            // A shape as a tiler: each mode n is n:1 (CuTe's Shape tilers).
+            Value::Tuple(items) => {
+                let mut modes = Vec::with_capacity(items.len());
+                for i in items {
+                    modes.push(self.tiler(i, span)?);
+                }
+                Tiler::Modes(modes)
+            }
+            other => {
+                return Err(self.error(
+                    Code::TypeMismatch,
+                    span,
+                    format!("expected a CuTe tiler (a layout, `<3:3, (2,4):(1,8)>`, a shape or `_`), but this is {}", other.type_name()),
+                ));
+            }
+        })
+    }
+
+    fn xla(&mut self, v: &Value, span: Span) -> R<XlaShape> {
+        match v {
+            Value::Xla(x) => Ok((**x).clone()),
+            other => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "expected an XLA shape (`xla f32[3,5]{{1,0:T(2,2)}}`), but this is {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    fn tensor(&mut self, v: &Value, span: Span, role: &str) -> R<TensorLayout> {
+        match v {
+            Value::Tensor(t) => Ok((**t).clone()),
+            other => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!("expected the {role} layout as a tensor type (tensor<64x64xf16, #enc>), but this is {}", other.type_name()),
+            )),
+        }
+    }
+}
+
+/// Calls builtin `name`.
+pub(crate) fn call(
+    ctx: &mut Ctx,
+    name: &str,
+    name_span: Span,
+    args: &[Arg],
+    span: Span,
+) -> R<Value> {
+    let Some(sig) = signature(name) else {
+        let mut d = Diagnostic::error(
+            Code::UnknownFunction,
+            name_span,
+            format!("unknown function `{name}`"),
+        );
+        if let Some(s) = did_you_mean(name, SIGNATURES.iter().map(|s| s.name)) {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        }
+        return Err(ctx.report(d));
+    };
+    // Triton encodings as calls take Triton's keys.
+    if encoding::kind_names().any(|k| k == name) && !matches!(name, "slice" | "dot_op") {
+        return encoding_call(ctx, name, name_span, args, span);
+    }
+    let b = bind(ctx, sig, args, span)?;
+    let arg = |i: usize| b[i].clone().expect("required argument is bound");
+    let opt = |i: usize| b[i].clone();
+    macro_rules! lin {
+        ($i:expr) => {{
+            let (v, s) = arg($i);
+            ctx.linear(&v, s)?
+        }};
+    }
+    macro_rules! cu {
+        ($i:expr) => {{
+            let (v, s) = arg($i);
+            ctx.cute_layout(&v, s)?
+        }};
+    }
+    macro_rules! til {
+        ($i:expr) => {{
+            let (v, s) = arg($i);
+            ctx.tiler(&v, s)?
+        }};
+    }
+    macro_rules! xl {
+        ($i:expr) => {{
+            let (v, s) = arg($i);
+            ctx.xla(&v, s)?
+        }};
+    }
+    macro_rules! alg {
+        ($r:expr, $fam:expr) => {{
+            let r = $r;
+            ctx.alg(r, $fam, span)?
+        }};
+    }
+    use Family::*;
+    Ok(match name {
+        "identity_1d" | "zeros_1d" => {
+            let (v, s) = arg(0);
+            let size = ctx.size32(&v, s)?;
+            let (i, is) = arg(1);
+            let (o, os) = arg(2);
+            let (i, o) = (ctx.string(&i, is)?, ctx.string(&o, os)?);
+            let r = if name == "identity_1d" {
+                LinearLayout::identity_1d(size, i.as_str(), o.as_str())
+            } else {
+                LinearLayout::zeros_1d(size, i.as_str(), o.as_str())
+            };
+            linear_value(alg!(r, Linear))
+        }
+        "strided_1d" => {
+            let (v, s) = arg(0);
+            let size = ctx.size32(&v, s)?;
+            let (v, s) = arg(1);
+            let stride = ctx.size32(&v, s)?;
+            let (i, is) = arg(2);
+            let (o, os) = arg(3);
+            let (i, o) = (ctx.string(&i, is)?, ctx.string(&o, os)?);
+            linear_value(alg!(
+                LinearLayout::strided_1d(size, stride, i.as_str(), o.as_str()),
+                Linear
+            ))
+        }
+        "compose" => {
+            let (a, b) = (lin!(0), lin!(1));
+            linear_value(alg!(a.compose(&b), Linear))
+        }
+        "invert_and_compose" => {
+            let (a, b) = (lin!(0), lin!(1));
+            linear_value(alg!(a.invert_and_compose(&b), Linear))
+        }
+        "invert" => linear_value(alg!(lin!(0).invert(), Linear)),
+        "pseudoinvert" => linear_value(alg!(lin!(0).pseudoinvert(), Linear)),
+        "transpose_ins" | "transpose_outs" => {
+            let a = lin!(0);
+            let (v, s) = arg(1);
+            let order = ctx.names(&v, s)?;
+            let r = if name == "transpose_ins" {
+                a.transpose_ins(&order)
+            } else {
+                a.transpose_outs(&order)
+            };
+            linear_value(alg!(r, Linear))
+        }
+        "reshape_ins" | "reshape_outs" => {
+            let a = lin!(0);
+            let (v, s) = arg(1);
+            let dims = ctx.dim_sizes(&v, s)?;
+            let r = if name == "reshape_ins" {
+                a.reshape_ins(&dims)
+            } else {
+                a.reshape_outs(&dims)
+            };
+            linear_value(alg!(r, Linear))
+        }
+        "flatten_ins" => linear_value(alg!(lin!(0).flatten_ins(), Linear)),
+        "flatten_outs" => linear_value(alg!(lin!(0).flatten_outs(), Linear)),
+        "sublayout" => {
+            let a = lin!(0);
+            let (v, s) = arg(1);
+            let ins = ctx.names(&v, s)?;
+            let (v, s) = arg(2);
+            let outs = ctx.names(&v, s)?;
+            linear_value(alg!(a.sublayout(&ins, &outs), Linear))
+        }
+        "divide_left" | "divide_right" => {
+            let (a, b) = (lin!(0), lin!(1));
+            let r = if name == "divide_left" {
+                a.divide_left(&b)
+            } else {
+                a.divide_right(&b)
+            };
+            match r {
+                Some(l) => linear_value(l),
+                None => {
+                    return Err(ctx.error(
+                        Code::DimMismatch,
+                        span,
+                        format!(
+                            "the second layout does not divide the first from the {} (no c with a = {})",
+                            if name == "divide_left" { "left" } else { "right" },
+                            if name == "divide_left" { "b * c" } else { "c * b" }
+                        ),
+                    ));
+                }
+            }
+        }
+        "concat_ins" => {
+            let (a, b) = (lin!(0), lin!(1));
+            linear_value(alg!(a.concat_ins(&b), Linear))
+        }
+        "concat_outs" => {
+            let (a, b) = (lin!(0), lin!(1));
+            linear_value(alg!(a.concat_outs(&b), Linear))
+        }
+        "resize_in" | "resize_out" => {
+            let a = lin!(0);
+            let (v, s) = arg(1);
+            let d = ctx.string(&v, s)?;
+            let (v, s) = arg(2);
+            let n = ctx.size(&v, s)?;
+            let r = if name == "resize_in" {
+                a.resize_in_dim(&d, n)
+            } else {
+                a.resize_out_dim(&d, n)
+            };
+            linear_value(alg!(r, Linear))
+        }
+        "quotient" => {
+            let a = lin!(0);
+            let (v, s) = arg(1);
+            let dims = ctx.names(&v, s)?;
+            match alg!(a.quotient(&dims), Linear) {
+                Some(l) => linear_value(l),
+                None => {
+                    return Err(ctx.error(
+                        Code::DimMismatch,
+                        span,
+                        "the layout is not the identity on those dims, so they cannot be quotiented out",
+                    ));
+                }
+            }
+        }
+        "is_injective" => Value::Bool(lin!(0).is_injective()),
+        "is_surjective" => Value::Bool(lin!(0).is_surjective()),
+        "is_invertible" => Value::Bool(lin!(0).is_invertible()),
+        "num_consecutive" => Value::Int(lin!(0).num_consecutive_in_out() as i64),
+        "in_size" | "out_size" => {
+            let a = lin!(0);
+            let dims = if name == "in_size" {
+                a.in_dims()
+            } else {
+                a.out_dims()
+            };
+            match opt(1) {
+                None => Value::Int(dims.iter().map(|(_, s)| *s as i64).product()),
+                Some((v, s)) => {
+                    let d = ctx.string(&v, s)?;
+                    match dims.iter().find(|(n, _)| *n == d) {
+                        Some((_, size)) => Value::Int(*size as i64),
+                        None => {
+                            let names: Vec<&str> = dims.iter().map(|(n, _)| n.as_str()).collect();
+                            return Err(ctx.error(
+                                Code::DimMismatch,
+                                s,
+                                format!(
+                                    "the layout has no dim `{d}` (it has {})",
+                                    names.join(", ")
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        "free_variable_masks" => Value::Named(
+            lin!(0)
+                .free_variable_masks()
+                .into_iter()
+                .map(|(n, m)| (n.to_string(), Value::Int(m as i64)))
+                .collect(),
+        ),
+        "slice" => {
+            let (p, ps) = arg(0);
+            let (d, ds) = arg(1);
+            let dim = ctx.size(&d, ds)? as usize;
+            match p {
+                Value::Encoding(e) => Value::Encoding(Box::new(Encoding::Slice(Box::new(
+                    layout_algebra::triton::Slice { dim, parent: *e },
+                )))),
+                Value::Tensor(t) => {
+                    if dim >= t.shape.len() {
+                        return Err(ctx.error(
+                            Code::RankMismatch,
+                            ds,
+                            format!(
+                                "dim {dim} is out of range for a rank-{} tensor",
+                                t.shape.len()
+                            ),
+                        ));
+                    }
+                    let enc = Encoding::Slice(Box::new(layout_algebra::triton::Slice {
+                        dim,
+                        parent: t.encoding.clone(),
+                    }));
+                    let mut shape = t.shape.clone();
+                    shape.remove(dim);
+                    return ctx.bind_tensor(enc, shape, &t.element_type.clone(), span, ps);
+                }
+                other => {
+                    return Err(ctx.error(
+                        Code::TypeMismatch,
+                        ps,
+                        format!(
+                            "slice takes a Triton encoding or tensor layout, but this is {}",
+                            other.type_name()
+                        ),
+                    ));
+                }
+            }
+        }
+        "dot_op" => {
+            let (p, ps) = arg(0);
+            let Value::Encoding(parent) = p else {
+                return Err(ctx.error(
+                    Code::TypeMismatch,
+                    ps,
+                    format!(
+                        "dot_op's parent must be a Triton encoding, but this is {}",
+                        p.type_name()
+                    ),
+                ));
+            };
+            let (v, s) = arg(1);
+            let op_idx = ctx.size(&v, s)? as u32;
+            let k_width = match opt(2) {
+                Some((v, s)) => ctx.size(&v, s)? as u32,
+                None => 0,
+            };
+            let d = layout_algebra::triton::DotOperand {
+                op_idx,
+                k_width,
+                parent: *parent,
+            };
+            if let Err(e) = d.validate() {
+                return Err(ctx.algebra_error(&e, Triton, span));
+            }
+            Value::Encoding(Box::new(Encoding::DotOperand(Box::new(d))))
+        }
+        "to_linear" => {
+            let (x, xs) = arg(0);
+            match &x {
+                Value::Linear(_) | Value::Tensor(_) => linear_value(ctx.linear(&x, xs)?),
+                Value::Encoding(e) => {
+                    let Some((v, s)) = opt(1) else {
+                        return Err(ctx.error(
+                            Code::ArgumentCount,
+                            span,
+                            "to_linear of an encoding needs the tensor shape: to_linear(#blocked, [64, 64])",
+                        ));
+                    };
+                    let shape = ctx.u32_list(&v, s)?;
+                    match ctx.bind_tensor((**e).clone(), shape, "", span, xs)? {
+                        Value::Tensor(t) => linear_value(t.layout),
+                        other => other,
+                    }
+                }
+                Value::Cute(l) => {
+                    let dims = cute_in_dims(ctx, opt(1))?;
+                    linear_value(alg!(cute_to_linear(l, &dims), Conversion))
+                }
+                Value::Swizzled(l) => {
+                    let dims = cute_in_dims(ctx, opt(1))?;
+                    linear_value(alg!(swizzled_to_linear(l, &dims), Conversion))
+                }
+                Value::Xla(x) => linear_value(alg!(xla_to_linear(x), Conversion)),
+                other => {
+                    return Err(ctx.error(
+                        Code::TypeMismatch,
+                        xs,
+                        format!(
+                            "to_linear takes a layout, but this is {}",
+                            other.type_name()
+                        ),
+                    ));
+                }
+            }
+        }
+        "to_cute" => {
+            let (x, xs) = arg(0);
+            match &x {
+                Value::Cute(_) => x,
+                _ => {
+                    let l = ctx.linear(&x, xs)?;
+                    cute_value(alg!(linear_to_cute(&l), Conversion))
+                }
+            }
+        }
+        "make_layout" => {
+            let (v, s) = arg(0);
+            let shape = ctx.int_tuple(&v, s)?;
+            let l = match opt(1) {
+                Some((v, s)) => {
+                    let stride = ctx.int_tuple(&v, s)?;
+                    Layout::new(shape, stride)
+                }
+                None => Layout::column_major(shape),
+            };
+            cute_value(alg!(l, Cute))
+        }
+        "coalesce" => {
+            let a = cu!(0);
+            match opt(1) {
+                None => cute_value(a.coalesce()),
+                Some((v, s)) => {
+                    let p = ctx.int_tuple(&v, s)?;
+                    cute_value(alg!(a.coalesce_by(&p), Cute))
+                }
+            }
+        }
+        "filter" => cute_value(cu!(0).filter()),
+        "composition" => {
+            let (a, as_) = arg(0);
+            let (b, bs) = arg(1);
+            match (&a, &b) {
+                (Value::Swizzle(sw), Value::Cute(l)) => Value::Swizzled(Box::new(SwizzledLayout {
+                    swizzle: *sw,
+                    offset: 0,
+                    layout: (**l).clone(),
+                })),
+                (Value::Swizzled(sl), _) => {
+                    let t = ctx.tiler(&b, bs)?;
+                    let inner = alg!(sl.layout.compose_tiler(&t), Cute);
+                    Value::Swizzled(Box::new(SwizzledLayout {
+                        swizzle: sl.swizzle,
+                        offset: sl.offset,
+                        layout: inner,
+                    }))
+                }
+                (Value::Cute(l), Value::Cute(r)) => cute_value(alg!(l.compose(r), Cute)),
+                _ => {
+                    let l = ctx.cute_layout(&a, as_)?;
+                    let t = ctx.tiler(&b, bs)?;
+                    cute_value(alg!(l.compose_tiler(&t), Cute))
+                }
+            }
+        }
+        "complement" => {
+            let a = cu!(0);
+            match opt(1) {
+                None => cute_value(alg!(a.complement_default(), Cute)),
+                Some((v, s)) => {
+                    let t = ctx.int_tuple(&v, s)?;
+                    cute_value(alg!(a.complement(&t), Cute))
+                }
+            }
+        }
+        "right_inverse" => cute_value(cu!(0).right_inverse()),
+        "left_inverse" => cute_value(alg!(cu!(0).left_inverse(), Cute)),
+        "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
+        | "zipped_product" | "tiled_product" | "flat_product" => {
+            let a = cu!(0);
+            let t = til!(1);
+            let r = match name {
+                "logical_divide" => a.logical_divide(&t),
+                "zipped_divide" => a.zipped_divide(&t),
+                "tiled_divide" => a.tiled_divide(&t),
+                "flat_divide" => a.flat_divide(&t),
+                "logical_product" => a.logical_product(&t),
+                "zipped_product" => a.zipped_product(&t),
+                "tiled_product" => a.tiled_product(&t),
+                _ => a.flat_product(&t),
+            };
+            cute_value(alg!(r, Cute))
+        }
+        "blocked_product" | "raked_product" => {
+            let (a, b) = (cu!(0), cu!(1));
+            let r = if name == "blocked_product" {
+                a.blocked_product(&b)
+            } else {
+                a.raked_product(&b)
+            };
+            cute_value(alg!(r, Cute))
+        }
+        "crd2idx" => {
+            let (v, s) = arg(0);
+            let coord = ctx.int_tuple(&v, s)?;
+            let (l, ls) = arg(1);
+            let idx = match (&l, opt(2)) {
+                (Value::Cute(l), None) => l.at(&coord),
+                (_, Some((st, sts))) => {
+                    let shape = ctx.int_tuple(&l, ls)?;
+                    let stride = ctx.int_tuple(&st, sts)?;
+                    cute::crd2idx(&coord, &shape, &stride)
+                }
+                (other, None) => {
+                    let shape = ctx.int_tuple(other, ls)?;
+                    cute::crd2idx(&coord, &shape, &cute::compact_col_major(&shape))
+                }
+            };
+            Value::Int(alg!(idx, Cute))
+        }
+        "idx2crd" => {
+            let (v, s) = arg(0);
+            let idx = ctx.int(&v, s)?;
+            let (v, s) = arg(1);
+            let shape = ctx.int_tuple(&v, s)?;
+            match opt(2) {
+                None => Value::from_int_tuple(&cute::idx2crd(idx, &shape)),
+                Some((v, s)) => {
+                    let stride = ctx.int_tuple(&v, s)?;
+                    Value::from_int_tuple(&alg!(cute::idx2crd_strided(idx, &shape, &stride), Cute))
+                }
+            }
+        }
+        "size" | "cosize" | "rank" | "depth" | "shape" | "stride" => {
+            let (x, xs) = arg(0);
+            measure(ctx, name, &x, xs)?
+        }
+        "mode" => {
+            let a = cu!(0);
+            let (v, s) = arg(1);
+            let i = ctx.size(&v, s)? as usize;
+            if i >= a.rank() {
+                return Err(ctx.error(
+                    Code::CutePrecondition,
+                    s,
+                    format!("mode {i} of a rank-{} layout", a.rank()),
+                ));
+            }
+            cute_value(a.mode(i))
+        }
+        "table" => {
+            let (x, xs) = arg(0);
+            let t = match &x {
+                Value::Cute(l) => l.table(),
+                Value::Swizzled(l) => l.table(),
+                Value::Xla(x) => x.offsets(),
+                Value::Swizzle(_) => {
+                    return Err(ctx.error(
+                        Code::TypeMismatch,
+                        xs,
+                        "a swizzle alone has no size; compose it with a layout",
+                    ));
+                }
+                other => {
+                    let l = ctx.linear(other, xs)?;
+                    if l.total_in_bits() > 16 {
+                        return Err(ctx.error(
+                            Code::TooLarge,
+                            xs,
+                            "table() lists at most 65536 values",
+                        ));
+                    }
+                    (0..l.total_in_size())
+                        .map(|i| l.apply_flat(i) as i64)
+                        .collect()
+                }
+            };
+            Value::List(t.into_iter().map(Value::Int).collect())
+        }
+        "offset" | "first_tile_linear_index" => {
+            let x = xl!(0);
+            let (v, s) = arg(1);
+            let index = ctx.int_list(&v, s)?;
+            let r = if name == "offset" {
+                x.offset(&index)
+            } else {
+                x.first_tile_linear_index(&index)
+            };
+            Value::Int(ctx.alg(r, Xla, s)?)
+        }
+        "padded_elements" => Value::Int(xl!(0).padded_elements()),
+        "padded_bytes" => Value::Int(xl!(0).padded_bytes()),
+        "logical_elements" => Value::Int(xl!(0).logical_elements()),
+        "first_tile_array_size" => Value::Int(xl!(0).first_tile_array_size()),
+        "tpu" => {
+            let (v, s) = arg(0);
+            let ty = ctx.string(&v, s)?;
+            let (v, s) = arg(1);
+            let dims = ctx.int_list(&v, s)?;
+            Value::Xla(Box::new(alg!(XlaShape::tpu(&ty, dims), Xla)))
+        }
+        "bank_conflicts" | "wavefronts" | "vectorisation" => bank(ctx, name, &b, span)?,
+        "coalesced_blocked" => {
+            let (v, s) = arg(0);
+            let shape = ctx.u32_list(&v, s)?;
+            let (v, s) = arg(1);
+            let bits = ctx.size(&v, s)? as u32;
+            let (v, s) = arg(2);
+            let contiguity = ctx.u32_list(&v, s)?;
+            let (v, s) = arg(3);
+            let divisibility = ctx.u32_list(&v, s)?;
+            let facts = ctx.target();
+            let num_warps = match opt(4) {
+                Some((v, s)) => ctx.size(&v, s)? as u32,
+                None => facts.num_warps.unwrap_or(4),
+            };
+            let threads_per_warp = match opt(5) {
+                Some((v, s)) => ctx.size(&v, s)? as u32,
+                None => facts.threads_per_warp(),
+            };
+            let rank = shape.len();
+            let req = CoalesceRequest {
+                shape,
+                element_bits: bits,
+                pointer: AxisInfo {
+                    contiguity,
+                    divisibility,
+                },
+                same_order: Vec::new(),
+                num_warps,
+                threads_per_warp,
+                cga: CgaLayout::single(rank),
+            };
+            let blocked = alg!(coalesced_layout(&req), Triton);
+            Value::Encoding(Box::new(Encoding::Blocked(blocked)))
+        }
+        other => unreachable!("builtin {other} has a signature but no body"),
+    })
+}
+
+fn cute_in_dims(ctx: &mut Ctx, arg: Option<(Value, Span)>) -> R<CuteInDims> {
+    Ok(match arg {
+        None => CuteInDims::Flat(DimName::from("index")),
+        Some((Value::Str(s), _)) => CuteInDims::Flat(DimName::from(s)),
+        Some((v, s)) => CuteInDims::PerMode(ctx.names(&v, s)?),
+    })
+}
+
+fn measure(ctx: &mut Ctx, name: &str, x: &Value, span: Span) -> R<Value> {
+    let bad = |ctx: &mut Ctx| {
+        Err(ctx.error(
+            Code::TypeMismatch,
+            span,
+            format!("{name} is not defined for {}", x.type_name()),
+        ))
+    };
+    Ok(match (name, x) {
+        ("size", Value::Cute(l)) => Value::Int(l.size()),
+        ("size", Value::Swizzled(l)) => Value::Int(l.layout.size()),
+        ("size", Value::Xla(x)) => Value::Int(x.logical_elements()),
+        ("size", Value::Tensor(t)) => Value::Int(t.shape.iter().map(|&d| d as i64).product()),
+        ("size", Value::Linear(l)) => Value::Int(l.total_in_size() as i64),
+        ("size", v) if v.as_int_tuple().is_some() => {
+            Value::Int(v.as_int_tuple().expect("checked").product())
+        }
+        ("cosize", Value::Cute(l)) => Value::Int(l.cosize()),
+        ("cosize", Value::Swizzled(l)) => Value::Int(l.layout.cosize()),
+        ("rank", Value::Cute(l)) => Value::Int(l.rank() as i64),
+        ("rank", Value::Tensor(t)) => Value::Int(t.shape.len() as i64),
+        ("rank", v) if v.as_int_tuple().is_some() => {
+            Value::Int(v.as_int_tuple().expect("checked").rank() as i64)
+        }
+        ("depth", Value::Cute(l)) => Value::Int(l.depth() as i64),
+        ("depth", v) if v.as_int_tuple().is_some() => {
+            Value::Int(v.as_int_tuple().expect("checked").depth() as i64)
+        }
+        ("shape", Value::Cute(l)) => Value::from_int_tuple(l.shape()),
+        ("shape", Value::Tensor(t)) => {
+            Value::Tuple(t.shape.iter().map(|&d| Value::Int(d as i64)).collect())
+        }
+        ("shape", Value::Xla(x)) => Value::Tuple(x.dims.iter().map(|&d| Value::Int(d)).collect()),
+        ("stride", Value::Cute(l)) => Value::from_int_tuple(l.stride()),
+        _ => return bad(ctx),
+    })
+}
+
+fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
+    let (d, ds) = b[0].clone().expect("required");
+    let (s, ss) = b[1].clone().expect("required");
+    let dist = ctx.tensor(&d, ds, "distributed")?;
+    let shared = ctx.tensor(&s, ss, "shared")?;
+    if dist.encoding.is_shared() {
+        return Err(ctx.error(
+            Code::TypeMismatch,
+            ds,
+            "the first layout must be distributed (registers, lanes, warps)",
+        ));
+    }
+    if !shared.encoding.is_shared() {
+        return Err(ctx.error(
+            Code::TypeMismatch,
+            ss,
+            "the second layout must be a shared-memory layout",
+        ));
+    }
+    if dist.shape != shared.shape {
+        return Err(ctx.error(
+            Code::RankMismatch,
+            span,
+            format!(
+                "the two layouts are for different tensors: {:?} and {:?}",
+                dist.shape, shared.shape
+            ),
+        ));
+    }
+    let bits = match b[2].clone() {
+        Some((v, s)) => ctx.size(&v, s)? as u32,
+        None => {
+            match dist.element_bits {
+                Some(bits) => bits,
+                None => {
+                    return Err(ctx.error(
+                    Code::ArgumentCount,
+                    span,
+                    format!("{name} needs the element width in bits: the tensor type does not give one"),
+                ));
+                }
+            }
+        }
+    };
+    let target = ctx.target().bank_target();
+    let (dl, sl) = (&dist.layout, &shared.layout);
+    Ok(match name {
+        "bank_conflicts" => {
+            Value::Int(ctx.alg(bank_conflicts(dl, sl, bits, &target), Family::Bank, span)? as i64)
+        }
+        "vectorisation" => {
+            let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
+            Value::Int(v as i64)
+        }
+        _ => {
+            let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
+            let access = Access {
+                distributed: dl,
+                shared: sl,
+                element_bits: bits,
+                instruction: Instruction::LdSt {
+                    bits: (v as u32) * bits,
+                },
+            };
+            let w = ctx.alg(
+                wavefronts_by_enumeration(&access, &target),
+                Family::Bank,
+                span,
+            )?;
+            Value::Int(w.wavefronts as i64)
+        }
+    })
+}
+
+/// `blocked(sizePerThread = [...], ...)`: the keys of the MLIR attribute.
+fn encoding_call(ctx: &mut Ctx, kind: &str, kind_span: Span, args: &[Arg], span: Span) -> R<Value> {
+    let mut params = Vec::with_capacity(args.len());
+    for a in args {
+        let Some(n) = &a.name else {
+            return Err(ctx.error(
+                Code::ArgumentCount,
+                a.value.span,
+                format!(
+                    "{kind}(...) takes Triton's keys by name, e.g. {kind}(order = [1, 0], ...)"
+                ),
+            ));
+        };
+        params.push(Param {
+            key: n.name.clone(),
+            key_span: n.span,
+            value: ctx.expr(&a.value)?,
+            span: a.value.span,
+        });
+    }
+    let mut diags = Vec::new();
+    let enc = encoding::build(kind, kind_span, span, &params, &mut diags);
+    ctx.diags.extend(diags);
+    enc.map(|e| Value::Encoding(Box::new(e))).ok_or(Reported)
+}
+
+/// `f(args)` where `f` is a value: a layout applied to coordinates.
+pub(crate) fn apply(ctx: &mut Ctx, f: &Value, f_span: Span, args: &[Arg], span: Span) -> R<Value> {
+    let mut values = Vec::with_capacity(args.len());
+    for a in args {
+        values.push((
+            a.name.as_ref().map(|n| n.name.clone()),
+            ctx.expr(&a.value)?,
+            a.value.span,
+        ));
+    }
+    let all_named = !values.is_empty() && values.iter().all(|(n, _, _)| n.is_some());
+    let any_named = values.iter().any(|(n, _, _)| n.is_some());
+    if any_named && !all_named {
+        return Err(ctx.error(
+            Code::TypeMismatch,
+            span,
+            "give all coordinates by name or none",
+        ));
+    }
+    match f {
+        Value::Linear(_) | Value::Tensor(_) => {
+            let l = ctx.linear(f, f_span)?;
+            let ins = l.in_dims();
+            let mut inputs: Vec<(String, u64)> = Vec::new();
+            if all_named {
+                for (n, v, s) in &values {
+                    let n = n.clone().expect("all named");
+                    if !ins.iter().any(|(d, _)| *d == n) {
+                        let names: Vec<&str> = ins.iter().map(|(d, _)| d.as_str()).collect();
+                        let mut d = Diagnostic::error(
+                            Code::DimMismatch,
+                            *s,
+                            format!(
+                                "the layout has no in-dim `{n}` (it has {})",
+                                names.join(", ")
+                            ),
+                        );
+                        if let Some(sug) = did_you_mean(&n, names.iter().copied()) {
+                            d = d.with_note(format!("did you mean `{sug}`?"));
+                        }
+                        return Err(ctx.report(d));
+                    }
+                    let x = ctx.size(v, *s)?;
+                    inputs.push((n, x));
+                }
+            } else {
+                if values.len() > ins.len() {
+                    return Err(ctx.error(
+                        Code::ArgumentCount,
+                        span,
+                        format!(
+                            "the layout has {} in-dims, but {} coordinates are given",
+                            ins.len(),
+                            values.len()
+                        ),
+                    ));
+                }
+                for ((_, v, s), (d, _)) in values.iter().zip(&ins) {
+                    let x = ctx.size(v, *s)?;
+                    inputs.push((d.to_string(), x));
+                }
+            }
+            // Coordinates not given are 0 (`blk(register = 1, lane = 3)`
+            // means warp 0 of block 0).
+            for (d, _) in &ins {
+                if !inputs.iter().any(|(n, _)| n == d.as_str()) {
+                    inputs.push((d.to_string(), 0));
+                }
+            }
+            for (n, x) in &inputs {
+                let size = l.in_dim_size(n);
+                if *x >= size {
+                    let s = values
+                        .iter()
+                        .find(|(k, _, _)| k.as_deref() == Some(n.as_str()))
+                        .map_or(span, |v| v.2);
+                    return Err(ctx.error(
+                        Code::BasisOutOfRange,
+                        s,
+                        format!("{n} = {x} is outside the in-dim, which has size {size}"),
+                    ));
+                }
+            }
+            let refs: Vec<(&str, u64)> = inputs.iter().map(|(n, x)| (n.as_str(), *x)).collect();
+            let out = ctx.alg(l.apply(&refs), Family::Linear, span)?;
+            Ok(if all_named {
+                Value::Named(
+                    out.into_iter()
+                        .map(|(n, v)| (n.to_string(), Value::Int(v as i64)))
+                        .collect(),
+                )
+            } else if out.len() == 1 {
+                Value::Int(out[0].1 as i64)
+            } else {
+                Value::Tuple(out.into_iter().map(|(_, v)| Value::Int(v as i64)).collect())
+            })
+        }
+        Value::Cute(_) | Value::Swizzled(_) | Value::Swizzle(_) | Value::Xla(_) => {
+            if any_named {
+                return Err(ctx.error(
+                    Code::TypeMismatch,
+                    span,
+                    format!("{} takes positional coordinates", f.type_name()),
+                ));
+            }
+            let coord = if values.len() == 1 {
+                values[0].1.clone()
+            } else {
+                Value::Tuple(values.iter().map(|(_, v, _)| v.clone()).collect())
+            };
+            let coord_span = values
+                .first()
+                .map_or(span, |v| v.2)
+                .to(values.last().map_or(span, |v| v.2));
+            match f {
+                Value::Swizzle(sw) => {
+                    let x = ctx.int(&coord, coord_span)?;
+                    Ok(Value::Int(sw.apply(x)))
+                }
+                Value::Xla(x) => {
+                    let index = match &coord {
+                        Value::Int(i) => vec![*i],
+                        other => ctx.int_list(other, coord_span)?,
+                    };
+                    let r = x.offset(&index);
+                    Ok(Value::Int(ctx.alg(r, Family::Xla, coord_span)?))
+                }
+                Value::Cute(l) => {
+                    let c = ctx.int_tuple(&coord, coord_span)?;
+                    if let IntTuple::Int(i) = c {
+                        if i < 0 || i >= l.size() {
+                            return Err(ctx.error(
+                                Code::CutePrecondition,
+                                coord_span,
+                                format!("index {i} is outside the layout's size {}", l.size()),
+                            ));
+                        }
+                        return Ok(Value::Int(l.call(i)));
+                    }
+                    Ok(Value::Int(ctx.alg(l.at(&c), Family::Cute, coord_span)?))
+                }
+                Value::Swizzled(l) => {
+                    let c = ctx.int_tuple(&coord, coord_span)?;
+                    let inner = match c {
+                        IntTuple::Int(i) => {
+                            if i < 0 || i >= l.layout.size() {
+                                return Err(ctx.error(
+                                    Code::CutePrecondition,
+                                    coord_span,
+                                    format!(
+                                        "index {i} is outside the layout's size {}",
+                                        l.layout.size()
+                                    ),
+                                ));
+                            }
+                            l.layout.call(i)
+                        }
+                        c => ctx.alg(l.layout.at(&c), Family::Cute, coord_span)?,
+                    };
+                    Ok(Value::Int(l.swizzle.apply(l.offset + inner)))
+                }
+                _ => unreachable!("matched above"),
+            }
+        }
+        other => Err(ctx.error(
+            Code::TypeMismatch,
+            f_span,
+            format!("{} cannot be applied to coordinates", other.type_name()),
+        )),
+    }
+}

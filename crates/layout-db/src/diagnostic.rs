@@ -1,0 +1,235 @@
+//! Diagnostics with stable codes. A code never changes meaning once
+//! released; docs/diagnostics.md lists each with an example that triggers it
+//! (and a test keeps that list and [`Code::ALL`] in step).
+
+use layout_algebra::LayoutError;
+use layout_syntax::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $title:literal;)*) => {
+        /// A stable diagnostic code.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// `E0101`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            /// A one-line title for documentation and SARIF rules.
+            pub fn title(self) -> &'static str {
+                match self { $(Code::$variant => $title,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    Syntax = "E0001", "syntax error";
+    UndefinedName = "E0101", "undefined name";
+    DuplicateName = "E0102", "duplicate definition";
+    CyclicDefinition = "E0103", "cyclic definition";
+    UndefinedAlias = "E0104", "undefined Triton alias";
+    UnknownFunction = "E0105", "unknown function";
+    DependsOnError = "E0106", "uses a declaration that has errors";
+    UnknownKey = "E0107", "unknown key or argument name";
+    TypeMismatch = "E0201", "wrong kind of value";
+    ArgumentCount = "E0202", "missing or extra argument";
+    RankMismatch = "E0203", "encoding and tensor ranks differ";
+    Arithmetic = "E0204", "integer overflow or division by zero";
+    NotPowerOfTwo = "E0301", "not a power of two";
+    BasisOutOfRange = "E0302", "basis outside the out-dims";
+    NotSurjective = "E0303", "layout is not surjective";
+    NotInjective = "E0304", "layout is not injective";
+    TargetMismatch = "E0305", "layout disagrees with the target";
+    OrderNotPermutation = "E0306", "order is not a permutation";
+    CtaDivisibility = "E0307", "CTA placement does not divide";
+    InvalidEncoding = "E0308", "invalid Triton encoding parameters";
+    DimMismatch = "E0309", "in/out dims do not match";
+    TooLarge = "E0310", "layout too large";
+    InvalidXla = "E0311", "invalid XLA shape or tiling";
+    CutePrecondition = "E0312", "CuTe precondition failed";
+    NotConvertible = "E0313", "no exact conversion between layout families";
+    InvalidTarget = "E0314", "invalid target";
+    InvalidSolve = "E0315", "invalid solve request";
+    CheckFailed = "E0401", "check failed";
+    CheckNotBool = "E0402", "check is not a boolean";
+}
+
+/// A problem found in a file, with the span it is about.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: Code,
+    pub message: String,
+    pub span: Span,
+    /// Secondary spans (the first definition of a duplicate, ...).
+    pub labels: Vec<(Span, String)>,
+    /// Hints: "did you mean", the mixed-radix path, ...
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            labels: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.labels.push((span, text.into()));
+        self
+    }
+
+    /// Moves every span by `delta` bytes (items are checked relative to
+    /// their own start).
+    pub fn shifted(mut self, delta: usize) -> Diagnostic {
+        self.span = self.span.shift(delta);
+        for (s, _) in &mut self.labels {
+            *s = s.shift(delta);
+        }
+        self
+    }
+}
+
+/// Which family an operation belongs to decides the code of a generic
+/// precondition failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Linear,
+    Triton,
+    Cute,
+    Xla,
+    Conversion,
+    Bank,
+}
+
+/// The stable code for an algebra error raised by an operation of `family`.
+pub fn code_for(err: &LayoutError, family: Family) -> Code {
+    match err {
+        LayoutError::NotPowerOfTwo { .. } => Code::NotPowerOfTwo,
+        LayoutError::BasisArity { .. } | LayoutError::BasisOutOfRange { .. } => {
+            Code::BasisOutOfRange
+        }
+        LayoutError::NotSurjective { .. } => Code::NotSurjective,
+        LayoutError::NotInjective { .. } => Code::NotInjective,
+        LayoutError::TooLarge { .. } => Code::TooLarge,
+        LayoutError::DuplicateDim { .. }
+        | LayoutError::UnknownDim { .. }
+        | LayoutError::Mismatch { .. }
+        | LayoutError::NoCommonOrder { .. } => match family {
+            Family::Cute => Code::CutePrecondition,
+            _ => Code::DimMismatch,
+        },
+        LayoutError::Invalid { what, reason } => {
+            let w = what.as_str();
+            if w == "order" || w.ends_with("order") || reason.contains("not a permutation") {
+                Code::OrderNotPermutation
+            } else if w.starts_with("CTA") || w == "CGALayout" {
+                Code::CtaDivisibility
+            } else if w == "threadsPerWarp" && reason.contains("warp has") {
+                Code::TargetMismatch
+            } else {
+                match family {
+                    Family::Triton => Code::InvalidEncoding,
+                    Family::Cute => Code::CutePrecondition,
+                    Family::Xla => Code::InvalidXla,
+                    Family::Conversion => Code::NotConvertible,
+                    Family::Linear | Family::Bank => Code::InvalidEncoding,
+                }
+            }
+        }
+    }
+}
+
+/// A pointer for the errors that only the GF(2) path has.
+pub fn mixed_radix_note(err: &LayoutError) -> Option<&'static str> {
+    matches!(err, LayoutError::NotPowerOfTwo { .. }).then_some(
+        "linear layouts need power-of-two sizes; for other sizes write the layout in CuTe \
+         notation (`cute (6,4):(4,1)`), whose mixed-radix algebra has no such limit",
+    )
+}
+
+/// The closest of `candidates` to `name`, if one is close enough to be a
+/// likely typo.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = edit_distance(name, c);
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    let (d, c) = best?;
+    let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
+    (d <= limit && d > 0).then(|| c.to_string())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_are_close_names_only() {
+        assert_eq!(
+            did_you_mean("blocekd", ["blocked", "mma"]),
+            Some("blocked".into())
+        );
+        assert_eq!(did_you_mean("acc", ["blocked", "mma"]), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn codes_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for c in Code::ALL {
+            assert!(seen.insert(c.as_str()), "{} twice", c.as_str());
+        }
+    }
+}

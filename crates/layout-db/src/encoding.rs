@@ -1,0 +1,612 @@
+//! Triton encodings from their parameters: the keys of a pasted
+//! `#ttg.KIND<{...}>` attribute, or the named arguments of a call such as
+//! `blocked(sizePerThread = [1, 4], ...)`. Both arrive as [`Param`]s.
+
+use layout_algebra::triton::*;
+use layout_syntax::Span;
+
+use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::value::Value;
+
+/// One `key = value`.
+pub struct Param {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Value,
+    pub span: Span,
+}
+
+/// The encoding kinds and their keys: required, then optional.
+pub const KINDS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "blocked",
+        &["sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"],
+        CTA_KEYS,
+    ),
+    (
+        "swizzled_shared",
+        &["vec", "perPhase", "maxPhase", "order"],
+        CTA_KEYS,
+    ),
+    (
+        "nvmma_shared",
+        &["swizzlingByteWidth", "elementBitWidth"],
+        &[
+            "transposed",
+            "fp4Padded",
+            "rank",
+            "CGALayout",
+            "CTAsPerCGA",
+            "CTASplitNum",
+            "CTAOrder",
+        ],
+    ),
+    (
+        "nvidia_mma",
+        &["versionMajor", "warpsPerCTA", "instrShape"],
+        &[
+            "versionMinor",
+            "CGALayout",
+            "CTAsPerCGA",
+            "CTASplitNum",
+            "CTAOrder",
+        ],
+    ),
+    (
+        "amd_mfma",
+        &["warpsPerCTA", "instrShape"],
+        &[
+            "version",
+            "versionMajor",
+            "versionMinor",
+            "isTransposed",
+            "tilesPerWarp",
+            "elementBitWidth",
+            "CGALayout",
+            "CTAsPerCGA",
+            "CTASplitNum",
+            "CTAOrder",
+        ],
+    ),
+    (
+        "amd_wmma",
+        &[],
+        &[
+            "version",
+            "isTransposed",
+            "isTranspose",
+            "warpsPerCTA",
+            "ctaLayout",
+            "instrShape",
+            "rank",
+            "CGALayout",
+            "CTAsPerCGA",
+            "CTASplitNum",
+            "CTAOrder",
+        ],
+    ),
+    ("slice", &["dim", "parent"], &[]),
+    ("dot_op", &["opIdx", "parent"], &["kWidth"]),
+    (
+        "linear",
+        &[],
+        &["register", "lane", "warp", "block", "shape"],
+    ),
+];
+
+const CTA_KEYS: &[&str] = &["CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"];
+
+pub fn kind_names() -> impl Iterator<Item = &'static str> {
+    KINDS.iter().map(|(k, _, _)| *k)
+}
+
+/// Reads parameters, reporting each problem once.
+struct Reader<'a> {
+    kind: &'a str,
+    params: &'a [Param],
+    whole: Span,
+    diags: &'a mut Vec<Diagnostic>,
+    ok: bool,
+}
+
+impl Reader<'_> {
+    fn fail(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+        self.ok = false;
+    }
+
+    fn get(&self, key: &str) -> Option<&Param> {
+        self.params.iter().find(|p| p.key == key)
+    }
+
+    fn missing(&mut self, key: &str) {
+        let kind = self.kind;
+        self.fail(Diagnostic::error(
+            Code::InvalidEncoding,
+            self.whole,
+            format!("#ttg.{kind} needs `{key}`"),
+        ));
+    }
+
+    fn int_of(&mut self, p_value: &Value, span: Span, key: &str) -> Option<u32> {
+        match p_value {
+            Value::Int(n) if *n >= 0 && *n <= u32::MAX as i64 => Some(*n as u32),
+            Value::Int(n) => {
+                self.fail(Diagnostic::error(
+                    Code::InvalidEncoding,
+                    span,
+                    format!("`{key}` must be a non-negative integer, not {n}"),
+                ));
+                None
+            }
+            other => {
+                self.fail(Diagnostic::error(
+                    Code::TypeMismatch,
+                    span,
+                    format!(
+                        "`{key}` must be an integer, but this is {}",
+                        other.type_name()
+                    ),
+                ));
+                None
+            }
+        }
+    }
+
+    fn uint(&mut self, key: &str, default: Option<u32>) -> u32 {
+        match self.get(key) {
+            Some(p) => {
+                let (v, s) = (p.value.clone(), p.span);
+                self.int_of(&v, s, key).unwrap_or(0)
+            }
+            None => match default {
+                Some(d) => d,
+                None => {
+                    self.missing(key);
+                    0
+                }
+            },
+        }
+    }
+
+    fn flag(&mut self, key: &str) -> bool {
+        match self.get(key) {
+            None => false,
+            Some(Param {
+                value: Value::Bool(b),
+                ..
+            }) => *b,
+            Some(p) => {
+                let d = Diagnostic::error(
+                    Code::TypeMismatch,
+                    p.span,
+                    format!(
+                        "`{key}` must be true or false, but this is {}",
+                        p.value.type_name()
+                    ),
+                );
+                self.fail(d);
+                false
+            }
+        }
+    }
+
+    fn list_of(&mut self, v: &Value, span: Span, key: &str) -> Vec<u32> {
+        match v {
+            Value::List(items) | Value::Tuple(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for it in items {
+                    out.push(self.int_of(it, span, key).unwrap_or(0));
+                }
+                out
+            }
+            other => {
+                self.fail(Diagnostic::error(
+                    Code::TypeMismatch,
+                    span,
+                    format!(
+                        "`{key}` must be a list of integers, but this is {}",
+                        other.type_name()
+                    ),
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    fn list(&mut self, key: &str, required: bool) -> Vec<u32> {
+        match self.get(key) {
+            Some(p) => {
+                let (v, s) = (p.value.clone(), p.span);
+                self.list_of(&v, s, key)
+            }
+            None => {
+                if required {
+                    self.missing(key);
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    fn bases_of(&mut self, v: &Value, span: Span, key: &str) -> Vec<Vec<u32>> {
+        match v {
+            Value::List(items) => items.iter().map(|b| self.list_of(b, span, key)).collect(),
+            other => {
+                self.fail(Diagnostic::error(
+                    Code::TypeMismatch,
+                    span,
+                    format!(
+                        "`{key}` must be a list of bases like [[0, 1], [1, 0]], but this is {}",
+                        other.type_name()
+                    ),
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    fn bases(&mut self, key: &str) -> Vec<Vec<u32>> {
+        match self.get(key) {
+            Some(p) => {
+                let (v, s) = (p.value.clone(), p.span);
+                self.bases_of(&v, s, key)
+            }
+            None => Vec::new(),
+        }
+    }
+
+    fn order(&mut self) -> Vec<usize> {
+        let order = self.list("order", true);
+        let mut seen = vec![false; order.len()];
+        let ok = order
+            .iter()
+            .all(|&d| (d as usize) < seen.len() && !std::mem::replace(&mut seen[d as usize], true));
+        if !ok && self.ok {
+            let span = self.get("order").map_or(self.whole, |p| p.span);
+            self.fail(Diagnostic::error(
+                Code::OrderNotPermutation,
+                span,
+                format!("order {order:?} is not a permutation of 0..{}", order.len()),
+            ));
+        }
+        order.into_iter().map(|d| d as usize).collect()
+    }
+
+    fn parent(&mut self) -> Encoding {
+        match self.get("parent") {
+            Some(Param {
+                value: Value::Encoding(e),
+                ..
+            }) => (**e).clone(),
+            Some(p) => {
+                let d = Diagnostic::error(
+                    Code::TypeMismatch,
+                    p.span,
+                    format!(
+                        "`parent` must be a Triton encoding, but this is {}",
+                        p.value.type_name()
+                    ),
+                );
+                self.fail(d);
+                dummy()
+            }
+            None => {
+                self.missing("parent");
+                dummy()
+            }
+        }
+    }
+
+    /// CTA placement in either of Triton's forms.
+    fn cga(&mut self, rank: usize) -> CgaLayout {
+        let span = |r: &Self, k: &str| r.get(k).map_or(r.whole, |p| p.span);
+        if self.get("CGALayout").is_some() {
+            let b = self.bases("CGALayout");
+            return match CgaLayout::from_bases(rank, b) {
+                Ok(c) => c,
+                Err(e) => {
+                    let s = span(self, "CGALayout");
+                    self.fail(Diagnostic::error(Code::CtaDivisibility, s, e.to_string()));
+                    CgaLayout::single(rank)
+                }
+            };
+        }
+        if self.get("CTAsPerCGA").is_some() {
+            let per = self.list("CTAsPerCGA", true);
+            let split = self.list("CTASplitNum", true);
+            let order: Vec<usize> = self
+                .list("CTAOrder", true)
+                .into_iter()
+                .map(|d| d as usize)
+                .collect();
+            if !self.ok {
+                return CgaLayout::single(rank);
+            }
+            return match CgaLayout::from_split(&per, &split, &order) {
+                Ok(c) => c,
+                Err(e) => {
+                    let code = crate::diagnostic::code_for(&e, crate::diagnostic::Family::Triton);
+                    let code = if code == Code::InvalidEncoding {
+                        Code::CtaDivisibility
+                    } else {
+                        code
+                    };
+                    let s = span(self, "CTASplitNum");
+                    self.fail(Diagnostic::error(code, s, e.to_string()));
+                    CgaLayout::single(rank)
+                }
+            };
+        }
+        CgaLayout::single(rank)
+    }
+}
+
+fn dummy() -> Encoding {
+    Encoding::Linear(LinearEncoding {
+        register: Vec::new(),
+        lane: Vec::new(),
+        warp: Vec::new(),
+        block: Vec::new(),
+        shape: None,
+    })
+}
+
+/// Builds the encoding of `kind` from `params`; problems go to `diags`.
+pub fn build(
+    kind: &str,
+    kind_span: Span,
+    whole: Span,
+    params: &[Param],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Encoding> {
+    let Some((_, required, optional)) = KINDS.iter().find(|(k, _, _)| *k == kind) else {
+        let mut d = Diagnostic::error(
+            Code::UnknownKey,
+            kind_span,
+            format!("`{kind}` is not a Triton encoding"),
+        );
+        if let Some(s) = did_you_mean(kind, kind_names()) {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        }
+        d = d.with_note(format!(
+            "the encodings are {}",
+            kind_names().collect::<Vec<_>>().join(", ")
+        ));
+        diags.push(d);
+        return None;
+    };
+    let mut r = Reader {
+        kind,
+        params,
+        whole,
+        diags,
+        ok: true,
+    };
+    for p in params {
+        if !required.contains(&p.key.as_str()) && !optional.contains(&p.key.as_str()) {
+            let mut d = Diagnostic::error(
+                Code::UnknownKey,
+                p.key_span,
+                format!("#ttg.{kind} has no key `{}`", p.key),
+            );
+            if let Some(s) = did_you_mean(&p.key, required.iter().chain(optional.iter()).copied()) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            }
+            r.fail(d);
+        }
+        if params.iter().filter(|q| q.key == p.key).count() > 1
+            && params.iter().position(|q| q.key == p.key)
+                != params.iter().position(|q| std::ptr::eq(q, p))
+        {
+            r.fail(Diagnostic::error(
+                Code::UnknownKey,
+                p.key_span,
+                format!("`{}` is given twice", p.key),
+            ));
+        }
+    }
+    let enc = match kind {
+        "blocked" => {
+            let order = r.order();
+            let blocked = Blocked {
+                size_per_thread: r.list("sizePerThread", true),
+                threads_per_warp: r.list("threadsPerWarp", true),
+                warps_per_cta: r.list("warpsPerCTA", true),
+                cga: r.cga(order.len()),
+                order,
+            };
+            for (key, len) in [
+                ("sizePerThread", blocked.size_per_thread.len()),
+                ("threadsPerWarp", blocked.threads_per_warp.len()),
+                ("warpsPerCTA", blocked.warps_per_cta.len()),
+            ] {
+                if r.ok && len != blocked.order.len() {
+                    let span = r.get(key).map_or(whole, |p| p.span);
+                    r.fail(Diagnostic::error(
+                        Code::RankMismatch,
+                        span,
+                        format!(
+                            "`{key}` has {len} entries but `order` has {}",
+                            blocked.order.len()
+                        ),
+                    ));
+                }
+            }
+            Encoding::Blocked(blocked)
+        }
+        "swizzled_shared" => {
+            let order = r.order();
+            Encoding::SwizzledShared(SwizzledShared {
+                vec: r.uint("vec", None),
+                per_phase: r.uint("perPhase", None),
+                max_phase: r.uint("maxPhase", None),
+                cga: r.cga(order.len()),
+                order,
+            })
+        }
+        "nvmma_shared" => {
+            let rank = r.uint("rank", Some(0)) as usize;
+            let rank = if rank > 0 {
+                rank
+            } else if r.get("CTAOrder").is_some() {
+                r.list("CTAOrder", false).len()
+            } else if let Some(p) = r.get("CGALayout") {
+                match &p.value {
+                    Value::List(b) => b.first().map_or(2, |b| match b {
+                        Value::List(x) => x.len(),
+                        _ => 2,
+                    }),
+                    _ => 2,
+                }
+            } else {
+                2
+            };
+            Encoding::NvmmaShared(NvmmaShared {
+                swizzling_byte_width: r.uint("swizzlingByteWidth", None),
+                transposed: r.flag("transposed"),
+                element_bit_width: r.uint("elementBitWidth", None),
+                fp4_padded: r.flag("fp4Padded"),
+                cga: r.cga(rank),
+            })
+        }
+        "nvidia_mma" => {
+            let warps = r.list("warpsPerCTA", true);
+            Encoding::NvidiaMma(NvidiaMma {
+                version_major: r.uint("versionMajor", None),
+                version_minor: r.uint("versionMinor", Some(0)),
+                instr_shape: r.list("instrShape", true),
+                cga: r.cga(warps.len()),
+                warps_per_cta: warps,
+            })
+        }
+        "amd_mfma" => {
+            let warps = r.list("warpsPerCTA", true);
+            let version = if r.get("version").is_some() {
+                r.uint("version", None)
+            } else {
+                r.uint("versionMajor", Some(3))
+            };
+            Encoding::AmdMfma(AmdMfma {
+                version,
+                instr_shape: r.list("instrShape", true),
+                is_transposed: r.flag("isTransposed"),
+                tiles_per_warp: r.list("tilesPerWarp", false),
+                element_bit_width: r.uint("elementBitWidth", Some(0)),
+                cga: r.cga(warps.len()),
+                warps_per_cta: warps,
+            })
+        }
+        "amd_wmma" => {
+            let warps = r.list("warpsPerCTA", false);
+            let tiles = match r.get("ctaLayout") {
+                Some(Param {
+                    value: Value::Named(entries),
+                    span,
+                    ..
+                }) => {
+                    let (entries, span) = (entries.clone(), *span);
+                    let mut t = WmmaCtaTiles {
+                        register: Vec::new(),
+                        warp: Vec::new(),
+                    };
+                    for (k, v) in entries {
+                        match k.as_str() {
+                            "register" => t.register = r.bases_of(&v, span, "register"),
+                            "warp" => t.warp = r.bases_of(&v, span, "warp"),
+                            _ => r.fail(Diagnostic::error(
+                                Code::UnknownKey,
+                                span,
+                                format!("ctaLayout has no key `{k}` (it has register and warp)"),
+                            )),
+                        }
+                    }
+                    Some(t)
+                }
+                Some(p) => {
+                    let d = Diagnostic::error(
+                        Code::TypeMismatch,
+                        p.span,
+                        "`ctaLayout` must be {register = [...], warp = [...]}",
+                    );
+                    r.fail(d);
+                    None
+                }
+                None => None,
+            };
+            if warps.is_empty() && tiles.is_none() {
+                r.missing("warpsPerCTA");
+            }
+            let rank = match r.uint("rank", Some(0)) as usize {
+                0 => tiles
+                    .as_ref()
+                    .and_then(|t| t.warp.first().or(t.register.first()).map(Vec::len))
+                    .unwrap_or(warps.len().max(2)),
+                n => n,
+            };
+            let rank = if warps.is_empty() { rank } else { warps.len() };
+            Encoding::AmdWmma(AmdWmma {
+                version: r.uint("version", Some(1)),
+                is_transposed: r.flag("isTransposed") || r.flag("isTranspose"),
+                instr_shape: r.list("instrShape", false),
+                cga: r.cga(rank),
+                warps_per_cta: warps,
+                cta_tiles: tiles,
+            })
+        }
+        "slice" => Encoding::Slice(Box::new(Slice {
+            dim: r.uint("dim", None) as usize,
+            parent: r.parent(),
+        })),
+        "dot_op" => Encoding::DotOperand(Box::new(DotOperand {
+            op_idx: r.uint("opIdx", None),
+            k_width: r.uint("kWidth", Some(0)),
+            parent: r.parent(),
+        })),
+        "linear" => {
+            let shape = r.get("shape").is_some().then(|| r.list("shape", false));
+            Encoding::Linear(LinearEncoding {
+                register: r.bases("register"),
+                lane: r.bases("lane"),
+                warp: r.bases("warp"),
+                block: r.bases("block"),
+                shape,
+            })
+        }
+        _ => unreachable!("kinds are listed in KINDS"),
+    };
+    if !r.ok {
+        return None;
+    }
+    // Parameter checks that do not need a tensor shape.
+    let validated = match &enc {
+        Encoding::SwizzledShared(s) => s.validate(),
+        Encoding::NvmmaShared(s) => s.validate(),
+        Encoding::NvidiaMma(m) => m.validate(),
+        Encoding::AmdMfma(m) => m.validate(),
+        Encoding::AmdWmma(m) => m.validate(),
+        Encoding::Blocked(b) => b.validate(),
+        Encoding::DotOperand(d) => d.validate(),
+        Encoding::Slice(_) | Encoding::Linear(_) => Ok(()),
+    };
+    if let Err(e) = validated {
+        let code = crate::diagnostic::code_for(&e, crate::diagnostic::Family::Triton);
+        let span = match &e {
+            layout_algebra::LayoutError::Invalid { what, .. } => {
+                r.get(what).map_or(whole, |p| p.span)
+            }
+            layout_algebra::LayoutError::NotPowerOfTwo { what, .. } => params
+                .iter()
+                .find(|p| what.contains(&p.key))
+                .map_or(whole, |p| p.span),
+            _ => whole,
+        };
+        let mut d = Diagnostic::error(code, span, e.to_string());
+        if let Some(n) = crate::diagnostic::mixed_radix_note(&e) {
+            d = d.with_note(n);
+        }
+        r.fail(d);
+        return None;
+    }
+    Some(enc)
+}

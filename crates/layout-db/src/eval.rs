@@ -1,0 +1,1090 @@
+//! Evaluation of one item: names are resolved through salsa queries (so a
+//! declaration depends only on the declarations it uses), expressions are
+//! computed with layout-algebra, and every failure becomes a diagnostic at
+//! the span of the expression that caused it.
+
+use layout_algebra::LayoutError;
+use layout_algebra::cute::{Layout, Swizzle, SwizzledLayout, Tiler};
+use layout_algebra::linear::LinearLayout;
+use layout_algebra::triton::Encoding;
+use layout_algebra::xla::XlaShape;
+use layout_syntax::{
+    Arg, AttrValue, AttrValueKind, BinaryOp, Expr, ExprKind, Item, ItemKind, Span, TritonAttribute,
+};
+
+use crate::diagnostic::{Code, Diagnostic, Family, code_for, did_you_mean, mixed_radix_note};
+use crate::encoding::{self, Param};
+use crate::target::{self, TargetFacts};
+use crate::value::{SolveRequest, TensorLayout, Value};
+use crate::{DeclName, Evaluated, ItemKey, SourceFile, evaluate_item, file_outline, lookup};
+
+/// Marks a failure whose diagnostic has already been recorded.
+#[derive(Debug)]
+pub(crate) struct Reported;
+
+pub(crate) type R<T> = Result<T, Reported>;
+
+pub(crate) struct Ctx<'db> {
+    pub db: &'db dyn salsa::Database,
+    pub file: SourceFile,
+    pub diags: Vec<Diagnostic>,
+}
+
+pub(crate) fn evaluate(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated {
+    let parsed = crate::parse_item(db, key);
+    let mut ctx = Ctx {
+        db,
+        file: *key.file(db),
+        diags: Vec::new(),
+    };
+    let value = match &parsed.item {
+        // Syntax errors are reported by the parse; evaluating a broken item
+        // would only repeat them.
+        Some(item) if parsed.errors.is_empty() => ctx.item(item).ok(),
+        _ => None,
+    };
+    Evaluated {
+        value,
+        diagnostics: ctx.diags,
+    }
+}
+
+/// The names an item uses (`#x` for aliases), in order of first use.
+pub(crate) fn collect_references(item: &Item, out: &mut Vec<String>) {
+    fn push(out: &mut Vec<String>, n: String) {
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    fn attr(a: &TritonAttribute, out: &mut Vec<String>) {
+        for e in &a.entries {
+            attr_value(&e.value, out);
+        }
+    }
+    fn attr_value(v: &AttrValue, out: &mut Vec<String>) {
+        match &v.kind {
+            AttrValueKind::Alias(n) => push(out, format!("#{n}")),
+            AttrValueKind::List(items) => items.iter().for_each(|i| attr_value(i, out)),
+            AttrValueKind::Dict(entries) => entries.iter().for_each(|e| attr_value(&e.value, out)),
+            AttrValueKind::Attribute(a) => attr(a, out),
+            _ => {}
+        }
+    }
+    fn expr(e: &Expr, out: &mut Vec<String>) {
+        match &e.kind {
+            ExprKind::Name(n) => push(out, n.clone()),
+            ExprKind::AliasRef(n) => push(out, format!("#{n}")),
+            ExprKind::Tuple(args) => args.iter().for_each(|a| expr(&a.value, out)),
+            ExprKind::List(items) => items.iter().for_each(|i| expr(i, out)),
+            ExprKind::Call { callee, args } => {
+                expr(callee, out);
+                args.iter().for_each(|a| expr(&a.value, out));
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                expr(lhs, out);
+                expr(rhs, out);
+            }
+            ExprKind::Neg(x) => expr(x, out),
+            ExprKind::Attribute(a) => attr(a, out),
+            ExprKind::Tensor(t) => {
+                if let Some(e) = &t.encoding {
+                    expr(e, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    match &item.kind {
+        ItemKind::Alias { value, .. }
+        | ItemKind::Layout { value, .. }
+        | ItemKind::Let { value, .. } => expr(value, out),
+        ItemKind::Check { expr: e } => expr(e, out),
+        ItemKind::Solve { fields, .. } | ItemKind::Target { fields, .. } => {
+            for f in fields {
+                // `kind = swizzle`, `family = linear`: words, not names.
+                if !matches!(
+                    f.key.name.as_str(),
+                    "kind" | "family" | "preset" | "objective" | "instruction"
+                ) {
+                    expr(&f.value, out);
+                }
+            }
+        }
+        ItemKind::Module { .. } | ItemKind::Error => {}
+    }
+}
+
+/// The cycle through `start`, if its definition refers back to itself.
+fn find_cycle(db: &dyn salsa::Database, file: SourceFile, start: &str) -> Option<Vec<String>> {
+    fn dfs(
+        db: &dyn salsa::Database,
+        file: SourceFile,
+        name: &str,
+        start: &str,
+        path: &mut Vec<String>,
+        seen: &mut std::collections::HashSet<String>,
+    ) -> bool {
+        let Some(key) = lookup(db, DeclName::new(db, file, name.to_string())) else {
+            return false;
+        };
+        for r in crate::references(db, *key) {
+            if r == start {
+                path.push(r.clone());
+                return true;
+            }
+            if seen.insert(r.clone()) {
+                path.push(r.clone());
+                if dfs(db, file, r, start, path, seen) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+    let mut path = vec![start.to_string()];
+    let mut seen = std::collections::HashSet::new();
+    dfs(db, file, start, start, &mut path, &mut seen).then_some(path)
+}
+
+/// MLIR element types to bits.
+pub(crate) fn element_bits(ty: &str) -> Option<u32> {
+    match ty {
+        "i1" => Some(8), // Triton stores i1 as one byte
+        "i8" | "ui8" | "si8" => Some(8),
+        "i16" | "f16" | "bf16" => Some(16),
+        "i32" | "f32" | "tf32" => Some(32),
+        "i64" | "f64" => Some(64),
+        t if t.starts_with("f8") => Some(8),
+        t if t.starts_with("f4") => Some(4),
+        t if t.starts_with("f6") => Some(8),
+        _ => None,
+    }
+}
+
+impl<'db> Ctx<'db> {
+    pub fn error(&mut self, code: Code, span: Span, message: impl Into<String>) -> Reported {
+        self.diags.push(Diagnostic::error(code, span, message));
+        Reported
+    }
+
+    pub fn report(&mut self, d: Diagnostic) -> Reported {
+        self.diags.push(d);
+        Reported
+    }
+
+    /// An algebra result as a value or a diagnostic at `span`.
+    pub fn alg<T>(&mut self, r: layout_algebra::Result<T>, family: Family, span: Span) -> R<T> {
+        r.map_err(|e| self.algebra_error(&e, family, span))
+    }
+
+    pub fn algebra_error(&mut self, e: &LayoutError, family: Family, span: Span) -> Reported {
+        let mut d = Diagnostic::error(code_for(e, family), span, e.to_string());
+        if let Some(n) = mixed_radix_note(e) {
+            d = d.with_note(n);
+        }
+        self.report(d)
+    }
+
+    pub fn target(&self) -> &'db TargetFacts {
+        crate::file_target(self.db, self.file)
+    }
+
+    fn item(&mut self, item: &Item) -> R<Value> {
+        if let Some(name) = item.name() {
+            let full = match item.kind {
+                ItemKind::Alias { .. } => format!("#{}", name.name),
+                _ => name.name.clone(),
+            };
+            if !matches!(item.kind, ItemKind::Target { .. }) {
+                if let Some(path) = find_cycle(self.db, self.file, &full) {
+                    return Err(self.error(
+                        Code::CyclicDefinition,
+                        name.span,
+                        format!(
+                            "`{full}` is defined in terms of itself: {}",
+                            path.join(" -> ")
+                        ),
+                    ));
+                }
+            }
+        }
+        match &item.kind {
+            ItemKind::Alias { value, .. } => {
+                let v = self.expr(value)?;
+                match v {
+                    Value::Encoding(_) => Ok(v),
+                    other => Err(self.error(
+                        Code::TypeMismatch,
+                        value.span,
+                        format!(
+                            "a Triton alias must name an encoding (`#ttg.blocked<{{...}}>`), but this is {}",
+                            other.type_name()
+                        ),
+                    )),
+                }
+            }
+            ItemKind::Layout { value, .. } | ItemKind::Let { value, .. } => self.expr(value),
+            ItemKind::Check { expr } => self.check(expr),
+            ItemKind::Module { attributes } => {
+                let mut facts = TargetFacts::default();
+                for a in attributes {
+                    let key = a.key.split_once('.').map_or(a.key.as_str(), |(_, k)| k);
+                    let v = a.value;
+                    let slot = match key {
+                        "num-warps" => &mut facts.num_warps,
+                        "threads-per-warp" => &mut facts.threads_per_warp,
+                        "num-ctas" => &mut facts.num_ctas,
+                        _ => continue, // other attributes do not concern layouts
+                    };
+                    if v <= 0 || v > 1 << 16 || (v & (v - 1)) != 0 {
+                        return Err(self.error(
+                            Code::InvalidTarget,
+                            a.span,
+                            format!("\"{}\" must be a power of two, but is {v}", a.key),
+                        ));
+                    }
+                    *slot = Some(v as u32);
+                }
+                Ok(Value::Target(Box::new(facts)))
+            }
+            ItemKind::Target { preset, fields, .. } => self.target_item(preset.as_ref(), fields),
+            ItemKind::Solve { fields, .. } => self.solve(fields, item.span),
+            ItemKind::Error => Err(Reported),
+        }
+    }
+
+    fn target_item(
+        &mut self,
+        preset: Option<&layout_syntax::Ident>,
+        fields: &[layout_syntax::Field],
+    ) -> R<Value> {
+        let mut facts = TargetFacts::default();
+        if let Some(p) = preset {
+            facts.merge(&self.preset(&p.name, p.span)?);
+        }
+        const KEYS: [&str; 8] = [
+            "preset",
+            "warp_size",
+            "threads_per_warp",
+            "num_warps",
+            "num_ctas",
+            "banks",
+            "bank_bytes",
+            "phases",
+        ];
+        for f in fields {
+            let key = f.key.name.as_str();
+            if key == "preset" {
+                match &f.value.kind {
+                    ExprKind::Name(n) | ExprKind::Str(n) => {
+                        let p = self.preset(n, f.value.span)?;
+                        facts.merge(&p);
+                    }
+                    _ => {
+                        return Err(self.error(
+                            Code::InvalidTarget,
+                            f.value.span,
+                            "`preset` takes a name such as sm90 or gfx942",
+                        ));
+                    }
+                }
+                continue;
+            }
+            if key == "phases" {
+                let v = self.expr(&f.value)?;
+                facts.phase_lanes = self.phases(&v, f.value.span)?;
+                continue;
+            }
+            let slot = match key {
+                "warp_size" | "threads_per_warp" => &mut facts.threads_per_warp,
+                "num_warps" => &mut facts.num_warps,
+                "num_ctas" => &mut facts.num_ctas,
+                "banks" => &mut facts.banks,
+                "bank_bytes" => &mut facts.bank_bytes,
+                _ => {
+                    let mut d = Diagnostic::error(
+                        Code::UnknownKey,
+                        f.key.span,
+                        format!("a target has no key `{key}`"),
+                    );
+                    if let Some(s) = did_you_mean(key, KEYS) {
+                        d = d.with_note(format!("did you mean `{s}`?"));
+                    }
+                    return Err(
+                        self.report(d.with_note(format!("the keys are {}", KEYS.join(", "))))
+                    );
+                }
+            };
+            let v = self.expr(&f.value)?;
+            let n = self.int(&v, f.value.span)?;
+            if n <= 0 || n > 1 << 16 || (n & (n - 1)) != 0 {
+                return Err(self.error(
+                    Code::InvalidTarget,
+                    f.value.span,
+                    format!("`{key}` must be a power of two, but is {n}"),
+                ));
+            }
+            *slot = Some(n as u32);
+        }
+        Ok(Value::Target(Box::new(facts)))
+    }
+
+    fn preset(&mut self, name: &str, span: Span) -> R<TargetFacts> {
+        if let Some(p) = target::preset(name) {
+            return Ok(TargetFacts::from_preset(p));
+        }
+        let names = target::PRESETS.iter().map(|p| p.name);
+        let mut d = Diagnostic::error(
+            Code::InvalidTarget,
+            span,
+            format!("there is no target preset `{name}`"),
+        );
+        if let Some(s) = did_you_mean(name, names) {
+            d = d.with_note(format!("did you mean `{s}`?"));
+        }
+        d = d.with_note(format!(
+            "the presets are {}",
+            target::PRESETS
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        Err(self.report(d))
+    }
+
+    /// `phases = [(128, [0, 1, 2]), (64, [0, 1, 2, 3])]`: per access width,
+    /// the lane bits that are served in one phase.
+    fn phases(&mut self, v: &Value, span: Span) -> R<Vec<(u32, Vec<u32>)>> {
+        let bad = |ctx: &mut Self| {
+            ctx.error(
+                Code::InvalidTarget,
+                span,
+                "`phases` is a list of (access bits, [lane bits]) pairs, e.g. [(128, [0, 1, 2])]",
+            )
+        };
+        let Value::List(items) = v else {
+            return Err(bad(self));
+        };
+        let mut out = Vec::new();
+        for it in items {
+            let Value::Tuple(pair) = it else {
+                return Err(bad(self));
+            };
+            let [Value::Int(bits), Value::List(lanes)] = pair.as_slice() else {
+                return Err(bad(self));
+            };
+            let lanes: Option<Vec<u32>> = lanes
+                .iter()
+                .map(|l| match l {
+                    Value::Int(b) if (0..16).contains(b) => Some(*b as u32),
+                    _ => None,
+                })
+                .collect();
+            match (u32::try_from(*bits), lanes) {
+                (Ok(b), Some(l)) if [8, 16, 32, 64, 128].contains(&b) => out.push((b, l)),
+                _ => return Err(bad(self)),
+            }
+        }
+        Ok(out)
+    }
+
+    fn solve(&mut self, fields: &[layout_syntax::Field], whole: Span) -> R<Value> {
+        const KEYS: [&str; 9] = [
+            "kind",
+            "write",
+            "read",
+            "family",
+            "instruction",
+            "objective",
+            "budget",
+            "timeout",
+            "constraints",
+        ];
+        let mut req = SolveRequest {
+            kind: String::new(),
+            family: "linear".into(),
+            writes: Vec::new(),
+            reads: Vec::new(),
+        };
+        let mut failed = false;
+        for f in fields {
+            let key = f.key.name.as_str();
+            let word = match &f.value.kind {
+                ExprKind::Name(n) | ExprKind::Str(n) => Some(n.as_str()),
+                _ => None,
+            };
+            match key {
+                "kind" | "family" => {
+                    let allowed: &[&str] = if key == "kind" {
+                        &["swizzle", "tiling"]
+                    } else {
+                        &["linear", "triton", "nvmma", "cute", "padded"]
+                    };
+                    match word {
+                        Some(w) if allowed.contains(&w) => {
+                            if key == "kind" {
+                                req.kind = w.to_string();
+                            } else {
+                                req.family = w.to_string();
+                            }
+                        }
+                        _ => {
+                            let mut d = Diagnostic::error(
+                                Code::InvalidSolve,
+                                f.value.span,
+                                format!("`{key}` is one of {}", allowed.join(", ")),
+                            );
+                            if let Some(s) =
+                                word.and_then(|w| did_you_mean(w, allowed.iter().copied()))
+                            {
+                                d = d.with_note(format!("did you mean `{s}`?"));
+                            }
+                            self.report(d);
+                            failed = true;
+                        }
+                    }
+                }
+                "write" | "read" => match self.expr(&f.value) {
+                    Ok(Value::Tensor(t)) => {
+                        if key == "write" {
+                            req.writes.push(*t);
+                        } else {
+                            req.reads.push(*t);
+                        }
+                    }
+                    Ok(other) => {
+                        self.error(
+                            Code::InvalidSolve,
+                            f.value.span,
+                            format!(
+                                "`{key}` takes a tensor type with a distributed encoding, e.g. tensor<128x128xf16, #blocked>; this is {}",
+                                other.type_name()
+                            ),
+                        );
+                        failed = true;
+                    }
+                    Err(_) => failed = true,
+                },
+                "instruction" | "objective" => {}
+                "budget" | "timeout" => match self.expr(&f.value) {
+                    Ok(Value::Int(n)) if n > 0 => {}
+                    Ok(_) => {
+                        self.error(
+                            Code::InvalidSolve,
+                            f.value.span,
+                            format!(
+                                "`{key}` must be a positive integer (milliseconds for timeout)"
+                            ),
+                        );
+                        failed = true;
+                    }
+                    Err(_) => failed = true,
+                },
+                "constraints" => {
+                    if self.expr(&f.value).is_err() {
+                        failed = true;
+                    }
+                }
+                _ => {
+                    let mut d = Diagnostic::error(
+                        Code::UnknownKey,
+                        f.key.span,
+                        format!("a solve block has no key `{key}`"),
+                    );
+                    if let Some(s) = did_you_mean(key, KEYS) {
+                        d = d.with_note(format!("did you mean `{s}`?"));
+                    }
+                    self.report(d);
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            return Err(Reported);
+        }
+        if req.kind.is_empty() {
+            return Err(self.error(
+                Code::InvalidSolve,
+                whole,
+                "a solve block needs `kind = swizzle` or `kind = tiling`",
+            ));
+        }
+        if req.writes.is_empty() && req.reads.is_empty() {
+            return Err(self.error(
+                Code::InvalidSolve,
+                whole,
+                "a solve block needs at least one `write = tensor<...>` or `read = tensor<...>` access",
+            ));
+        }
+        let all: Vec<&TensorLayout> = req.writes.iter().chain(&req.reads).collect();
+        for t in &all {
+            if t.encoding.is_shared() {
+                return Err(self.error(
+                    Code::InvalidSolve,
+                    whole,
+                    "accesses must use distributed encodings (the solver finds the shared one)",
+                ));
+            }
+            if t.shape != all[0].shape || t.element_bits != all[0].element_bits {
+                return Err(self.error(
+                    Code::InvalidSolve,
+                    whole,
+                    format!(
+                        "all accesses must be to the same tensor, but {:?}x{} and {:?}x{} differ",
+                        all[0].shape, all[0].element_type, t.shape, t.element_type
+                    ),
+                ));
+            }
+        }
+        Ok(Value::Solve(Box::new(req)))
+    }
+
+    fn check(&mut self, expr: &Expr) -> R<Value> {
+        // For comparisons, keep both sides to explain a failure.
+        if let ExprKind::Binary { op, lhs, rhs } = &expr.kind {
+            if matches!(
+                op,
+                BinaryOp::Eq
+                    | BinaryOp::Ne
+                    | BinaryOp::Lt
+                    | BinaryOp::Le
+                    | BinaryOp::Gt
+                    | BinaryOp::Ge
+            ) {
+                let l = self.expr(lhs)?;
+                let r = self.expr(rhs)?;
+                let v = self.compare(*op, &l, &r, expr.span)?;
+                if v == Value::Bool(false) {
+                    let mut d = Diagnostic::error(
+                        Code::CheckFailed,
+                        expr.span,
+                        format!(
+                            "check failed: {} {} {} does not hold",
+                            short(&l),
+                            op.symbol(),
+                            short(&r)
+                        ),
+                    );
+                    d = d
+                        .with_label(lhs.span, format!("this is {}", short(&l)))
+                        .with_label(rhs.span, format!("this is {}", short(&r)));
+                    self.report(d);
+                }
+                return Ok(v);
+            }
+        }
+        match self.expr(expr)? {
+            Value::Bool(true) => Ok(Value::Bool(true)),
+            Value::Bool(false) => {
+                self.error(Code::CheckFailed, expr.span, "check failed: this is false");
+                Ok(Value::Bool(false))
+            }
+            other => Err(self.error(
+                Code::CheckNotBool,
+                expr.span,
+                format!(
+                    "`check` needs a boolean (a comparison or a predicate), but this is {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    pub fn expr(&mut self, e: &Expr) -> R<Value> {
+        match &e.kind {
+            ExprKind::Int(n) => Ok(Value::Int(*n)),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Str(s) => Ok(Value::Str(s.clone())),
+            ExprKind::Underscore => Ok(Value::Underscore),
+            ExprKind::Name(n) => self.resolve(n, e.span),
+            ExprKind::AliasRef(n) => self.resolve(&format!("#{n}"), e.span),
+            ExprKind::Tuple(args) => {
+                let named = args.iter().filter(|a| a.name.is_some()).count();
+                if named == 0 {
+                    let mut out = Vec::with_capacity(args.len());
+                    for a in args {
+                        out.push(self.expr(&a.value)?);
+                    }
+                    Ok(Value::Tuple(out))
+                } else if named == args.len() {
+                    let mut out = Vec::with_capacity(args.len());
+                    for a in args {
+                        let n = a.name.as_ref().expect("all named");
+                        if out.iter().any(|(k, _)| k == &n.name) {
+                            return Err(self.error(
+                                Code::UnknownKey,
+                                n.span,
+                                format!("`{}` is given twice", n.name),
+                            ));
+                        }
+                        out.push((n.name.clone(), self.expr(&a.value)?));
+                    }
+                    Ok(Value::Named(out))
+                } else {
+                    Err(self.error(
+                        Code::TypeMismatch,
+                        e.span,
+                        "a tuple is either all positional `(1, 2)` or all named `(dim0 = 1, dim1 = 2)`",
+                    ))
+                }
+            }
+            ExprKind::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.expr(i)?);
+                }
+                Ok(Value::List(out))
+            }
+            ExprKind::Neg(x) => {
+                let v = self.expr(x)?;
+                let n = self.int(&v, x.span)?;
+                n.checked_neg()
+                    .map(Value::Int)
+                    .ok_or_else(|| self.error(Code::Arithmetic, e.span, "integer overflow"))
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let l = self.expr(lhs)?;
+                let r = self.expr(rhs)?;
+                self.binary(*op, l, r, lhs.span, rhs.span, e.span)
+            }
+            ExprKind::Call { callee, args } => self.call(callee, args, e.span),
+            ExprKind::Attribute(a) => self.attribute(a, e.span),
+            ExprKind::Cute(text) => self.cute(text, e.span),
+            ExprKind::Xla(text) => {
+                let r = XlaShape::parse(text.trim());
+                self.alg(r, Family::Xla, e.span)
+                    .map(|x| Value::Xla(Box::new(x)))
+            }
+            ExprKind::Tiler(text) => {
+                let r = Tiler::parse(text.trim());
+                self.alg(r, Family::Cute, e.span)
+                    .map(|t| Value::Tiler(Box::new(t)))
+            }
+            ExprKind::Tensor(t) => {
+                let Some(enc_expr) = &t.encoding else {
+                    return Err(self.error(
+                        Code::TypeMismatch,
+                        e.span,
+                        "this tensor type has no encoding; write tensor<64x64xf16, #blocked>",
+                    ));
+                };
+                let enc = self.expr(enc_expr)?;
+                let Value::Encoding(enc) = enc else {
+                    return Err(self.error(
+                        Code::TypeMismatch,
+                        enc_expr.span,
+                        format!(
+                            "a tensor's encoding must be a Triton encoding, but this is {}",
+                            enc.type_name()
+                        ),
+                    ));
+                };
+                let mut shape = Vec::with_capacity(t.dims.len());
+                for &d in &t.dims {
+                    match u32::try_from(d) {
+                        Ok(d) if d > 0 => shape.push(d),
+                        _ => {
+                            return Err(self.error(
+                                Code::TypeMismatch,
+                                e.span,
+                                format!("tensor dims must be positive, not {d}"),
+                            ));
+                        }
+                    }
+                }
+                self.bind_tensor(*enc, shape, &t.element_type, e.span, enc_expr.span)
+            }
+            ExprKind::Linear { ins, outs } => {
+                let bases: Vec<(String, Vec<Vec<i64>>)> = ins
+                    .iter()
+                    .map(|(n, b)| (n.name.clone(), b.clone()))
+                    .collect();
+                let outs: Vec<(layout_algebra::DimName, i64)> = outs
+                    .iter()
+                    .map(|(n, s)| (n.name.as_str().into(), *s))
+                    .collect();
+                let r = LinearLayout::from_bases_with_sizes(bases, outs, false);
+                self.alg(r, Family::Linear, e.span)
+                    .map(|l| Value::Linear(Box::new(l)))
+            }
+            ExprKind::Error => Err(Reported),
+        }
+    }
+
+    /// Looks a name up and returns its value; reports undefined names with
+    /// a suggestion, and uses of declarations that have errors.
+    fn resolve(&mut self, name: &str, span: Span) -> R<Value> {
+        let key = lookup(self.db, DeclName::new(self.db, self.file, name.to_string()));
+        let Some(key) = key else {
+            let outline = file_outline(self.db, self.file);
+            let is_alias = name.starts_with('#');
+            let candidates: Vec<&str> = outline
+                .iter()
+                .filter_map(|i| i.name.as_deref())
+                .filter(|n| n.starts_with('#') == is_alias)
+                .collect();
+            let (code, what) = if is_alias {
+                (Code::UndefinedAlias, "Triton alias")
+            } else {
+                (Code::UndefinedName, "name")
+            };
+            let mut d = Diagnostic::error(code, span, format!("undefined {what} `{name}`"));
+            if let Some(s) = did_you_mean(name, candidates.iter().copied()) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            } else if crate::builtins::is_builtin(name) {
+                d = d.with_note(format!("`{name}` is a function; call it with arguments"));
+            }
+            return Err(self.report(d));
+        };
+        match &evaluate_item(self.db, *key).value {
+            Some(v) => Ok(v.clone()),
+            None => Err(self.error(
+                Code::DependsOnError,
+                span,
+                format!("`{name}` has errors, so this cannot be evaluated"),
+            )),
+        }
+    }
+
+    fn attribute(&mut self, a: &TritonAttribute, span: Span) -> R<Value> {
+        let params = self.attr_params(&a.entries)?;
+        let mut diags = Vec::new();
+        let enc = encoding::build(&a.kind.name, a.kind.span, span, &params, &mut diags);
+        self.diags.extend(diags);
+        enc.map(|e| Value::Encoding(Box::new(e))).ok_or(Reported)
+    }
+
+    fn attr_params(&mut self, entries: &[layout_syntax::AttrEntry]) -> R<Vec<Param>> {
+        let mut params = Vec::with_capacity(entries.len());
+        for entry in entries {
+            params.push(Param {
+                key: entry.key.name.clone(),
+                key_span: entry.key.span,
+                value: self.attr_value(&entry.value)?,
+                span: entry.value.span,
+            });
+        }
+        Ok(params)
+    }
+
+    fn attr_value(&mut self, v: &AttrValue) -> R<Value> {
+        Ok(match &v.kind {
+            AttrValueKind::Int(n) => Value::Int(*n),
+            AttrValueKind::Bool(b) => Value::Bool(*b),
+            AttrValueKind::Str(s) => Value::Str(s.clone()),
+            AttrValueKind::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.attr_value(i)?);
+                }
+                Value::List(out)
+            }
+            AttrValueKind::Dict(entries) => {
+                let mut out = Vec::with_capacity(entries.len());
+                for e in entries {
+                    out.push((e.key.name.clone(), self.attr_value(&e.value)?));
+                }
+                Value::Named(out)
+            }
+            AttrValueKind::Alias(n) => self.resolve(&format!("#{n}"), v.span)?,
+            AttrValueKind::Attribute(a) => self.attribute(a, v.span)?,
+            AttrValueKind::Error => return Err(Reported),
+        })
+    }
+
+    /// `cute TEXT`: a layout, a swizzle, or a swizzled layout.
+    fn cute(&mut self, text: &str, span: Span) -> R<Value> {
+        let text = text.trim();
+        if text.starts_with("Sw<") {
+            if text.contains(" o ") || text.contains(")o") {
+                let r = SwizzledLayout::parse(text);
+                return self
+                    .alg(r, Family::Cute, span)
+                    .map(|s| Value::Swizzled(Box::new(s)));
+            }
+            let inner = text
+                .strip_prefix("Sw<")
+                .and_then(|t| t.strip_suffix('>'))
+                .map(|t| {
+                    t.split(',')
+                        .map(|x| x.trim().parse::<i64>())
+                        .collect::<Result<Vec<_>, _>>()
+                });
+            return match inner {
+                Some(Ok(v)) if v.len() == 3 && v[0] >= 0 && v[1] >= 0 => {
+                    let r = Swizzle::new(v[0] as u32, v[1] as u32, v[2] as i32);
+                    self.alg(r, Family::Cute, span).map(Value::Swizzle)
+                }
+                _ => Err(self.error(
+                    Code::CutePrecondition,
+                    span,
+                    format!("`{text}` is not a swizzle; CuTe prints them as Sw<B,M,S>"),
+                )),
+            };
+        }
+        let r = Layout::parse(text);
+        self.alg(r, Family::Cute, span)
+            .map(|l| Value::Cute(Box::new(l)))
+    }
+
+    /// An encoding applied to a tensor shape, checked against the target.
+    pub fn bind_tensor(
+        &mut self,
+        enc: Encoding,
+        shape: Vec<u32>,
+        element_type: &str,
+        span: Span,
+        enc_span: Span,
+    ) -> R<Value> {
+        let enc = fit_nvmma_rank(enc, shape.len());
+        if !enc.is_shared() {
+            let facts = self.target();
+            let ctas = match &enc {
+                Encoding::Linear(l) => 1u64 << l.block.len(),
+                other => other.cga().map_or(1, |c| c.num_ctas()),
+            };
+            let target = facts.encoding_target(enc.num_warps(), ctas);
+            if let Err(e) = enc.validate_for(&target) {
+                let mut d = Diagnostic::error(Code::TargetMismatch, enc_span, e.to_string());
+                d = d.with_note(if facts.threads_per_warp.is_some() || facts.num_warps.is_some() {
+                    "the target comes from the module attributes or the `target` declaration"
+                } else {
+                    "with no module attributes or `target`, a warp has 32 threads; add `target = gfx942` for 64-lane AMD wavefronts"
+                });
+                return Err(self.report(d));
+            }
+        }
+        let layout = match enc.to_linear_layout(&shape) {
+            Ok(l) => l,
+            Err(e) => {
+                let code = match &e {
+                    LayoutError::Invalid { reason, .. } if reason.contains("rank") => {
+                        Code::RankMismatch
+                    }
+                    other => code_for(other, Family::Triton),
+                };
+                let mut d = Diagnostic::error(code, span, e.to_string());
+                if let Some(n) = mixed_radix_note(&e) {
+                    d = d.with_note(n);
+                }
+                return Err(self.report(d));
+            }
+        };
+        if !enc.is_shared() && !layout.is_surjective() {
+            return Err(self.error(
+                Code::NotSurjective,
+                span,
+                format!(
+                    "the layout does not cover the tensor {shape:?}: its bases reach 2^{} of {} elements",
+                    layout.rank(),
+                    layout.total_out_size()
+                ),
+            ));
+        }
+        Ok(Value::Tensor(Box::new(TensorLayout {
+            element_bits: element_bits(element_type),
+            element_type: element_type.to_string(),
+            shape,
+            encoding: enc,
+            layout,
+        })))
+    }
+
+    pub fn int(&mut self, v: &Value, span: Span) -> R<i64> {
+        match v {
+            Value::Int(n) => Ok(*n),
+            other => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!("expected an integer, but this is {}", other.type_name()),
+            )),
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        l: Value,
+        r: Value,
+        ls: Span,
+        rs: Span,
+        span: Span,
+    ) -> R<Value> {
+        use BinaryOp::*;
+        match op {
+            Eq | Ne | Lt | Le | Gt | Ge => self.compare(op, &l, &r, span),
+            Mul if l.as_linear().is_some() || r.as_linear().is_some() => {
+                let a = self.linear(&l, ls)?;
+                let b = self.linear(&r, rs)?;
+                let p = a.product(&b);
+                self.alg(p, Family::Linear, span)
+                    .map(|l| Value::Linear(Box::new(l)))
+            }
+            Add | Sub | Mul | Div | Rem => {
+                let a = self.int(&l, ls)?;
+                let b = self.int(&r, rs)?;
+                if matches!(op, Div | Rem) && b == 0 {
+                    return Err(self.error(Code::Arithmetic, rs, "division by zero"));
+                }
+                let v = match op {
+                    Add => a.checked_add(b),
+                    Sub => a.checked_sub(b),
+                    Mul => a.checked_mul(b),
+                    Div => a.checked_div(b),
+                    _ => a.checked_rem(b),
+                };
+                v.map(Value::Int)
+                    .ok_or_else(|| self.error(Code::Arithmetic, span, "integer overflow"))
+            }
+        }
+    }
+
+    fn compare(&mut self, op: BinaryOp, l: &Value, r: &Value, span: Span) -> R<Value> {
+        use BinaryOp::*;
+        if let (Value::Int(a), Value::Int(b)) = (l, r) {
+            return Ok(Value::Bool(match op {
+                Eq => a == b,
+                Ne => a != b,
+                Lt => a < b,
+                Le => a <= b,
+                Gt => a > b,
+                Ge => a >= b,
+                _ => unreachable!("comparison operators only"),
+            }));
+        }
+        if !matches!(op, Eq | Ne) {
+            return Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "`{}` compares integers, not {} and {}",
+                    op.symbol(),
+                    l.type_name(),
+                    r.type_name()
+                ),
+            ));
+        }
+        let eq = self.equal(l, r, span)?;
+        Ok(Value::Bool(eq == (op == Eq)))
+    }
+
+    /// Equality across the forms a user may write the same thing in.
+    fn equal(&mut self, l: &Value, r: &Value, span: Span) -> R<bool> {
+        if let (Some(a), Some(b)) = (l.as_linear(), r.as_linear()) {
+            return Ok(a == b);
+        }
+        match (l, r) {
+            (Value::Tuple(a) | Value::List(a), Value::Tuple(b) | Value::List(b)) => {
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for (x, y) in a.iter().zip(b) {
+                    if !self.equal(x, y, span)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Value::Named(a), Value::Named(b)) => {
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for ((n, x), (m, y)) in a.iter().zip(b) {
+                    if n != m || !self.equal(x, y, span)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            (Value::Int(_), Value::Int(_))
+            | (Value::Bool(_), Value::Bool(_))
+            | (Value::Str(_), Value::Str(_))
+            | (Value::Cute(_), Value::Cute(_))
+            | (Value::Swizzle(_), Value::Swizzle(_))
+            | (Value::Swizzled(_), Value::Swizzled(_))
+            | (Value::Tiler(_), Value::Tiler(_))
+            | (Value::Xla(_), Value::Xla(_))
+            | (Value::Encoding(_), Value::Encoding(_)) => Ok(l == r),
+            (Value::Int(_), Value::Tuple(t)) | (Value::Tuple(t), Value::Int(_)) if t.len() == 1 => {
+                let (a, b) = match (l, r) {
+                    (Value::Tuple(t), x) | (x, Value::Tuple(t)) => (&t[0], x),
+                    _ => unreachable!(),
+                };
+                self.equal(a, b, span)
+            }
+            _ => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "cannot compare {} with {}; convert one side first (to_linear, to_cute)",
+                    l.type_name(),
+                    r.type_name()
+                ),
+            )),
+        }
+    }
+
+    pub fn linear(&mut self, v: &Value, span: Span) -> R<LinearLayout> {
+        match v {
+            Value::Linear(l) => Ok((**l).clone()),
+            Value::Tensor(t) => Ok(t.layout.clone()),
+            Value::Encoding(e) => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "a #ttg.{} encoding has no linear layout until it is bound to a tensor shape; write tensor<64x64xf16, ...> or to_linear(x, [64, 64])",
+                    e.kind()
+                ),
+            )),
+            other => Err(self.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "expected a linear layout, but this is {}{}",
+                    other.type_name(),
+                    match other {
+                        Value::Cute(_) | Value::Swizzled(_) | Value::Xla(_) => "; convert it with to_linear(...)",
+                        _ => "",
+                    }
+                ),
+            )),
+        }
+    }
+
+    fn call(&mut self, callee: &Expr, args: &[Arg], span: Span) -> R<Value> {
+        if let ExprKind::Name(name) = &callee.kind {
+            let declared =
+                lookup(self.db, DeclName::new(self.db, self.file, name.clone())).is_some();
+            if !declared {
+                return crate::builtins::call(self, name, callee.span, args, span);
+            }
+        }
+        let f = self.expr(callee)?;
+        crate::builtins::apply(self, &f, callee.span, args, span)
+    }
+}
+
+/// An `nvmma_shared` written without CTA facts defaults to rank 2; a
+/// tensor of another rank gets the single-CTA placement of its rank.
+fn fit_nvmma_rank(enc: Encoding, rank: usize) -> Encoding {
+    match enc {
+        Encoding::NvmmaShared(mut s) if s.cga.rank() != rank && s.cga.num_ctas() == 1 => {
+            s.cga = layout_algebra::triton::CgaLayout::single(rank);
+            Encoding::NvmmaShared(s)
+        }
+        other => other,
+    }
+}
+
+/// A value for a message: layouts in one line, long lists cut.
+pub(crate) fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 200 {
+        let cut: String = s.chars().take(197).collect();
+        format!("{cut}...")
+    } else {
+        s
+    }
+}

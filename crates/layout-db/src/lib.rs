@@ -1,0 +1,265 @@
+//! The incremental checker of `.lay` files.
+//!
+//! A file is a salsa input. It is cut into items by text ([`file_outline`]);
+//! each item's text is interned ([`ItemKey`]) and parsed and evaluated on its
+//! own, with spans relative to the item's start. An edit inside one item
+//! changes only that item's key, so the others' parses and values are reused
+//! — even when the edit moves them — and only declarations that use the
+//! edited one are evaluated again. [`check_file`] puts the pieces together,
+//! shifting each item's diagnostics to file offsets.
+
+pub mod builtins;
+pub mod diagnostic;
+mod encoding;
+mod eval;
+pub mod target;
+pub mod value;
+
+use std::sync::{Arc, Mutex};
+
+use layout_syntax::{Item, ItemKind, Span, SyntaxError};
+
+pub use diagnostic::{Code, Diagnostic, Severity};
+pub use target::TargetFacts;
+pub use value::Value;
+
+/// The database of the checker and the language server.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+impl Database {
+    /// A database that records which queries run (for tests of
+    /// incrementality): each entry is the `Debug` form of a salsa
+    /// `WillExecute` event.
+    pub fn with_execution_log(log: Arc<Mutex<Vec<String>>>) -> Database {
+        Database {
+            storage: salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+                if let salsa::EventKind::WillExecute { .. } = event.kind {
+                    if let Ok(mut log) = log.lock() {
+                        log.push(format!("{:?}", event.kind));
+                    }
+                }
+            }))),
+        }
+    }
+}
+
+/// One `.lay` file.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: String,
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// An item's place in its file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OutlineItem {
+    pub offset: usize,
+    pub keyword: String,
+    pub name: Option<String>,
+    pub text: String,
+}
+
+/// The items of a file, cut by text (cheap: one lexing pass).
+#[salsa::tracked(returns(ref))]
+pub fn file_outline(db: &dyn salsa::Database, file: SourceFile) -> Vec<OutlineItem> {
+    let text = file.text(db);
+    layout_syntax::outline(text)
+        .into_iter()
+        .map(|i| OutlineItem {
+            offset: i.range.start,
+            keyword: i.keyword,
+            name: i.name,
+            text: text[i.range].to_string(),
+        })
+        .collect()
+}
+
+/// An item's text within a file: the key of its parse and evaluation.
+#[salsa::interned(debug)]
+pub struct ItemKey<'db> {
+    pub file: SourceFile,
+    #[returns(ref)]
+    pub text: String,
+}
+
+/// A declared name within a file (`acc`, `#blocked`).
+#[salsa::interned(debug)]
+pub struct DeclName<'db> {
+    pub file: SourceFile,
+    #[returns(ref)]
+    pub name: String,
+}
+
+/// An item's syntax tree, spans relative to the item's start.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ParsedItem {
+    pub item: Option<Item>,
+    pub errors: Vec<SyntaxError>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn parse_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> ParsedItem {
+    let mut parse = layout_syntax::parse(key.text(db));
+    ParsedItem {
+        item: (!parse.items.is_empty()).then(|| parse.items.swap_remove(0)),
+        errors: parse.errors,
+    }
+}
+
+/// The item that declares `name` (the first, if there are several).
+#[salsa::tracked]
+pub fn lookup<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<ItemKey<'db>> {
+    let file = *name.file(db);
+    let wanted = name.name(db);
+    file_outline(db, file)
+        .iter()
+        .find(|i| i.name.as_deref() == Some(wanted.as_str()))
+        .map(|i| ItemKey::new(db, file, i.text.clone()))
+}
+
+/// The names an item uses, in order of first use.
+#[salsa::tracked(returns(ref))]
+pub fn references<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Vec<String> {
+    let mut names = Vec::new();
+    if let Some(item) = &parse_item(db, key).item {
+        eval::collect_references(item, &mut names);
+    }
+    names
+}
+
+/// The result of evaluating one item, spans relative to the item's start.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Evaluated {
+    pub value: Option<Value>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Evaluates one item: resolves its names (evaluating what they name),
+/// computes its value and type-checks it.
+#[salsa::tracked(returns(ref))]
+pub fn evaluate_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Evaluated {
+    eval::evaluate(db, key)
+}
+
+/// The machine the file describes: module attributes and `target` items.
+#[salsa::tracked(returns(ref))]
+pub fn file_target(db: &dyn salsa::Database, file: SourceFile) -> TargetFacts {
+    let mut facts = TargetFacts::default();
+    for item in file_outline(db, file) {
+        if item.keyword == "module" || item.keyword == "target" {
+            let key = ItemKey::new(db, file, item.text.clone());
+            if let Some(Value::Target(t)) = &evaluate_item(db, key).value {
+                facts.merge(t);
+            }
+        }
+    }
+    facts
+}
+
+/// A named declaration's place and value, for `show` and hovers.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NamedValue {
+    pub name: String,
+    /// The name's span in the file.
+    pub span: Span,
+    /// The whole declaration's span in the file.
+    pub item_span: Span,
+    pub value: Option<Value>,
+}
+
+/// Everything `layoutc check` and `show` report for a file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileReport {
+    pub values: Vec<NamedValue>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many `check` items were evaluated, and how many held.
+    pub checks: usize,
+    pub checks_passed: usize,
+}
+
+impl FileReport {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Checks a whole file: syntax, names, values and every `check`.
+#[salsa::tracked(returns(ref))]
+pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
+    let mut report = FileReport {
+        values: Vec::new(),
+        diagnostics: Vec::new(),
+        checks: 0,
+        checks_passed: 0,
+    };
+    let mut first_definition: std::collections::HashMap<&str, Span> = Default::default();
+    for outline in file_outline(db, file) {
+        let key = ItemKey::new(db, file, outline.text.clone());
+        let parsed = parse_item(db, key);
+        let shift = outline.offset;
+        for e in &parsed.errors {
+            report.diagnostics.push(Diagnostic::error(
+                Code::Syntax,
+                e.span.shift(shift),
+                e.message.clone(),
+            ));
+        }
+        let evaluated = evaluate_item(db, key);
+        report.diagnostics.extend(
+            evaluated
+                .diagnostics
+                .iter()
+                .map(|d| d.clone().shifted(shift)),
+        );
+        let Some(item) = &parsed.item else { continue };
+        if let ItemKind::Check { .. } = item.kind {
+            report.checks += 1;
+            if evaluated.value == Some(Value::Bool(true)) {
+                report.checks_passed += 1;
+            }
+        }
+        if let Some(name) = item.name() {
+            let full = if matches!(item.kind, ItemKind::Alias { .. }) {
+                format!("#{}", name.name)
+            } else {
+                name.name.clone()
+            };
+            let span = name.span.shift(shift);
+            match first_definition.get(full.as_str()) {
+                Some(first) => report.diagnostics.push(
+                    Diagnostic::error(
+                        Code::DuplicateName,
+                        span,
+                        format!("`{full}` is defined twice"),
+                    )
+                    .with_label(*first, "first defined here")
+                    .with_note("names are file-wide; rename one of the two"),
+                ),
+                None => {
+                    first_definition.insert(outline.name.as_deref().unwrap_or(""), span);
+                    report.values.push(NamedValue {
+                        name: full,
+                        span,
+                        item_span: item.span.shift(shift),
+                        value: evaluated.value.clone(),
+                    });
+                }
+            }
+        }
+    }
+    report
+        .diagnostics
+        .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    report
+}

@@ -1,0 +1,218 @@
+//! What a declaration evaluates to.
+
+use std::fmt;
+
+use layout_algebra::LinearLayout;
+use layout_algebra::cute::{IntTuple, Layout, Swizzle, SwizzledLayout, Tiler};
+use layout_algebra::triton::Encoding;
+use layout_algebra::xla::XlaShape;
+
+/// A Triton encoding bound to a tensor type: `tensor<64x64xf16, #blocked>`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TensorLayout {
+    pub shape: Vec<u32>,
+    pub element_type: String,
+    /// Bits per element, when the element type has a fixed width.
+    pub element_bits: Option<u32>,
+    pub encoding: Encoding,
+    /// `register, lane, warp, block -> dim0..` or `offset, block -> dim0..`.
+    pub layout: LinearLayout,
+}
+
+/// A `solve` block after type checking; the solver fills it in.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SolveRequest {
+    pub kind: String,
+    pub family: String,
+    pub writes: Vec<TensorLayout>,
+    pub reads: Vec<TensorLayout>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Str(String),
+    /// `(a, b)`; integers-only tuples double as CuTe shapes and coordinates.
+    Tuple(Vec<Value>),
+    /// `(dim0 = 0, dim1 = 25)`: named coordinates.
+    Named(Vec<(String, Value)>),
+    List(Vec<Value>),
+    /// `_` in a tiler.
+    Underscore,
+    /// A Triton encoding not yet bound to a tensor shape.
+    Encoding(Box<Encoding>),
+    Tensor(Box<TensorLayout>),
+    Linear(Box<LinearLayout>),
+    Cute(Box<Layout>),
+    Swizzle(Swizzle),
+    Swizzled(Box<SwizzledLayout>),
+    Tiler(Box<Tiler>),
+    Xla(Box<XlaShape>),
+    Solve(Box<SolveRequest>),
+    /// Module attributes or a `target` declaration.
+    Target(Box<crate::target::TargetFacts>),
+}
+
+impl Value {
+    /// The kind of value, as messages name it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "an integer",
+            Value::Bool(_) => "a boolean",
+            Value::Str(_) => "a string",
+            Value::Tuple(_) => "a tuple",
+            Value::Named(_) => "named coordinates",
+            Value::List(_) => "a list",
+            Value::Underscore => "`_`",
+            Value::Encoding(_) => "a Triton encoding (not bound to a tensor shape)",
+            Value::Tensor(_) => "a Triton tensor layout",
+            Value::Linear(_) => "a linear layout",
+            Value::Cute(_) => "a CuTe layout",
+            Value::Swizzle(_) => "a CuTe swizzle",
+            Value::Swizzled(_) => "a swizzled CuTe layout",
+            Value::Tiler(_) => "a CuTe tiler",
+            Value::Xla(_) => "an XLA shape",
+            Value::Solve(_) => "a solve request",
+            Value::Target(_) => "a target",
+        }
+    }
+
+    /// The `kind` of `layoutc show --format json`.
+    pub fn show_kind(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "int",
+            Value::Bool(_) => "bool",
+            Value::Str(_) => "string",
+            Value::Tuple(_) => "tuple",
+            Value::Named(_) => "coordinates",
+            Value::List(_) => "list",
+            Value::Underscore => "underscore",
+            Value::Encoding(_) => "encoding",
+            Value::Tensor(_)
+            | Value::Linear(_)
+            | Value::Cute(_)
+            | Value::Swizzled(_)
+            | Value::Xla(_) => "layout",
+            Value::Swizzle(_) => "swizzle",
+            Value::Tiler(_) => "tiler",
+            Value::Solve(_) => "solve",
+            Value::Target(_) => "target",
+        }
+    }
+
+    /// The value as an [`IntTuple`] when it is an integer or a tuple of them.
+    pub fn as_int_tuple(&self) -> Option<IntTuple> {
+        match self {
+            Value::Int(n) => Some(IntTuple::Int(*n)),
+            Value::Tuple(items) => items
+                .iter()
+                .map(Value::as_int_tuple)
+                .collect::<Option<Vec<_>>>()
+                .map(IntTuple::Tuple),
+            _ => None,
+        }
+    }
+
+    pub fn from_int_tuple(t: &IntTuple) -> Value {
+        match t {
+            IntTuple::Int(n) => Value::Int(*n),
+            IntTuple::Tuple(items) => {
+                Value::Tuple(items.iter().map(Value::from_int_tuple).collect())
+            }
+        }
+    }
+
+    /// The linear layout this value is, when it is one directly.
+    pub fn as_linear(&self) -> Option<&LinearLayout> {
+        match self {
+            Value::Linear(l) => Some(l),
+            Value::Tensor(t) => Some(&t.layout),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+            Value::Tuple(items) => {
+                // CuTe's printing: no spaces.
+                write!(f, "(")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ",")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                write!(f, ")")
+            }
+            Value::Named(items) => {
+                write!(f, "(")?;
+                for (i, (n, v)) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{n} = {v}")?;
+                }
+                write!(f, ")")
+            }
+            Value::List(items) => {
+                write!(f, "[")?;
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                write!(f, "]")
+            }
+            Value::Underscore => write!(f, "_"),
+            Value::Encoding(e) => write!(f, "{e}"),
+            Value::Tensor(t) => write!(f, "{}", linear_literal(&t.layout)),
+            Value::Linear(l) => write!(f, "{}", linear_literal(l)),
+            Value::Cute(l) => write!(f, "{l}"),
+            Value::Swizzle(s) => write!(f, "{s}"),
+            Value::Swizzled(s) => write!(f, "{s}"),
+            Value::Tiler(t) => write!(f, "{t}"),
+            Value::Xla(x) => write!(f, "{x}"),
+            Value::Solve(s) => write!(f, "solve {{ kind = {}, family = {} }}", s.kind, s.family),
+            Value::Target(t) => write!(
+                f,
+                "target {{ {} threads per warp, {} banks }}",
+                t.threads_per_warp(),
+                t.banks.unwrap_or(32)
+            ),
+        }
+    }
+}
+
+/// A linear layout in the `.lay` literal form, on one line:
+/// `linear { register: [[0, 1]], lane: [[1, 0]] } -> [dim0: 2, dim1: 2]`.
+pub fn linear_literal(l: &LinearLayout) -> String {
+    let ins: Vec<String> = l
+        .bases()
+        .into_iter()
+        .map(|(name, bases)| {
+            let b: Vec<String> = bases
+                .iter()
+                .map(|v| {
+                    format!(
+                        "[{}]",
+                        v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                    )
+                })
+                .collect();
+            format!("{name}: [{}]", b.join(", "))
+        })
+        .collect();
+    let outs: Vec<String> = l
+        .out_dims()
+        .into_iter()
+        .map(|(n, s)| format!("{n}: {s}"))
+        .collect();
+    format!("linear {{ {} }} -> [{}]", ins.join(", "), outs.join(", "))
+}
