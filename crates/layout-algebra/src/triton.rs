@@ -1804,74 +1804,6 @@ impl LinearEncoding {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[usize]) -> Blocked {
-        Blocked {
-            size_per_thread: spt.to_vec(),
-            threads_per_warp: tpw.to_vec(),
-            warps_per_cta: wpc.to_vec(),
-            order: order.to_vec(),
-            cga: CgaLayout::single(order.len()),
-        }
-    }
-
-    #[test]
-    fn cga_coordinate_1_1_is_block_101b() {
-        // Seed 000: CTAsPerCGA = [2, 4], CTASplitNum = [2, 4], CTAOrder = [1, 0]:
-        // CTA (1, 1) is block id 0b101 (dim1's two bits low, dim0's bit high).
-        let cga = CgaLayout::from_split(&[2, 4], &[2, 4], &[1, 0]).unwrap();
-        let l = cga.to_linear().unwrap();
-        let out = l.apply(&[("block", 0b101)]).unwrap();
-        assert_eq!(out.iter().map(|(_, v)| *v).collect::<Vec<_>>(), vec![1, 1]);
-    }
-
-    #[test]
-    fn encodings_are_checked_against_the_kernel_launch() {
-        let t = Target::default();
-        let b = Encoding::Blocked(blocked(&[1, 1], &[4, 4], &[4, 1], &[1, 0]));
-        let e = b.validate_for(&t).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "threadsPerWarp: multiplies to 16, but a warp has 32 threads"
-        );
-        let b = Encoding::Blocked(blocked(&[1, 1], &[8, 4], &[2, 1], &[1, 0]));
-        let e = b.validate_for(&t).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "warpsPerCTA: multiplies to 2, but the kernel runs 4 warps"
-        );
-        let mut ok = blocked(&[1, 1], &[8, 4], &[2, 2], &[1, 0]);
-        assert_eq!(Encoding::Blocked(ok.clone()).validate_for(&t), Ok(()));
-        ok.cga = CgaLayout::from_split(&[2, 1], &[2, 1], &[1, 0]).unwrap();
-        let e = Encoding::Blocked(ok).validate_for(&t).unwrap_err();
-        assert!(e.to_string().contains("places 2 CTAs"), "{e}");
-    }
-
-    #[test]
-    fn blocked_validation_reports_reasons() {
-        let b = blocked(&[1, 3], &[8, 4], &[1, 1], &[1, 0]);
-        assert!(matches!(
-            b.to_linear_layout(&[8, 8]),
-            Err(LayoutError::NotPowerOfTwo { .. })
-        ));
-        let b = blocked(&[1, 1], &[8, 4], &[1, 1], &[1, 1]);
-        assert!(matches!(
-            b.to_linear_layout(&[8, 8]),
-            Err(LayoutError::Invalid { .. })
-        ));
-        let b = blocked(&[1, 1], &[8, 4], &[1, 1], &[1, 0]);
-        assert!(matches!(
-            b.to_linear_layout(&[8, 8, 8]),
-            Err(LayoutError::Invalid { .. })
-        ));
-        let e = CgaLayout::from_split(&[2], &[4], &[0]).unwrap_err();
-        assert!(e.to_string().contains("not a multiple"), "{e}");
-    }
-}
-
 /// Prints an encoding as Triton prints the attribute in TTGIR
 /// (`#ttg.blocked<{sizePerThread = [1, 4], ...}>`); a parent is printed
 /// inline. CTA placement appears only when there is more than one CTA.
@@ -1985,5 +1917,73 @@ impl std::fmt::Display for Encoding {
             ),
         };
         write!(f, "#ttg.{}<{{{body}}}>", self.kind())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocked(spt: &[u32], tpw: &[u32], wpc: &[u32], order: &[usize]) -> Blocked {
+        Blocked {
+            size_per_thread: spt.to_vec(),
+            threads_per_warp: tpw.to_vec(),
+            warps_per_cta: wpc.to_vec(),
+            order: order.to_vec(),
+            cga: CgaLayout::single(order.len()),
+        }
+    }
+
+    #[test]
+    fn cga_coordinate_1_1_is_block_101b() {
+        // Seed 000: CTAsPerCGA = [2, 4], CTASplitNum = [2, 4], CTAOrder = [1, 0]:
+        // CTA (1, 1) is block id 0b101 (dim1's two bits low, dim0's bit high).
+        let cga = CgaLayout::from_split(&[2, 4], &[2, 4], &[1, 0]).unwrap();
+        let l = cga.to_linear().unwrap();
+        let out = l.apply(&[("block", 0b101)]).unwrap();
+        assert_eq!(out.iter().map(|(_, v)| *v).collect::<Vec<_>>(), vec![1, 1]);
+    }
+
+    #[test]
+    fn encodings_are_checked_against_the_kernel_launch() {
+        let t = Target::default();
+        let b = Encoding::Blocked(blocked(&[1, 1], &[4, 4], &[4, 1], &[1, 0]));
+        let e = b.validate_for(&t).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "threadsPerWarp: multiplies to 16, but a warp has 32 threads"
+        );
+        let b = Encoding::Blocked(blocked(&[1, 1], &[8, 4], &[2, 1], &[1, 0]));
+        let e = b.validate_for(&t).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "warpsPerCTA: multiplies to 2, but the kernel runs 4 warps"
+        );
+        let mut ok = blocked(&[1, 1], &[8, 4], &[2, 2], &[1, 0]);
+        assert_eq!(Encoding::Blocked(ok.clone()).validate_for(&t), Ok(()));
+        ok.cga = CgaLayout::from_split(&[2, 1], &[2, 1], &[1, 0]).unwrap();
+        let e = Encoding::Blocked(ok).validate_for(&t).unwrap_err();
+        assert!(e.to_string().contains("places 2 CTAs"), "{e}");
+    }
+
+    #[test]
+    fn blocked_validation_reports_reasons() {
+        let b = blocked(&[1, 3], &[8, 4], &[1, 1], &[1, 0]);
+        assert!(matches!(
+            b.to_linear_layout(&[8, 8]),
+            Err(LayoutError::NotPowerOfTwo { .. })
+        ));
+        let b = blocked(&[1, 1], &[8, 4], &[1, 1], &[1, 1]);
+        assert!(matches!(
+            b.to_linear_layout(&[8, 8]),
+            Err(LayoutError::Invalid { .. })
+        ));
+        let b = blocked(&[1, 1], &[8, 4], &[1, 1], &[1, 0]);
+        assert!(matches!(
+            b.to_linear_layout(&[8, 8, 8]),
+            Err(LayoutError::Invalid { .. })
+        ));
+        let e = CgaLayout::from_split(&[2], &[4], &[0]).unwrap_err();
+        assert!(e.to_string().contains("not a multiple"), "{e}");
     }
 }

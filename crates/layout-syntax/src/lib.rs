@@ -3,6 +3,7 @@
 //! problem; an item with an error does not stop the ones after it.
 
 pub mod ast;
+pub mod format;
 pub mod lexer;
 pub mod parser;
 

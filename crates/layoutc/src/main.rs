@@ -1,16 +1,118 @@
-//! The `layoutc` command line.
+//! The `layoutc` command line: `check`, `show` and `fmt` over `.lay` files.
+//!
+//! Exit codes (CONTRACT §5): 0 success, 1 the input has errors or a `check`
+//! failed, 2 bad usage (unknown flag, missing file).
 
-use clap::Parser;
+mod files;
+mod fmt_cmd;
+mod render;
+mod show;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// layoutc: check, show and solve GPU/TPU tensor layouts.
 #[derive(Parser, Debug)]
 #[command(name = "layoutc", version, about, long_about = None)]
-struct Cli {}
+struct Cli {
+    /// When to colour the output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    color: ColorChoice,
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() {
-    let _cli = Cli::parse();
-    println!(
-        "layoutc {}: the .lay language arrives with `check`, `show` and `solve`; run `layoutc --help`.",
-        env!("CARGO_PKG_VERSION")
-    );
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Human-readable reports with source excerpts.
+    Text,
+    /// One JSON object per run: files, diagnostics and check counts.
+    Json,
+    /// SARIF 2.1.0 for code-scanning upload.
+    Sarif,
+    /// GitHub Actions workflow annotations.
+    Github,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShowFormat {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check .lay files: syntax, names, types and every `check`.
+    Check {
+        /// Files, directories (searched for *.lay) and glob patterns.
+        #[arg(required = true)]
+        paths: Vec<String>,
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
+    },
+    /// Show the values a file declares: bases, ownership grids, tables.
+    Show {
+        file: String,
+        /// Show only this declaration.
+        name: Option<String>,
+        #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+        format: ShowFormat,
+    },
+    /// Format .lay files (prints the result unless --write or --check).
+    Fmt {
+        #[arg(required = true)]
+        paths: Vec<String>,
+        /// Exit with 1 when a file is not formatted; write nothing.
+        #[arg(long, conflicts_with = "write")]
+        check: bool,
+        /// Rewrite the files in place (atomically).
+        #[arg(long)]
+        write: bool,
+    },
+}
+
+/// Bad usage: exit code 2 with a message.
+pub struct Usage(pub String);
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let result = match cli.command {
+        Command::Check { paths, format } => render::check(&paths, format, color),
+        Command::Show { file, name, format } => show::show(&file, name.as_deref(), format),
+        Command::Fmt {
+            paths,
+            check,
+            write,
+        } => fmt_cmd::fmt(&paths, check, write),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(Usage(msg)) => {
+            eprintln!("layoutc: {msg}");
+            ExitCode::from(2)
+        }
+    }
 }

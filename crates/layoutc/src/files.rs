@@ -1,0 +1,85 @@
+//! Turning command-line paths into files, and positions into lines.
+
+use std::path::{Path, PathBuf};
+
+use crate::Usage;
+
+/// Expands files, directories (every `*.lay` below, sorted) and glob
+/// patterns. A path that matches nothing is a usage error.
+pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, Usage> {
+    let mut out = Vec::new();
+    for p in paths {
+        let path = Path::new(p);
+        if path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, &mut found).map_err(|e| Usage(format!("cannot read {p}: {e}")))?;
+            found.sort();
+            out.extend(found);
+        } else if path.is_file() {
+            out.push(path.to_path_buf());
+        } else if p.contains(['*', '?', '[']) {
+            let matches = glob::glob(p).map_err(|e| Usage(format!("bad pattern {p}: {e}")))?;
+            let mut found: Vec<PathBuf> = matches
+                .filter_map(Result::ok)
+                .filter(|m| m.is_file())
+                .collect();
+            if found.is_empty() {
+                return Err(Usage(format!("no files match {p}")));
+            }
+            found.sort();
+            out.extend(found);
+        } else {
+            return Err(Usage(format!("{p}: no such file or directory")));
+        }
+    }
+    out.dedup();
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "lay") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads a file as UTF-8; a file that cannot be read is a usage error.
+pub fn read(path: &Path) -> Result<String, Usage> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Usage(format!("cannot read {}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Usage(format!(
+            "{} is not UTF-8 (first bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Byte offsets to 1-based lines and columns (columns in characters).
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let col = text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+}

@@ -1,0 +1,277 @@
+//! `layoutc check`: evaluates files in parallel and reports diagnostics as
+//! text (ariadne), JSON, SARIF 2.1.0 or GitHub workflow annotations.
+
+use std::path::PathBuf;
+
+use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
+use layout_db::{Database, Diagnostic, FileReport, Severity, SourceFile, check_file};
+use layout_syntax::Span;
+use serde_json::{Value as Json, json};
+
+use crate::files::{self, LineIndex};
+use crate::{CheckFormat, Usage};
+
+/// One checked file.
+pub struct Checked {
+    pub path: PathBuf,
+    pub text: String,
+    pub report: FileReport,
+}
+
+/// Checks one file in a fresh database.
+pub fn check_text(path: PathBuf, text: String) -> Checked {
+    let db = Database::default();
+    let file = SourceFile::new(&db, path.display().to_string(), text.clone());
+    let report = check_file(&db, file).clone();
+    Checked { path, text, report }
+}
+
+/// Checks files on all cores; results come back in input order.
+fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
+    let texts: Vec<(PathBuf, String)> = paths
+        .into_iter()
+        .map(|p| files::read(&p).map(|t| (p, t)))
+        .collect::<Result<_, _>>()?;
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(texts.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<Checked>> = (0..texts.len()).map(|_| None).collect();
+    let slots = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((p, t)) = texts.get(i) else { break };
+                    let c = check_text(p.clone(), t.clone());
+                    if let Ok(mut slots) = slots.lock() {
+                        slots[i] = Some(c);
+                    }
+                }
+            });
+        }
+    });
+    Ok(results.into_iter().flatten().collect())
+}
+
+pub fn check(paths: &[String], format: CheckFormat, color: bool) -> Result<u8, Usage> {
+    let files = files::expand(paths)?;
+    let checked = check_all(files)?;
+    let failed = checked.iter().any(|c| c.report.has_errors());
+    match format {
+        CheckFormat::Text => print!("{}", text_report(&checked, color)),
+        CheckFormat::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&json_report(&checked)).expect("JSON")
+        ),
+        CheckFormat::Sarif => println!(
+            "{}",
+            serde_json::to_string_pretty(&sarif(&checked)).expect("JSON")
+        ),
+        CheckFormat::Github => print!("{}", github(&checked)),
+    }
+    Ok(u8::from(failed))
+}
+
+/// A diagnostic as ariadne draws it, with byte offsets.
+pub fn ariadne_report(path: &str, text: &str, d: &Diagnostic, color: bool) -> String {
+    let kind = match d.severity {
+        Severity::Error => ReportKind::Error,
+        Severity::Warning => ReportKind::Warning,
+    };
+    let clamp =
+        |s: Span| s.start.min(text.len())..s.end.min(text.len()).max(s.start.min(text.len()));
+    let mut report = Report::build(kind, (path, clamp(d.span)))
+        .with_config(
+            Config::default()
+                .with_index_type(IndexType::Byte)
+                .with_color(color),
+        )
+        .with_code(d.code.as_str())
+        .with_message(&d.message)
+        .with_label(Label::new((path, clamp(d.span))).with_message(d.code.title()));
+    for (s, m) in &d.labels {
+        report = report.with_label(Label::new((path, clamp(*s))).with_message(m));
+    }
+    for n in &d.notes {
+        report = report.with_note(n);
+    }
+    let mut out = Vec::new();
+    let _ = report.finish().write((path, Source::from(text)), &mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn text_report(checked: &[Checked], color: bool) -> String {
+    let mut out = String::new();
+    let (mut errors, mut checks, mut passed) = (0, 0, 0);
+    for c in checked {
+        let path = c.path.display().to_string();
+        for d in &c.report.diagnostics {
+            out += &ariadne_report(&path, &c.text, d, color);
+            if d.severity == Severity::Error {
+                errors += 1;
+            }
+        }
+        checks += c.report.checks;
+        passed += c.report.checks_passed;
+    }
+    let files = checked.len();
+    out += &format!(
+        "{} {files} file{}: {passed} of {checks} check{} passed, {errors} error{}\n",
+        if errors == 0 { "ok:" } else { "failed:" },
+        if files == 1 { "" } else { "s" },
+        if checks == 1 { "" } else { "s" },
+        if errors == 1 { "" } else { "s" },
+    );
+    out
+}
+
+/// `{"start", "end", "line", "column"}` (1-based line and column).
+pub fn span_json(text: &str, index: &LineIndex, s: Span) -> Json {
+    let (line, column) = index.line_col(text, s.start);
+    json!({"start": s.start, "end": s.end, "line": line, "column": column})
+}
+
+pub fn diagnostic_json(text: &str, index: &LineIndex, d: &Diagnostic) -> Json {
+    let mut j = json!({
+        "severity": d.severity.as_str(),
+        "code": d.code.as_str(),
+        "message": d.message,
+        "span": span_json(text, index, d.span),
+    });
+    if !d.notes.is_empty() {
+        j["notes"] = json!(d.notes);
+    }
+    if !d.labels.is_empty() {
+        j["labels"] = Json::Array(
+            d.labels
+                .iter()
+                .map(|(s, m)| json!({"message": m, "span": span_json(text, index, *s)}))
+                .collect(),
+        );
+    }
+    j
+}
+
+fn json_report(checked: &[Checked]) -> Json {
+    let files: Vec<Json> = checked
+        .iter()
+        .map(|c| {
+            let index = LineIndex::new(&c.text);
+            json!({
+                "file": c.path.display().to_string(),
+                "checks": c.report.checks,
+                "checks_passed": c.report.checks_passed,
+                "diagnostics": c.report.diagnostics.iter().map(|d| diagnostic_json(&c.text, &index, d)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let errors: usize = checked
+        .iter()
+        .map(|c| {
+            c.report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count()
+        })
+        .sum();
+    json!({"files": files, "errors": errors})
+}
+
+/// SARIF 2.1.0: one run, one rule per diagnostic code.
+fn sarif(checked: &[Checked]) -> Json {
+    let rules: Vec<Json> = layout_db::Code::ALL
+        .iter()
+        .map(|c| {
+            json!({
+                "id": c.as_str(),
+                "name": c.title(),
+                "shortDescription": {"text": c.title()},
+                "helpUri": format!("https://github.com/layoutc/layoutc/blob/main/docs/diagnostics.md#{}", c.as_str().to_lowercase()),
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for c in checked {
+        let index = LineIndex::new(&c.text);
+        for d in &c.report.diagnostics {
+            let (line, col) = index.line_col(&c.text, d.span.start);
+            let (end_line, end_col) = index.line_col(&c.text, d.span.end);
+            let mut text = d.message.clone();
+            for n in &d.notes {
+                text += &format!("\nnote: {n}");
+            }
+            results.push(json!({
+                "ruleId": d.code.as_str(),
+                "ruleIndex": layout_db::Code::ALL.iter().position(|x| *x == d.code),
+                "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                "message": {"text": text},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri(&c.path)},
+                        "region": {
+                            "startLine": line, "startColumn": col,
+                            "endLine": end_line, "endColumn": end_col,
+                            "byteOffset": d.span.start, "byteLength": d.span.end - d.span.start,
+                        }
+                    }
+                }],
+            }));
+        }
+    }
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "layoutc",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": "https://github.com/layoutc/layoutc",
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }]
+    })
+}
+
+/// A relative path as a URI reference (forward slashes, spaces escaped).
+fn uri(path: &std::path::Path) -> String {
+    let s = path.display().to_string().replace('\\', "/");
+    let s = s.strip_prefix("./").unwrap_or(&s).to_string();
+    s.replace('%', "%25").replace(' ', "%20")
+}
+
+/// `::error file=...,line=...::message` lines for GitHub Actions.
+fn github(checked: &[Checked]) -> String {
+    fn data(s: &str) -> String {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    }
+    fn property(s: &str) -> String {
+        data(s).replace(':', "%3A").replace(',', "%2C")
+    }
+    let mut out = String::new();
+    for c in checked {
+        let index = LineIndex::new(&c.text);
+        for d in &c.report.diagnostics {
+            let (line, col) = index.line_col(&c.text, d.span.start);
+            let (end_line, end_col) = index.line_col(&c.text, d.span.end);
+            let mut message = d.message.clone();
+            for n in &d.notes {
+                message += &format!("\nnote: {n}");
+            }
+            out += &format!(
+                "::{} file={},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}\n",
+                d.severity.as_str(),
+                property(&c.path.display().to_string()),
+                property(&format!("{} {}", d.code.as_str(), d.code.title())),
+                data(&message)
+            );
+        }
+    }
+    out
+}
