@@ -75,7 +75,8 @@ sigs! {
     "dot_op"("parent", "opIdx", "kWidth") 2 "#ttg.dot_op: operand opIdx of a dot with the parent's result layout";
     "to_linear"("x", "arg") 1 "the linear layout of a tensor, an encoding over a shape, a CuTe layout or an XLA shape";
     "to_cute"("x") 1 "a linear layout whose bases are single bits, as a CuTe layout";
-    "make_layout"("shape", "stride") 1 "a CuTe layout; without stride, column-major";
+    "make_layout"("shape", "stride") 1 "a CuTe layout from shape and stride (without stride, column-major), or the concatenation of two layouts";
+    "owner"("layout", "element") 2 "the smallest input (register, lane, ...) that a layout maps to an element";
     "coalesce"("a", "profile") 1 "CuTe's coalesce (by mode with a profile)";
     "filter"("a") 1 "CuTe's filter: coalesce and drop stride-0 modes";
     "composition"("a", "b") 2 "CuTe's composition a o b (b may be a tiler, a swizzle comes first)";
@@ -724,6 +725,53 @@ pub(crate) fn call(
                 }
             }
         }
+        "make_layout" if matches!(b[0], Some((Value::Cute(_), _))) => {
+            let mut modes = vec![cu!(0)];
+            if b[1].is_some() {
+                modes.push(cu!(1));
+            }
+            cute_value(Layout::concat(modes))
+        }
+        "owner" => {
+            let l = lin!(0);
+            let (v, s) = arg(1);
+            let outs = l.out_dims();
+            let coords: Vec<(String, u64)> = match &v {
+                Value::Named(items) => {
+                    let mut c = Vec::new();
+                    for (n, x) in items {
+                        c.push((n.clone(), ctx.size(x, s)?));
+                    }
+                    c
+                }
+                other => {
+                    let xs = ctx.int_list(other, s)?;
+                    if xs.len() != outs.len() {
+                        return Err(ctx.error(
+                            Code::RankMismatch,
+                            s,
+                            format!("the layout has {} out-dims, but {} coordinates are given", outs.len(), xs.len()),
+                        ));
+                    }
+                    outs.iter().zip(xs).map(|((n, _), x)| (n.to_string(), x.max(0) as u64)).collect()
+                }
+            };
+            for (n, x) in &coords {
+                match outs.iter().find(|(d, _)| d == n.as_str()) {
+                    Some((_, size)) if x < size => {}
+                    Some((_, size)) => {
+                        return Err(ctx.error(Code::BasisOutOfRange, s, format!("{n} = {x} is outside the out-dim, which has size {size}")));
+                    }
+                    None => {
+                        return Err(ctx.error(Code::DimMismatch, s, format!("the layout has no out-dim `{n}`")));
+                    }
+                }
+            }
+            let inverse = alg!(l.pseudoinvert(), Linear);
+            let refs: Vec<(&str, u64)> = coords.iter().map(|(n, x)| (n.as_str(), *x)).collect();
+            let ins = alg!(inverse.apply(&refs), Linear);
+            Value::Named(ins.into_iter().map(|(n, v)| (n.to_string(), Value::Int(v as i64))).collect())
+        }
         "make_layout" => {
             let (v, s) = arg(0);
             let shape = ctx.int_tuple(&v, s)?;
@@ -880,8 +928,16 @@ pub(crate) fn call(
                             "table() lists at most 65536 values",
                         ));
                     }
+                    // Outputs as row-major indices (last out-dim fastest),
+                    // the way the seeds print tables.
+                    let outs = l.out_dims();
                     (0..l.total_in_size())
-                        .map(|i| l.apply_flat(i) as i64)
+                        .map(|i| {
+                            l.unpack(l.apply_flat(i))
+                                .iter()
+                                .zip(&outs)
+                                .fold(0i64, |acc, (&v, (_, size))| acc * *size as i64 + v as i64)
+                        })
                         .collect()
                 }
             };

@@ -851,7 +851,7 @@ impl<'db> Ctx<'db> {
                 d = d.with_note(if facts.threads_per_warp.is_some() || facts.num_warps.is_some() {
                     "the target comes from the module attributes or the `target` declaration"
                 } else {
-                    "with no module attributes or `target`, a warp has 32 threads; add `target = gfx942` for 64-lane AMD wavefronts"
+                    "with no module attributes or `target`, a warp has 32 threads; declare the machine, e.g. `target = gfx942` (64 lanes) or `target toy { warp_size = 16 }`"
                 });
                 return Err(self.report(d));
             }
