@@ -120,6 +120,11 @@ impl Reader<'_> {
     }
 
     fn missing(&mut self, key: &str) {
+        if !self.ok {
+            // A misspelt key was reported already; its missing twin would
+            // only repeat it.
+            return;
+        }
         let kind = self.kind;
         self.fail(Diagnostic::error(
             Code::InvalidEncoding,

@@ -16,7 +16,7 @@ use crate::diagnostic::{Code, Diagnostic, Family, code_for, did_you_mean, mixed_
 use crate::encoding::{self, Param};
 use crate::target::{self, TargetFacts};
 use crate::value::{SolveRequest, TensorLayout, Value};
-use crate::{DeclName, Evaluated, ItemKey, SourceFile, evaluate_item, file_outline, lookup};
+use crate::{DeclName, Evaluated, ItemKey, SourceFile, file_outline, lookup};
 
 /// Marks a failure whose diagnostic has already been recorded.
 #[derive(Debug)]
@@ -115,7 +115,7 @@ pub(crate) fn collect_references(item: &Item, out: &mut Vec<String>) {
 }
 
 /// The cycle through `start`, if its definition refers back to itself.
-fn find_cycle(db: &dyn salsa::Database, file: SourceFile, start: &str) -> Option<Vec<String>> {
+pub(crate) fn find_cycle(db: &dyn salsa::Database, file: SourceFile, start: &str) -> Option<Vec<String>> {
     fn dfs(
         db: &dyn salsa::Database,
         file: SourceFile,
@@ -197,7 +197,8 @@ impl<'db> Ctx<'db> {
                 _ => name.name.clone(),
             };
             if !matches!(item.kind, ItemKind::Target { .. }) {
-                if let Some(path) = find_cycle(self.db, self.file, &full) {
+                let decl = DeclName::new(self.db, self.file, full.clone());
+                if let Some(path) = crate::cycle_through(self.db, decl) {
                     return Err(self.error(
                         Code::CyclicDefinition,
                         name.span,
@@ -716,35 +717,35 @@ impl<'db> Ctx<'db> {
     /// Looks a name up and returns its value; reports undefined names with
     /// a suggestion, and uses of declarations that have errors.
     fn resolve(&mut self, name: &str, span: Span) -> R<Value> {
-        let key = lookup(self.db, DeclName::new(self.db, self.file, name.to_string()));
-        let Some(key) = key else {
-            let outline = file_outline(self.db, self.file);
-            let is_alias = name.starts_with('#');
-            let candidates: Vec<&str> = outline
-                .iter()
-                .filter_map(|i| i.name.as_deref())
-                .filter(|n| n.starts_with('#') == is_alias)
-                .collect();
-            let (code, what) = if is_alias {
-                (Code::UndefinedAlias, "Triton alias")
-            } else {
-                (Code::UndefinedName, "name")
-            };
-            let mut d = Diagnostic::error(code, span, format!("undefined {what} `{name}`"));
-            if let Some(s) = did_you_mean(name, candidates.iter().copied()) {
-                d = d.with_note(format!("did you mean `{s}`?"));
-            } else if crate::builtins::is_builtin(name) {
-                d = d.with_note(format!("`{name}` is a function; call it with arguments"));
-            }
-            return Err(self.report(d));
-        };
-        match &evaluate_item(self.db, *key).value {
-            Some(v) => Ok(v.clone()),
-            None => Err(self.error(
+        let decl = DeclName::new(self.db, self.file, name.to_string());
+        match crate::declared_value(self.db, decl) {
+            Some(Some(v)) => Ok(v.clone()),
+            Some(None) => Err(self.error(
                 Code::DependsOnError,
                 span,
                 format!("`{name}` has errors, so this cannot be evaluated"),
             )),
+            None => {
+                let outline = file_outline(self.db, self.file);
+                let is_alias = name.starts_with('#');
+                let candidates: Vec<&str> = outline
+                    .iter()
+                    .filter_map(|i| i.name.as_deref())
+                    .filter(|n| n.starts_with('#') == is_alias)
+                    .collect();
+                let (code, what) = if is_alias {
+                    (Code::UndefinedAlias, "Triton alias")
+                } else {
+                    (Code::UndefinedName, "name")
+                };
+                let mut d = Diagnostic::error(code, span, format!("undefined {what} `{name}`"));
+                if let Some(s) = did_you_mean(name, candidates.iter().copied()) {
+                    d = d.with_note(format!("did you mean `{s}`?"));
+                } else if crate::builtins::is_builtin(name) {
+                    d = d.with_note(format!("`{name}` is a function; call it with arguments"));
+                }
+                Err(self.report(d))
+            }
         }
     }
 

@@ -1,0 +1,86 @@
+//! Every diagnostic code has an example in docs/diagnostics.md, and each
+//! example triggers its code (with a span inside the file). The rendered
+//! messages are snapshots (`UPDATE_EXPECT=1` refreshes them).
+
+use expect_test::expect_file;
+use layout_db::{Code, Database, SourceFile, check_file};
+
+/// `(code, example)` pairs from the documentation.
+fn documented() -> Vec<(String, String)> {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/diagnostics.md"))
+        .expect("docs/diagnostics.md");
+    let mut out = Vec::new();
+    let mut code = None;
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if let Some(c) = line.strip_prefix("## ") {
+            code = Some(c.trim().to_string());
+        } else if line.trim() == "```lay" {
+            let mut block = String::new();
+            for l in lines.by_ref() {
+                if l.trim() == "```" {
+                    break;
+                }
+                block += l;
+                block += "\n";
+            }
+            out.push((code.clone().expect("a code heading before the example"), block));
+        }
+    }
+    out
+}
+
+fn diagnose(src: &str) -> Vec<layout_db::Diagnostic> {
+    let db = Database::default();
+    let file = SourceFile::new(&db, "example.lay".into(), src.into());
+    check_file(&db, file).diagnostics.clone()
+}
+
+#[test]
+fn every_code_is_documented_with_an_example_that_triggers_it() {
+    let docs = documented();
+    for code in Code::ALL {
+        assert!(
+            docs.iter().any(|(c, _)| c == code.as_str()),
+            "{} has no example in docs/diagnostics.md",
+            code.as_str()
+        );
+    }
+    let mut rendered = String::new();
+    for (code, example) in &docs {
+        let diags = diagnose(example);
+        assert!(
+            diags.iter().any(|d| d.code.as_str() == code),
+            "the example of {code} gives {:?}",
+            diags.iter().map(|d| (d.code.as_str(), &d.message)).collect::<Vec<_>>()
+        );
+        rendered += &format!("== {code}\n");
+        for d in &diags {
+            assert!(d.span.start <= d.span.end && d.span.end <= example.len(), "{code}: span {} outside the file", d.span);
+            rendered += &format!(
+                "{} {} {:?}: {}\n",
+                d.code.as_str(),
+                d.span,
+                &example[d.span.start..d.span.end],
+                d.message
+            );
+            for n in &d.notes {
+                rendered += &format!("  note: {n}\n");
+            }
+            for (s, m) in &d.labels {
+                rendered += &format!("  label {s}: {m}\n");
+            }
+        }
+    }
+    expect_file!["snapshots/diagnostics.txt"].assert_eq(&rendered);
+}
+
+#[test]
+fn one_typo_gives_one_diagnostic_and_the_rest_still_checks() {
+    let src = "layout a = identity_1d(4, \"i\", \"o\")\nlayout b = compose(a, a\nlayout c = invert(a)\ncheck c(3) == 3\ncheck c(3) == 2\n";
+    let diags = diagnose(src);
+    let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["E0001", "E0401"], "{diags:?}");
+    // The failing check is the second one.
+    assert!(src[diags[1].span.start..].starts_with("c(3) == 2"));
+}
