@@ -750,27 +750,46 @@ pub(crate) fn call(
                         return Err(ctx.error(
                             Code::RankMismatch,
                             s,
-                            format!("the layout has {} out-dims, but {} coordinates are given", outs.len(), xs.len()),
+                            format!(
+                                "the layout has {} out-dims, but {} coordinates are given",
+                                outs.len(),
+                                xs.len()
+                            ),
                         ));
                     }
-                    outs.iter().zip(xs).map(|((n, _), x)| (n.to_string(), x.max(0) as u64)).collect()
+                    outs.iter()
+                        .zip(xs)
+                        .map(|((n, _), x)| (n.to_string(), x.max(0) as u64))
+                        .collect()
                 }
             };
             for (n, x) in &coords {
                 match outs.iter().find(|(d, _)| d == n.as_str()) {
                     Some((_, size)) if x < size => {}
                     Some((_, size)) => {
-                        return Err(ctx.error(Code::BasisOutOfRange, s, format!("{n} = {x} is outside the out-dim, which has size {size}")));
+                        return Err(ctx.error(
+                            Code::BasisOutOfRange,
+                            s,
+                            format!("{n} = {x} is outside the out-dim, which has size {size}"),
+                        ));
                     }
                     None => {
-                        return Err(ctx.error(Code::DimMismatch, s, format!("the layout has no out-dim `{n}`")));
+                        return Err(ctx.error(
+                            Code::DimMismatch,
+                            s,
+                            format!("the layout has no out-dim `{n}`"),
+                        ));
                     }
                 }
             }
             let inverse = alg!(l.pseudoinvert(), Linear);
             let refs: Vec<(&str, u64)> = coords.iter().map(|(n, x)| (n.as_str(), *x)).collect();
             let ins = alg!(inverse.apply(&refs), Linear);
-            Value::Named(ins.into_iter().map(|(n, v)| (n.to_string(), Value::Int(v as i64))).collect())
+            Value::Named(
+                ins.into_iter()
+                    .map(|(n, v)| (n.to_string(), Value::Int(v as i64)))
+                    .collect(),
+            )
         }
         "make_layout" => {
             let (v, s) = arg(0);

@@ -115,7 +115,11 @@ pub(crate) fn collect_references(item: &Item, out: &mut Vec<String>) {
 }
 
 /// The cycle through `start`, if its definition refers back to itself.
-pub(crate) fn find_cycle(db: &dyn salsa::Database, file: SourceFile, start: &str) -> Option<Vec<String>> {
+pub(crate) fn find_cycle(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    start: &str,
+) -> Option<Vec<String>> {
     fn dfs(
         db: &dyn salsa::Database,
         file: SourceFile,

@@ -155,13 +155,19 @@ pub fn evaluate_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Ev
 /// name depend on its value, not its text: a comment edit inside a
 /// declaration does not re-evaluate the declarations that use it.
 #[salsa::tracked(returns(ref))]
-pub fn declared_value<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<Option<Value>> {
+pub fn declared_value<'db>(
+    db: &'db dyn salsa::Database,
+    name: DeclName<'db>,
+) -> Option<Option<Value>> {
     lookup(db, name).map(|key| evaluate_item(db, key).value.clone())
 }
 
 /// The cycle through a declared name, if its definition uses itself.
 #[salsa::tracked(returns(ref))]
-pub fn cycle_through<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<Vec<String>> {
+pub fn cycle_through<'db>(
+    db: &'db dyn salsa::Database,
+    name: DeclName<'db>,
+) -> Option<Vec<String>> {
     eval::find_cycle(db, *name.file(db), name.name(db))
 }
 

@@ -7,8 +7,11 @@ use layout_db::{Code, Database, SourceFile, check_file};
 
 /// `(code, example)` pairs from the documentation.
 fn documented() -> Vec<(String, String)> {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/diagnostics.md"))
-        .expect("docs/diagnostics.md");
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/diagnostics.md"
+    ))
+    .expect("docs/diagnostics.md");
     let mut out = Vec::new();
     let mut code = None;
     let mut lines = doc.lines();
@@ -24,7 +27,10 @@ fn documented() -> Vec<(String, String)> {
                 block += l;
                 block += "\n";
             }
-            out.push((code.clone().expect("a code heading before the example"), block));
+            out.push((
+                code.clone().expect("a code heading before the example"),
+                block,
+            ));
         }
     }
     out
@@ -52,11 +58,18 @@ fn every_code_is_documented_with_an_example_that_triggers_it() {
         assert!(
             diags.iter().any(|d| d.code.as_str() == code),
             "the example of {code} gives {:?}",
-            diags.iter().map(|d| (d.code.as_str(), &d.message)).collect::<Vec<_>>()
+            diags
+                .iter()
+                .map(|d| (d.code.as_str(), &d.message))
+                .collect::<Vec<_>>()
         );
         rendered += &format!("== {code}\n");
         for d in &diags {
-            assert!(d.span.start <= d.span.end && d.span.end <= example.len(), "{code}: span {} outside the file", d.span);
+            assert!(
+                d.span.start <= d.span.end && d.span.end <= example.len(),
+                "{code}: span {} outside the file",
+                d.span
+            );
             rendered += &format!(
                 "{} {} {:?}: {}\n",
                 d.code.as_str(),

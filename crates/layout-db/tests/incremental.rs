@@ -47,7 +47,8 @@ fn editing_one_declaration_reevaluates_only_its_users() {
 
     // `let n = 3` -> `let n = 30`: n, m (uses n) and `check m == 6` run again;
     // everything after n moved by one byte and is reused all the same.
-    file.set_text(&mut db).to(FILE.replace("let n = 3\n", "let n = 30\n"));
+    file.set_text(&mut db)
+        .to(FILE.replace("let n = 3\n", "let n = 30\n"));
     let report = check_file(&db, file).clone();
     assert_eq!(evaluations(&log), 3);
     assert_eq!(report.checks_passed, 3);
@@ -64,7 +65,8 @@ fn editing_one_declaration_reevaluates_only_its_users() {
     assert_eq!(evaluations(&log), 1);
 
     // Editing the shared alias re-evaluates #shared, sm and the bank check.
-    file.set_text(&mut db).to(commented.replace("maxPhase = 8", "maxPhase = 4"));
+    file.set_text(&mut db)
+        .to(commented.replace("maxPhase = 8", "maxPhase = 4"));
     let _ = check_file(&db, file);
     assert_eq!(evaluations(&log), 3);
 }

@@ -1,0 +1,190 @@
+//! End-to-end tests of the real binary: exit codes, the JSON of CONTRACT §3,
+//! SARIF and GitHub output, and `fmt`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use expect_test::expect;
+use serde_json::Value;
+
+fn layoutc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_layoutc"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("runs layoutc")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn examples_pass_and_exit_zero() {
+    let o = layoutc(&["check", "examples", "--color", "never"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("ok: 9 files:"), "{}", stdout(&o));
+}
+
+#[test]
+fn exit_codes_follow_the_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(dir.path(), "bad.lay", "check 1 + 1 == 3\n");
+    assert_eq!(layoutc(&["check", &bad]).status.code(), Some(1));
+    assert_eq!(
+        layoutc(&["check", "no/such/file.lay"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(layoutc(&["check", "--bogus", &bad]).status.code(), Some(2));
+    assert_eq!(layoutc(&["show", &bad, "nothing"]).status.code(), Some(2));
+    assert_eq!(layoutc(&["--version"]).status.code(), Some(0));
+    // Globs expand; one matching nothing is bad usage.
+    let pattern = format!("{}/*.lay", dir.path().display());
+    assert_eq!(layoutc(&["check", &pattern]).status.code(), Some(1));
+    let none = format!("{}/*.nothing", dir.path().display());
+    assert_eq!(layoutc(&["check", &none]).status.code(), Some(2));
+}
+
+const SHOW: &str = r#"#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 8]}>
+layout acc = tensor<32x8xf32, #mma>
+layout t = cute ((4,2),4):((8,4),1)
+layout x = xla f32[3,5]{1,0:T(2,2)}
+let n = 7
+let k = (1, 2)
+let ok = n == 7
+layout broken = invert(zeros_1d(4, "i", "o"))
+"#;
+
+#[test]
+fn show_json_has_the_contract_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "show.lay", SHOW);
+    let o = layoutc(&["show", &f, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "the file has an error");
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["file"], f.as_str());
+    let names: Vec<&str> = j["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["#mma", "acc", "t", "x", "n", "k", "ok", "broken"]);
+    let acc = &j["values"][1];
+    assert_eq!(acc["kind"], "layout");
+    assert_eq!(
+        acc["span"],
+        serde_json::json!({"start": 112, "end": 115, "line": 2, "column": 8})
+    );
+    // Triton 3.9's layout for this tensor.
+    assert_eq!(
+        acc["linear"],
+        serde_json::json!({
+            "ins": [
+                {"name": "register", "size": 4, "bases": [[0, 1], [8, 0]]},
+                {"name": "lane", "size": 32, "bases": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]},
+                {"name": "warp", "size": 2, "bases": [[16, 0]]},
+                {"name": "block", "size": 1, "bases": []}
+            ],
+            "outs": [{"name": "dim0", "size": 32}, {"name": "dim1", "size": 8}]
+        })
+    );
+    let t = &j["values"][2];
+    assert_eq!(t["cute"]["text"], "((4,2),4):((8,4),1)");
+    assert_eq!(t["cute"]["size"], 32);
+    assert_eq!(t["cute"]["cosize"], 32);
+    assert_eq!(
+        t["cute"]["table"].as_array().unwrap()[..6],
+        serde_json::json!([0, 8, 16, 24, 4, 12]).as_array().unwrap()[..]
+    );
+    let x = &j["values"][3];
+    assert_eq!(x["xla"]["padded_elements"], 24);
+    assert_eq!(
+        x["xla"]["offsets"],
+        serde_json::json!([0, 1, 4, 5, 8, 2, 3, 6, 7, 10, 12, 13, 16, 17, 20])
+    );
+    assert_eq!(j["values"][4]["int"], 7);
+    assert_eq!(j["values"][5]["tuple"], "(1,2)");
+    assert_eq!(j["values"][6]["bool"], true);
+    let broken = &j["values"][7];
+    assert!(broken.get("linear").is_none());
+    let d = &j["diagnostics"][0];
+    assert_eq!(d["code"], "E0304");
+    let start = d["span"]["start"].as_u64().unwrap() as usize;
+    assert!(SHOW[start..].starts_with("invert(zeros_1d"));
+}
+
+#[test]
+fn show_text_draws_the_ownership_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "show.lay", SHOW);
+    let o = layoutc(&["show", &f, "acc"]);
+    let text = stdout(&o);
+    // Thread 0 holds (0,0), (0,1), (8,0), (8,1); thread 1 holds (0,2), (0,3).
+    assert!(text.contains("   0 |  T0:0  T0:1  T1:0  T1:1"), "{text}");
+    assert!(text.contains("   8 |  T0:2  T0:3  T1:2  T1:3"), "{text}");
+    assert!(text.contains("  16 | T32:0 T32:1"), "{text}");
+}
+
+#[test]
+fn sarif_and_github_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "bad.lay", "let a = 1\ncheck a == 2\n");
+    let o = layoutc(&["check", &f, "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["version"], "2.1.0");
+    let run = &j["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "layoutc");
+    let r = &run["results"][0];
+    assert_eq!(r["ruleId"], "E0401");
+    assert_eq!(r["level"], "error");
+    let region = &r["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(2), Some(7))
+    );
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(
+        rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        "E0401"
+    );
+
+    let o = layoutc(&["check", &f, "--format", "github"]);
+    let line = stdout(&o).replace(&f, "FILE");
+    expect![[r#"
+        ::error file=FILE,line=2,col=7,endLine=2,endColumn=13,title=E0401 check failed::check failed: 1 == 2 does not hold
+    "#]]
+    .assert_eq(&line);
+}
+
+#[test]
+fn fmt_prints_checks_and_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "f.lay", "let   a=1 // one\ncheck a==1\n");
+    let o = layoutc(&["fmt", &f]);
+    assert_eq!(stdout(&o), "let a = 1 // one\ncheck a == 1\n");
+    assert_eq!(
+        std::fs::read_to_string(&f).unwrap(),
+        "let   a=1 // one\ncheck a==1\n",
+        "fmt alone writes nothing"
+    );
+    assert_eq!(layoutc(&["fmt", "--check", &f]).status.code(), Some(1));
+    assert_eq!(layoutc(&["fmt", "--write", &f]).status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&f).unwrap(),
+        "let a = 1 // one\ncheck a == 1\n"
+    );
+    assert_eq!(layoutc(&["fmt", "--check", &f]).status.code(), Some(0));
+    assert_eq!(
+        layoutc(&["fmt", "--check", "examples"]).status.code(),
+        Some(0),
+        "examples are formatted"
+    );
+}
