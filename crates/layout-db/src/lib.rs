@@ -115,15 +115,29 @@ pub fn parse_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Parse
     }
 }
 
+/// Where each name is declared: the index of its first declaration in the
+/// outline. One hash map per file revision keeps every lookup O(1).
+#[salsa::tracked(returns(ref))]
+pub fn name_table(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+) -> std::collections::HashMap<String, usize> {
+    let mut table = std::collections::HashMap::new();
+    for (i, item) in file_outline(db, file).iter().enumerate() {
+        if let Some(n) = &item.name {
+            table.entry(n.clone()).or_insert(i);
+        }
+    }
+    table
+}
+
 /// The item that declares `name` (the first, if there are several).
 #[salsa::tracked]
 pub fn lookup<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<ItemKey<'db>> {
     let file = *name.file(db);
-    let wanted = name.name(db);
-    file_outline(db, file)
-        .iter()
-        .find(|i| i.name.as_deref() == Some(wanted.as_str()))
-        .map(|i| ItemKey::new(db, file, i.text.clone()))
+    let index = *name_table(db, file).get(name.name(db).as_str())?;
+    let text = file_outline(db, file)[index].text.clone();
+    Some(ItemKey::new(db, file, text))
 }
 
 /// The names an item uses, in order of first use.
