@@ -42,11 +42,15 @@ impl IntTuple {
         }
     }
 
-    /// Product of the leaves.
+    /// Product of the leaves (saturating: layouts are checked to stay far
+    /// below `i64::MAX`, see [`Layout::new`]).
     pub fn product(&self) -> i64 {
         match self {
             Int(n) => *n,
-            Tuple(v) => v.iter().map(IntTuple::product).product(),
+            Tuple(v) => v
+                .iter()
+                .map(IntTuple::product)
+                .fold(1i64, |a, b| a.saturating_mul(b)),
         }
     }
 
@@ -226,7 +230,24 @@ impl Layout {
                 format!("shape {shape} has a non-positive mode {s}"),
             ));
         }
-        Ok(Layout { shape, stride })
+        let layout = Layout { shape, stride };
+        // Keep every size, offset and intermediate product of the algebra
+        // (which multiplies sizes and strides) inside 64 bits.
+        const LIMIT: i64 = 1 << 40;
+        if layout.size() > LIMIT
+            || layout.cosize() > LIMIT
+            || layout
+                .stride
+                .flatten()
+                .iter()
+                .any(|d| d.unsigned_abs() > LIMIT as u64)
+        {
+            return Err(LayoutError::invalid(
+                "layout",
+                format!("{layout} is too large: sizes, strides and offsets must stay below 2^40"),
+            ));
+        }
+        Ok(layout)
     }
 
     /// `make_layout(shape)`: column-major strides.
@@ -267,9 +288,8 @@ impl Layout {
     pub fn cosize(&self) -> i64 {
         self.leaves()
             .iter()
-            .map(|&(s, d)| (s - 1) * d.abs())
-            .sum::<i64>()
-            + 1
+            .map(|&(s, d)| (s - 1).saturating_mul(d.saturating_abs()))
+            .fold(1i64, |a, b| a.saturating_add(b))
     }
 
     pub fn rank(&self) -> usize {

@@ -927,6 +927,20 @@ pub(crate) fn call(
         }
         "table" => {
             let (x, xs) = arg(0);
+            const MAX_TABLE: i64 = 1 << 16;
+            let size = match &x {
+                Value::Cute(l) => l.size(),
+                Value::Swizzled(l) => l.layout.size(),
+                Value::Xla(x) => x.logical_elements(),
+                _ => 0,
+            };
+            if size > MAX_TABLE {
+                return Err(ctx.error(
+                    Code::TooLarge,
+                    xs,
+                    format!("table() lists at most 65536 values, this layout has {size}"),
+                ));
+            }
             let t = match &x {
                 Value::Cute(l) => l.table(),
                 Value::Swizzled(l) => l.table(),

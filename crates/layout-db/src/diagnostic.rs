@@ -72,6 +72,7 @@ codes! {
     InvalidSolve = "E0315", "invalid solve request";
     CheckFailed = "E0401", "check failed";
     CheckNotBool = "E0402", "check is not a boolean";
+    Internal = "E0900", "internal error";
 }
 
 /// A problem found in a file, with the span it is about.

@@ -40,7 +40,28 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated 
     let value = match &parsed.item {
         // Syntax errors are reported by the parse; evaluating a broken item
         // would only repeat them.
-        Some(item) if parsed.errors.is_empty() => ctx.item(item).ok(),
+        Some(item) if parsed.errors.is_empty() => {
+            // The last line of defence of "no input crashes layoutc": a bug
+            // in the algebra becomes a diagnostic on this item, and the panic
+            // never crosses a salsa query (each item catches its own).
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.item(item)));
+            match outcome {
+                Ok(v) => v.ok(),
+                Err(payload) => {
+                    let what = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown".into());
+                    ctx.diags.push(Diagnostic::error(
+                        Code::Internal,
+                        item.span,
+                        format!("internal error while evaluating this ({what}); please report it with this file"),
+                    ));
+                    None
+                }
+            }
+        }
         _ => None,
     };
     Evaluated {
@@ -843,6 +864,21 @@ impl<'db> Ctx<'db> {
         span: Span,
         enc_span: Span,
     ) -> R<Value> {
+        // A CTA's tile: Triton's tensors are far smaller; beyond this the
+        // tables and bank enumerations would not finish in interactive time.
+        const MAX_TENSOR_ELEMENTS: u64 = 1 << 24;
+        let elements = shape
+            .iter()
+            .try_fold(1u64, |acc, &d| acc.checked_mul(d as u64));
+        if elements.is_none_or(|n| n > MAX_TENSOR_ELEMENTS) {
+            return Err(self.error(
+                Code::TooLarge,
+                span,
+                format!(
+                    "a tensor of {shape:?} has more than 2^24 elements, the most layoutc handles"
+                ),
+            ));
+        }
         let enc = fit_nvmma_rank(enc, shape.len());
         if !enc.is_shared() {
             let facts = self.target();

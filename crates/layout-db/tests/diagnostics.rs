@@ -46,6 +46,9 @@ fn diagnose(src: &str) -> Vec<layout_db::Diagnostic> {
 fn every_code_is_documented_with_an_example_that_triggers_it() {
     let docs = documented();
     for code in Code::ALL {
+        if *code == Code::Internal {
+            continue; // a bug of layoutc's own has no example
+        }
         assert!(
             docs.iter().any(|(c, _)| c == code.as_str()),
             "{} has no example in docs/diagnostics.md",
