@@ -1,8 +1,8 @@
-//! Tokens of a `.lay` file (chumsky). `//` comments and whitespace are
+//! Tokens of a `.lay` file (logos). `//` comments and whitespace are
 //! skipped; an unknown character is reported and skipped, so lexing never
 //! fails.
 
-use chumsky::prelude::*;
+use chumsky::span::SimpleSpan;
 
 use crate::ast::{Span, SyntaxError};
 
@@ -34,57 +34,64 @@ impl std::fmt::Display for Token<'_> {
 
 pub type Spanned<T> = (T, SimpleSpan);
 
-fn lexer<'src>()
--> impl Parser<'src, &'src str, Vec<Spanned<Token<'src>>>, extra::Err<Rich<'src, char>>> {
-    let int = text::int(10).to_slice().try_map(|s: &str, span| {
-        s.parse::<i64>()
-            .map(Token::Int)
-            .map_err(|_| Rich::custom(span, "this integer does not fit in 64 bits"))
-    });
-    let string = just('"')
-        .ignore_then(none_of("\"\n").repeated().to_slice())
-        .then_ignore(just('"'))
-        .map(Token::Str);
-    let op = choice((just("=="), just("!="), just("<="), just(">="), just("->")))
-        .or(one_of("+-*/%").to_slice())
-        .map(Token::Op);
-    let ctrl = one_of("()[]{}<>,:=.;").map(Token::Ctrl);
-    let hash = just('#').to(Token::Hash);
-    let ident = any()
-        .filter(|c: &char| c.is_ascii_alphabetic() || *c == '_')
-        .then(
-            any()
-                .filter(|c: &char| c.is_ascii_alphanumeric() || *c == '_')
-                .repeated(),
-        )
-        .to_slice()
-        .map(Token::Ident);
-    let token = choice((int, string, op, ctrl, hash, ident));
-    let comment = just("//")
-        .then(any().and_is(just('\n').not()).repeated())
-        .padded();
-    token
-        .map_with(|t, e| (t, e.span()))
-        .padded_by(comment.repeated())
-        .padded()
-        .recover_with(skip_then_retry_until(any().ignored(), end()))
-        .repeated()
-        .collect()
+/// The raw token classes; [`lex`] turns them into [`Token`]s.
+#[derive(logos::Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[logos(skip r"[\s]+")]
+#[logos(skip r"//[^\n]*")]
+enum Raw {
+    #[regex("[0-9]+")]
+    Int,
+    #[regex(r#""[^"\n]*""#)]
+    Str,
+    #[regex("[A-Za-z_][A-Za-z0-9_]*")]
+    Ident,
+    #[token("#")]
+    Hash,
+    #[token("==")]
+    #[token("!=")]
+    #[token("<=")]
+    #[token(">=")]
+    #[token("->")]
+    #[regex("[-+*/%]")]
+    Op,
+    #[regex(r"[()\[\]{}<>,:=.;]")]
+    Ctrl,
 }
 
 /// Tokens of `src` and the characters that are not part of any token.
+/// A stray character is reported and skipped, so lexing never fails.
 pub fn lex(src: &str) -> (Vec<Spanned<Token<'_>>>, Vec<SyntaxError>) {
-    let (tokens, errors) = lexer().parse(src).into_output_errors();
-    let errors = errors
-        .into_iter()
-        .map(|e| {
-            let span = Span::new(e.span().start, e.span().end);
-            let found = src.get(span.start..span.end).unwrap_or("");
-            SyntaxError {
-                span,
-                message: format!("unexpected character '{found}'"),
+    use logos::Logos;
+    let mut tokens = Vec::with_capacity(src.len() / 4);
+    let mut errors = Vec::new();
+    for (raw, range) in Raw::lexer(src).spanned() {
+        let text = &src[range.clone()];
+        let span: SimpleSpan = (range.start..range.end).into();
+        let token = match raw {
+            Ok(Raw::Int) => match text.parse::<i64>() {
+                Ok(n) => Token::Int(n),
+                Err(_) => {
+                    errors.push(SyntaxError {
+                        span: Span::new(range.start, range.end),
+                        message: "this integer does not fit in 64 bits".into(),
+                    });
+                    continue;
+                }
+            },
+            Ok(Raw::Str) => Token::Str(&text[1..text.len() - 1]),
+            Ok(Raw::Ident) => Token::Ident(text),
+            Ok(Raw::Hash) => Token::Hash,
+            Ok(Raw::Op) => Token::Op(text),
+            Ok(Raw::Ctrl) => Token::Ctrl(text.chars().next().unwrap_or(' ')),
+            Err(()) => {
+                errors.push(SyntaxError {
+                    span: Span::new(range.start, range.end),
+                    message: format!("unexpected character '{text}'"),
+                });
+                continue;
             }
-        })
-        .collect();
-    (tokens.unwrap_or_default(), errors)
+        };
+        tokens.push((token, span));
+    }
+    (tokens, errors)
 }

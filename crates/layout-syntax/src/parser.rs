@@ -450,9 +450,12 @@ fn item<'t, 's: 't, I>(src: &'s str) -> impl Parser<'t, I, Item, Err<'t, 's>> + 
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
+    // One expression parser, cloned (cheaply) into every place that needs
+    // it: building chumsky parsers is costly, parsing with them is not.
+    let expr = expr(src);
     let field = ident()
         .then_ignore(ctrl('='))
-        .then(expr(src))
+        .then(expr.clone())
         .then_ignore(ctrl(',').or_not())
         .map(|(key, value)| Field { key, value });
     let fields = field
@@ -474,7 +477,7 @@ where
         just(Token::Hash)
             .ignore_then(ident())
             .then_ignore(ctrl('='))
-            .then(expr(src))
+            .then(expr.clone())
             .map(|(name, value)| ItemKind::Alias { name, value }),
         kw("module")
             .ignore_then(kw("attributes"))
@@ -489,15 +492,15 @@ where
         kw("layout")
             .ignore_then(ident())
             .then_ignore(ctrl('='))
-            .then(expr(src))
+            .then(expr.clone())
             .map(|(name, value)| ItemKind::Layout { name, value }),
         kw("let")
             .ignore_then(ident())
             .then_ignore(ctrl('='))
-            .then(expr(src))
+            .then(expr.clone())
             .map(|(name, value)| ItemKind::Let { name, value }),
         kw("check")
-            .ignore_then(expr(src))
+            .ignore_then(expr.clone())
             .map(|expr| ItemKind::Check { expr }),
         kw("solve")
             .ignore_then(ident())
