@@ -38,6 +38,9 @@ fn main() {
         let f = layout_db::SourceFile::new(&db, "x".into(), src.clone());
         let r = layout_db::check_file(&db, f);
         println!("check only: {:?} ({} checks)", t.elapsed(), r.checks);
+        let t = Instant::now();
+        drop(db);
+        println!("drop: {:?}", t.elapsed());
         return;
     }
     let t = Instant::now();

@@ -897,8 +897,9 @@ impl<'db> Ctx<'db> {
                 return Err(self.report(d));
             }
         }
-        let layout = match enc.to_linear_layout(&shape) {
-            Ok(l) => l,
+        let key = crate::EncodingOnShape::new(self.db, enc.clone(), shape.clone());
+        let layout = match crate::encoding_layout(self.db, key) {
+            Ok(l) => l.clone(),
             Err(e) => {
                 let code = match &e {
                     LayoutError::Invalid { reason, .. } if reason.contains("rank") => {
@@ -907,7 +908,7 @@ impl<'db> Ctx<'db> {
                     other => code_for(other, Family::Triton),
                 };
                 let mut d = Diagnostic::error(code, span, e.to_string());
-                if let Some(n) = mixed_radix_note(&e) {
+                if let Some(n) = mixed_radix_note(e) {
                     d = d.with_note(n);
                 }
                 return Err(self.report(d));

@@ -185,6 +185,26 @@ pub fn cycle_through<'db>(
     eval::find_cycle(db, *name.file(db), name.name(db))
 }
 
+/// A Triton encoding applied to a tensor shape: the key of
+/// [`encoding_layout`], so that a file full of tensors with the same few
+/// encodings converts each pair once.
+#[salsa::interned(debug)]
+pub struct EncodingOnShape<'db> {
+    #[returns(ref)]
+    pub encoding: layout_algebra::triton::Encoding,
+    #[returns(ref)]
+    pub shape: Vec<u32>,
+}
+
+/// The linear layout of an encoding over a shape (memoized).
+#[salsa::tracked(returns(ref))]
+pub fn encoding_layout<'db>(
+    db: &'db dyn salsa::Database,
+    key: EncodingOnShape<'db>,
+) -> Result<layout_algebra::LinearLayout, layout_algebra::LayoutError> {
+    key.encoding(db).to_linear_layout(key.shape(db))
+}
+
 /// The machine the file describes: module attributes and `target` items.
 #[salsa::tracked(returns(ref))]
 pub fn file_target(db: &dyn salsa::Database, file: SourceFile) -> TargetFacts {
