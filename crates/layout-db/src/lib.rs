@@ -59,18 +59,28 @@ pub struct SourceFile {
     pub text: String,
 }
 
-/// An item's place in its file.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct OutlineItem {
-    pub offset: usize,
-    pub keyword: String,
-    pub name: Option<String>,
+/// An item's text within a file: the key of its parse and evaluation.
+#[salsa::interned(debug)]
+pub struct ItemKey<'db> {
+    pub file: SourceFile,
+    #[returns(ref)]
     pub text: String,
 }
 
-/// The items of a file, cut by text (cheap: one lexing pass).
+/// An item's place in its file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, salsa::SalsaValue)]
+pub struct OutlineItem<'db> {
+    pub offset: usize,
+    pub keyword: String,
+    pub name: Option<String>,
+    /// The item's text, interned: the key of its parse and evaluation.
+    pub key: ItemKey<'db>,
+}
+
+/// The items of a file, cut by text (cheap: one lexing pass); each item's
+/// text is interned once here and the key shared by every other query.
 #[salsa::tracked(returns(ref))]
-pub fn file_outline(db: &dyn salsa::Database, file: SourceFile) -> Vec<OutlineItem> {
+pub fn file_outline<'db>(db: &'db dyn salsa::Database, file: SourceFile) -> Vec<OutlineItem<'db>> {
     let text = file.text(db);
     layout_syntax::outline(text)
         .into_iter()
@@ -78,17 +88,9 @@ pub fn file_outline(db: &dyn salsa::Database, file: SourceFile) -> Vec<OutlineIt
             offset: i.range.start,
             keyword: i.keyword,
             name: i.name,
-            text: text[i.range].to_string(),
+            key: ItemKey::new(db, file, text[i.range].to_string()),
         })
         .collect()
-}
-
-/// An item's text within a file: the key of its parse and evaluation.
-#[salsa::interned(debug)]
-pub struct ItemKey<'db> {
-    pub file: SourceFile,
-    #[returns(ref)]
-    pub text: String,
 }
 
 /// A declared name within a file (`acc`, `#blocked`).
@@ -115,17 +117,18 @@ pub fn parse_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Parse
     }
 }
 
-/// Where each name is declared: the index of its first declaration in the
-/// outline. One hash map per file revision keeps every lookup O(1).
+/// Where each name is declared: the key of its first declaration. A lookup
+/// depends on this table only; its result, and so the users of a name,
+/// change only when the declaration it finds changes.
 #[salsa::tracked(returns(ref))]
-pub fn name_table(
-    db: &dyn salsa::Database,
+pub fn name_table<'db>(
+    db: &'db dyn salsa::Database,
     file: SourceFile,
-) -> std::collections::HashMap<String, usize> {
+) -> std::collections::HashMap<String, ItemKey<'db>> {
     let mut table = std::collections::HashMap::new();
-    for (i, item) in file_outline(db, file).iter().enumerate() {
+    for item in file_outline(db, file) {
         if let Some(n) = &item.name {
-            table.entry(n.clone()).or_insert(i);
+            table.entry(n.clone()).or_insert(item.key);
         }
     }
     table
@@ -134,10 +137,9 @@ pub fn name_table(
 /// The item that declares `name` (the first, if there are several).
 #[salsa::tracked]
 pub fn lookup<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<ItemKey<'db>> {
-    let file = *name.file(db);
-    let index = *name_table(db, file).get(name.name(db).as_str())?;
-    let text = file_outline(db, file)[index].text.clone();
-    Some(ItemKey::new(db, file, text))
+    name_table(db, *name.file(db))
+        .get(name.name(db).as_str())
+        .copied()
 }
 
 /// The names an item uses, in order of first use.
@@ -211,8 +213,7 @@ pub fn file_target(db: &dyn salsa::Database, file: SourceFile) -> TargetFacts {
     let mut facts = TargetFacts::default();
     for item in file_outline(db, file) {
         if item.keyword == "module" || item.keyword == "target" {
-            let key = ItemKey::new(db, file, item.text.clone());
-            if let Some(Value::Target(t)) = &evaluate_item(db, key).value {
+            if let Some(Value::Target(t)) = &evaluate_item(db, item.key).value {
                 facts.merge(t);
             }
         }
@@ -220,21 +221,33 @@ pub fn file_target(db: &dyn salsa::Database, file: SourceFile) -> TargetFacts {
     facts
 }
 
-/// A named declaration's place and value, for `show` and hovers.
+/// A named declaration's place, for `show` and hovers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct NamedValue {
+pub struct NamedItem {
     pub name: String,
     /// The name's span in the file.
     pub span: Span,
     /// The whole declaration's span in the file.
     pub item_span: Span,
+    /// The item's index in [`file_outline`].
+    pub outline_index: usize,
+}
+
+/// A named declaration with its value (`None` when it has errors).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NamedValue {
+    pub name: String,
+    pub span: Span,
+    pub item_span: Span,
     pub value: Option<Value>,
 }
 
-/// Everything `layoutc check` and `show` report for a file.
+/// Everything `layoutc check` reports for a file. Values stay in the
+/// per-item queries (see [`named_values`]): the report is rebuilt after every
+/// edit and should not copy them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FileReport {
-    pub values: Vec<NamedValue>,
+    pub items: Vec<NamedItem>,
     pub diagnostics: Vec<Diagnostic>,
     /// How many `check` items were evaluated, and how many held.
     pub checks: usize,
@@ -253,14 +266,14 @@ impl FileReport {
 #[salsa::tracked(returns(ref))]
 pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
     let mut report = FileReport {
-        values: Vec::new(),
+        items: Vec::new(),
         diagnostics: Vec::new(),
         checks: 0,
         checks_passed: 0,
     };
     let mut first_definition: std::collections::HashMap<&str, Span> = Default::default();
-    for outline in file_outline(db, file) {
-        let key = ItemKey::new(db, file, outline.text.clone());
+    for (index, outline) in file_outline(db, file).iter().enumerate() {
+        let key = outline.key;
         let parsed = parse_item(db, key);
         let shift = outline.offset;
         for e in &parsed.errors {
@@ -303,11 +316,11 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
                 ),
                 None => {
                     first_definition.insert(outline.name.as_deref().unwrap_or(""), span);
-                    report.values.push(NamedValue {
+                    report.items.push(NamedItem {
                         name: full,
                         span,
                         item_span: item.span.shift(shift),
-                        value: evaluated.value.clone(),
+                        outline_index: index,
                     });
                 }
             }
@@ -317,4 +330,21 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
         .diagnostics
         .sort_by_key(|d| (d.span.start, d.span.end, d.code));
     report
+}
+
+/// Every named declaration of a file with its value, in file order.
+pub fn named_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<NamedValue> {
+    let outline = file_outline(db, file);
+    check_file(db, file)
+        .items
+        .iter()
+        .map(|it| NamedValue {
+            name: it.name.clone(),
+            span: it.span,
+            item_span: it.item_span,
+            value: evaluate_item(db, outline[it.outline_index].key)
+                .value
+                .clone(),
+        })
+        .collect()
 }

@@ -28,7 +28,7 @@ pub fn fmt(paths: &[String], check: bool, write: bool) -> Result<u8, Usage> {
         };
         if check {
             if formatted != text {
-                println!("{} is not formatted", path.display());
+                crate::outln!("{} is not formatted", path.display());
                 status = 1;
             }
         } else if write {
@@ -37,7 +37,7 @@ pub fn fmt(paths: &[String], check: bool, write: bool) -> Result<u8, Usage> {
                     .map_err(|e| Usage(format!("cannot write {}: {e}", path.display())))?;
             }
         } else {
-            print!("{formatted}");
+            crate::out!("{formatted}");
         }
     }
     Ok(status)

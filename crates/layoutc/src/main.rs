@@ -80,6 +80,30 @@ enum Command {
     },
 }
 
+/// Writes to stdout; a closed pipe (`layoutc show f.lay | head`) ends the
+/// output quietly instead of panicking as `print!` would.
+pub fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        std::process::exit(0);
+    }
+}
+
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::write_stdout(&format!($($arg)*)) };
+}
+
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::write_stdout(&format!("{}\n", format!($($arg)*))) };
+}
+
 /// Bad usage: exit code 2 with a message.
 pub struct Usage(pub String);
 

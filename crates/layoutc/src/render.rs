@@ -16,14 +16,26 @@ pub struct Checked {
     pub path: PathBuf,
     pub text: String,
     pub report: FileReport,
+    /// The named declarations and their values (only when asked for).
+    pub values: Vec<layout_db::NamedValue>,
 }
 
 /// Checks one file in a fresh database.
-pub fn check_text(path: PathBuf, text: String) -> Checked {
+pub fn check_text(path: PathBuf, text: String, with_values: bool) -> Checked {
     let db = Database::default();
     let file = SourceFile::new(&db, path.display().to_string(), text.clone());
     let report = check_file(&db, file).clone();
-    Checked { path, text, report }
+    let values = if with_values {
+        layout_db::named_values(&db, file)
+    } else {
+        Vec::new()
+    };
+    Checked {
+        path,
+        text,
+        report,
+        values,
+    }
 }
 
 /// Checks files on all cores; results come back in input order.
@@ -44,7 +56,7 @@ fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((p, t)) = texts.get(i) else { break };
-                    let c = check_text(p.clone(), t.clone());
+                    let c = check_text(p.clone(), t.clone(), false);
                     if let Ok(mut slots) = slots.lock() {
                         slots[i] = Some(c);
                     }
@@ -60,16 +72,16 @@ pub fn check(paths: &[String], format: CheckFormat, color: bool) -> Result<u8, U
     let checked = check_all(files)?;
     let failed = checked.iter().any(|c| c.report.has_errors());
     match format {
-        CheckFormat::Text => print!("{}", text_report(&checked, color)),
-        CheckFormat::Json => println!(
+        CheckFormat::Text => crate::out!("{}", text_report(&checked, color)),
+        CheckFormat::Json => crate::outln!(
             "{}",
             serde_json::to_string_pretty(&json_report(&checked)).expect("JSON")
         ),
-        CheckFormat::Sarif => println!(
+        CheckFormat::Sarif => crate::outln!(
             "{}",
             serde_json::to_string_pretty(&sarif(&checked)).expect("JSON")
         ),
-        CheckFormat::Github => print!("{}", github(&checked)),
+        CheckFormat::Github => crate::out!("{}", github(&checked)),
     }
     Ok(u8::from(failed))
 }

@@ -17,21 +17,15 @@ const TABLE_LIMIT: i64 = 4096;
 
 pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Usage> {
     let text = files::read(std::path::Path::new(path))?;
-    let checked = check_text(PathBuf::from(path), text);
+    let checked = check_text(PathBuf::from(path), text, true);
     let values: Vec<&NamedValue> = checked
-        .report
         .values
         .iter()
         .filter(|v| name.is_none_or(|n| v.name == n || v.name == format!("#{n}")))
         .collect();
     if let Some(n) = name {
         if values.is_empty() {
-            let names: Vec<&str> = checked
-                .report
-                .values
-                .iter()
-                .map(|v| v.name.as_str())
-                .collect();
+            let names: Vec<&str> = checked.values.iter().map(|v| v.name.as_str()).collect();
             return Err(Usage(format!(
                 "{path} declares no `{n}` (it declares {})",
                 if names.is_empty() {
@@ -51,7 +45,7 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
                 "values": values.iter().map(|v| value_json(&checked.text, &index, v)).collect::<Vec<_>>(),
                 "diagnostics": checked.report.diagnostics.iter().map(|d| diagnostic_json(&checked.text, &index, d)).collect::<Vec<_>>(),
             });
-            println!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
+            crate::outln!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
         }
         ShowFormat::Text => {
             let mut out = String::new();
@@ -62,7 +56,7 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
             for d in &checked.report.diagnostics {
                 out += &ariadne_report(path, &checked.text, d, false);
             }
-            print!("{out}");
+            crate::out!("{out}");
         }
     }
     Ok(u8::from(failed))
