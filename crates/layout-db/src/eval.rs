@@ -28,6 +28,8 @@ pub(crate) struct Ctx<'db> {
     pub db: &'db dyn salsa::Database,
     pub file: SourceFile,
     pub diags: Vec<Diagnostic>,
+    /// The name being declared (`#x` for aliases) and its span.
+    pub declaring: Option<(String, Span)>,
 }
 
 pub(crate) fn evaluate(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated {
@@ -36,6 +38,7 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated 
         db,
         file: *key.file(db),
         diags: Vec::new(),
+        declaring: None,
     };
     let value = match &parsed.item {
         // Syntax errors are reported by the parse; evaluating a broken item
@@ -216,24 +219,15 @@ impl<'db> Ctx<'db> {
     }
 
     fn item(&mut self, item: &Item) -> R<Value> {
+        // Cycles are found when they happen: salsa's cycle recovery gives
+        // the re-entered declaration "has errors", and `resolve` then asks
+        // whether the declaration being evaluated is on a cycle.
         if let Some(name) = item.name() {
             let full = match item.kind {
                 ItemKind::Alias { .. } => format!("#{}", name.name),
                 _ => name.name.clone(),
             };
-            if !matches!(item.kind, ItemKind::Target { .. }) {
-                let decl = DeclName::new(self.db, self.file, full.clone());
-                if let Some(path) = crate::cycle_through(self.db, decl) {
-                    return Err(self.error(
-                        Code::CyclicDefinition,
-                        name.span,
-                        format!(
-                            "`{full}` is defined in terms of itself: {}",
-                            path.join(" -> ")
-                        ),
-                    ));
-                }
-            }
+            self.declaring = Some((full, name.span));
         }
         match &item.kind {
             ItemKind::Alias { value, .. } => {
@@ -745,11 +739,28 @@ impl<'db> Ctx<'db> {
         let decl = DeclName::new(self.db, self.file, name.to_string());
         match crate::declared_value(self.db, decl) {
             Some(Some(v)) => Ok(v.clone()),
-            Some(None) => Err(self.error(
-                Code::DependsOnError,
-                span,
-                format!("`{name}` has errors, so this cannot be evaluated"),
-            )),
+            Some(None) => {
+                if let Some((me, my_span)) = self.declaring.clone() {
+                    if let Some(path) = find_cycle(self.db, self.file, &me) {
+                        if !self.diags.iter().any(|d| d.code == Code::CyclicDefinition) {
+                            self.error(
+                                Code::CyclicDefinition,
+                                my_span,
+                                format!(
+                                    "`{me}` is defined in terms of itself: {}",
+                                    path.join(" -> ")
+                                ),
+                            );
+                        }
+                        return Err(Reported);
+                    }
+                }
+                Err(self.error(
+                    Code::DependsOnError,
+                    span,
+                    format!("`{name}` has errors, so this cannot be evaluated"),
+                ))
+            }
             None => {
                 let outline = file_outline(self.db, self.file);
                 let is_alias = name.starts_with('#');
@@ -1128,5 +1139,33 @@ pub(crate) fn short(v: &Value) -> String {
         format!("{cut}...")
     } else {
         s
+    }
+}
+
+/// What a declaration on a cycle evaluates to when salsa re-enters it: no
+/// value, and the cycle as its diagnostic.
+pub(crate) fn cycle_fallback(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated {
+    let mut diagnostics = Vec::new();
+    if let Some(item) = &crate::parse_item(db, key).item {
+        if let Some(name) = item.name() {
+            let full = match item.kind {
+                ItemKind::Alias { .. } => format!("#{}", name.name),
+                _ => name.name.clone(),
+            };
+            if let Some(path) = find_cycle(db, *key.file(db), &full) {
+                diagnostics.push(Diagnostic::error(
+                    Code::CyclicDefinition,
+                    name.span,
+                    format!(
+                        "`{full}` is defined in terms of itself: {}",
+                        path.join(" -> ")
+                    ),
+                ));
+            }
+        }
+    }
+    Evaluated {
+        value: None,
+        diagnostics,
     }
 }

@@ -161,16 +161,24 @@ pub struct Evaluated {
 
 /// Evaluates one item: resolves its names (evaluating what they name),
 /// computes its value and type-checks it.
-#[salsa::tracked(returns(ref))]
+#[salsa::tracked(returns(ref), cycle_result = evaluate_item_on_cycle)]
 pub fn evaluate_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Evaluated {
     eval::evaluate(db, key)
+}
+
+fn evaluate_item_on_cycle<'db>(
+    db: &'db dyn salsa::Database,
+    _id: salsa::Id,
+    key: ItemKey<'db>,
+) -> Evaluated {
+    eval::cycle_fallback(db, key)
 }
 
 /// What a name stands for: `None` when nothing declares it, `Some(None)`
 /// when its declaration has errors. A query of its own so that users of a
 /// name depend on its value, not its text: a comment edit inside a
 /// declaration does not re-evaluate the declarations that use it.
-#[salsa::tracked(returns(ref))]
+#[salsa::tracked(returns(ref), cycle_result = declared_value_on_cycle)]
 pub fn declared_value<'db>(
     db: &'db dyn salsa::Database,
     name: DeclName<'db>,
@@ -178,13 +186,12 @@ pub fn declared_value<'db>(
     lookup(db, name).map(|key| evaluate_item(db, key).value.clone())
 }
 
-/// The cycle through a declared name, if its definition uses itself.
-#[salsa::tracked(returns(ref))]
-pub fn cycle_through<'db>(
-    db: &'db dyn salsa::Database,
-    name: DeclName<'db>,
-) -> Option<Vec<String>> {
-    eval::find_cycle(db, *name.file(db), name.name(db))
+fn declared_value_on_cycle<'db>(
+    _db: &'db dyn salsa::Database,
+    _id: salsa::Id,
+    _name: DeclName<'db>,
+) -> Option<Option<Value>> {
+    Some(None)
 }
 
 /// A Triton encoding applied to a tensor shape: the key of
