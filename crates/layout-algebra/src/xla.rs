@@ -155,7 +155,59 @@ impl XlaShape {
         if l.element_size_in_bits < 0 {
             return Err(LayoutError::invalid(what(), "E(n) must not be negative"));
         }
+        // Offsets and sizes are i64; keep the padded buffer far below that so
+        // no computation on this shape can overflow.
+        const LIMIT: u128 = 1 << 40;
+        if self.padded_bound() > LIMIT || l.element_size_in_bits > 1 << 16 {
+            return Err(LayoutError::invalid(
+                what(),
+                "is too large: the padded array must stay below 2^40 elements",
+            ));
+        }
         Ok(())
+    }
+
+    /// The padded element count in saturating 128-bit arithmetic: the shape
+    /// half of `tile_through`, safe on any input.
+    fn padded_bound(&self) -> u128 {
+        let order: Vec<usize> = self.minor_to_major().into_iter().rev().collect();
+        let mut shape: Vec<u128> = order.iter().map(|&d| self.dims[d].max(0) as u128).collect();
+        for tile in self.tiles() {
+            while shape.len() < tile.len() {
+                shape.insert(0, 1);
+            }
+            let start = shape.len() - tile.len();
+            let mut sh = shape.split_off(start);
+            let mut t = tile.clone();
+            let mut i = 0;
+            while i < t.len() {
+                if t[i] == TileDim::Combine && i + 1 < t.len() {
+                    sh[i + 1] = sh[i + 1].saturating_mul(sh[i]);
+                    sh.remove(i);
+                    t.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            let sizes: Vec<u128> = t
+                .iter()
+                .map(|t| match t {
+                    TileDim::Size(s) => (*s).max(1) as u128,
+                    TileDim::Combine => 1,
+                })
+                .collect();
+            shape.extend(sh.iter().zip(&sizes).map(|(&d, &t)| d.div_ceil(t)));
+            shape.extend(sizes);
+        }
+        let align = self
+            .layout
+            .as_ref()
+            .map_or(1, |l| l.tail_padding_alignment.max(1) as u128);
+        shape
+            .iter()
+            .fold(1u128, |a, &b| a.saturating_mul(b))
+            .div_ceil(align)
+            .saturating_mul(align)
     }
 
     /// Bits per element: `E(n)`, or the element type's width.
@@ -167,7 +219,7 @@ impl XlaShape {
     }
 
     pub fn logical_elements(&self) -> i64 {
-        self.dims.iter().product()
+        self.dims.iter().fold(1i64, |a, &b| a.saturating_mul(b))
     }
 
     fn minor_to_major(&self) -> Vec<usize> {
