@@ -228,3 +228,19 @@ fn tpu_default_formats_follow_the_seed() {
         assert_eq!(XlaShape::tpu(ty, dims).unwrap().to_string(), text);
     }
 }
+
+/// Found by the fuzzer: sizes that would overflow 64-bit offsets are
+/// rejected when the text is read, never computed with.
+#[test]
+fn shapes_too_large_for_64_bit_offsets_are_rejected() {
+    for text in [
+        "f32[100000000000,100000000000]{1,0}",
+        "f32[2,2]{1,0:T(4611686018427387904,4611686018427387904)}",
+        "f32[65536,65536,65536]{2,1,0:T(8,128)}",
+    ] {
+        let e = XlaShape::parse(text).unwrap_err().to_string();
+        assert!(e.contains("too large"), "{text}: {e}");
+    }
+    // The largest TPU arrays of practice are fine.
+    assert!(XlaShape::parse("bf16[65536,65536]{1,0:T(8,128)(2,1)}").is_ok());
+}
