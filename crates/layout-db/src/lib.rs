@@ -88,7 +88,7 @@ pub fn file_outline<'db>(db: &'db dyn salsa::Database, file: SourceFile) -> Vec<
             offset: i.range.start,
             keyword: i.keyword,
             name: i.name,
-            key: ItemKey::new(db, file, text[i.range].to_string()),
+            key: ItemKey::new(db, file, &text[i.range]),
         })
         .collect()
 }

@@ -95,3 +95,26 @@ pub fn lex(src: &str) -> (Vec<Spanned<Token<'_>>>, Vec<SyntaxError>) {
     }
     (tokens, errors)
 }
+
+/// The tokens of `src` from byte `start` on, lazily, with their start
+/// offsets; stray characters are skipped. For looking at the first tokens
+/// of a line without lexing the whole file.
+pub fn lex_from(
+    src: &str,
+    start: usize,
+) -> impl Iterator<Item = (Token<'_>, std::ops::Range<usize>)> {
+    use logos::Logos;
+    let rest = &src[start..];
+    Raw::lexer(rest).spanned().filter_map(move |(raw, range)| {
+        let text = &rest[range.clone()];
+        let token = match raw.ok()? {
+            Raw::Int => Token::Int(text.parse().ok()?),
+            Raw::Str => Token::Str(&text[1..text.len() - 1]),
+            Raw::Ident => Token::Ident(text),
+            Raw::Hash => Token::Hash,
+            Raw::Op => Token::Op(text),
+            Raw::Ctrl => Token::Ctrl(text.chars().next().unwrap_or(' ')),
+        };
+        Some((token, start + range.start..start + range.end))
+    })
+}
