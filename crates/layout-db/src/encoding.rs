@@ -606,11 +606,9 @@ pub fn build(
                 .map_or(whole, |p| p.span),
             _ => whole,
         };
-        let mut d = Diagnostic::error(code, span, e.to_string());
-        if let Some(n) = crate::diagnostic::mixed_radix_note(&e) {
-            d = d.with_note(n);
-        }
-        r.fail(d);
+        // Triton itself requires these parameters to be powers of two; the
+        // mixed-radix pointer of layout sizes does not apply here.
+        r.fail(Diagnostic::error(code, span, e.to_string()));
         return None;
     }
     Some(enc)
