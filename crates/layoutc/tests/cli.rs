@@ -188,3 +188,23 @@ fn fmt_prints_checks_and_writes() {
         "examples are formatted"
     );
 }
+
+/// The text outputs, as a newcomer sees them (`UPDATE_EXPECT=1` refreshes).
+#[test]
+fn text_output_snapshots() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "snap.lay",
+        "#shared = #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>\n\
+         layout sm = tensor<4x8xf16, #shared>\n\
+         layout t = cute (2,4):(4,1)\n\
+         layout x = xla f32[3,5]{1,0:T(2,2)}\n\
+         check sm(offset = 8) == (dim0 = 1, dim1 = 2)\n\
+         check t(1, 1) == 5\n",
+    );
+    let show = stdout(&layoutc(&["show", &f, "--color", "never"])).replace(&f, "snap.lay");
+    expect_test::expect_file!["snapshots/show.txt"].assert_eq(&show);
+    let check = stdout(&layoutc(&["check", &f, "--color", "never"])).replace(&f, "snap.lay");
+    expect_test::expect_file!["snapshots/check.txt"].assert_eq(&check);
+}
