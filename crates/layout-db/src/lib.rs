@@ -238,6 +238,8 @@ pub struct NamedItem {
     pub item_span: Span,
     /// The item's index in [`file_outline`].
     pub outline_index: usize,
+    /// A second definition of a name (error E0102): it has no value.
+    pub duplicate: bool,
 }
 
 /// A named declaration with its value (`None` when it has errors).
@@ -311,26 +313,31 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
                 name.name.clone()
             };
             let span = name.span.shift(shift);
-            match first_definition.get(full.as_str()) {
-                Some(first) => report.diagnostics.push(
-                    Diagnostic::error(
-                        Code::DuplicateName,
-                        span,
-                        format!("`{full}` is defined twice"),
-                    )
-                    .with_label(*first, "first defined here")
-                    .with_note("names are file-wide; rename one of the two"),
-                ),
+            let duplicate = match first_definition.get(full.as_str()) {
+                Some(first) => {
+                    report.diagnostics.push(
+                        Diagnostic::error(
+                            Code::DuplicateName,
+                            span,
+                            format!("`{full}` is defined twice"),
+                        )
+                        .with_label(*first, "first defined here")
+                        .with_note("names are file-wide; rename one of the two"),
+                    );
+                    true
+                }
                 None => {
                     first_definition.insert(outline.name.as_deref().unwrap_or(""), span);
-                    report.items.push(NamedItem {
-                        name: full,
-                        span,
-                        item_span: item.span.shift(shift),
-                        outline_index: index,
-                    });
+                    false
                 }
-            }
+            };
+            report.items.push(NamedItem {
+                name: full,
+                span,
+                item_span: item.span.shift(shift),
+                outline_index: index,
+                duplicate,
+            });
         }
     }
     report
@@ -349,9 +356,13 @@ pub fn named_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<NamedValu
             name: it.name.clone(),
             span: it.span,
             item_span: it.item_span,
-            value: evaluate_item(db, outline[it.outline_index].key)
-                .value
-                .clone(),
+            value: if it.duplicate {
+                None
+            } else {
+                evaluate_item(db, outline[it.outline_index].key)
+                    .value
+                    .clone()
+            },
         })
         .collect()
 }
