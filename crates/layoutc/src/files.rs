@@ -13,6 +13,9 @@ pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, Usage> {
         if path.is_dir() {
             let mut found = Vec::new();
             walk(path, &mut found).map_err(|e| Usage(format!("cannot read {p}: {e}")))?;
+            if found.is_empty() {
+                return Err(Usage(format!("{p} holds no .lay files")));
+            }
             found.sort();
             out.extend(found);
         } else if path.is_file() {

@@ -49,6 +49,10 @@ fn exit_codes_follow_the_contract() {
     assert_eq!(layoutc(&["check", &pattern]).status.code(), Some(1));
     let none = format!("{}/*.nothing", dir.path().display());
     assert_eq!(layoutc(&["check", &none]).status.code(), Some(2));
+    // A directory without .lay files is a mistake worth stopping CI for.
+    let empty = tempfile::tempdir().unwrap();
+    let empty = empty.path().display().to_string();
+    assert_eq!(layoutc(&["check", &empty]).status.code(), Some(2));
 }
 
 const SHOW: &str = r#"#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 8]}>
