@@ -67,6 +67,11 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
         format: ShowFormat,
     },
+    /// Explain a diagnostic code, with an example that triggers it.
+    Explain {
+        /// A code such as E0301.
+        code: String,
+    },
     /// Format .lay files (prints the result unless --write or --check).
     Fmt {
         #[arg(required = true)]
@@ -104,6 +109,28 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::write_stdout(&format!("{}\n", format!($($arg)*))) };
 }
 
+/// The section of docs/diagnostics.md about `code`.
+fn explain(code: &str) -> Result<u8, Usage> {
+    const DOC: &str = include_str!("../../../docs/diagnostics.md");
+    let code = code.trim().to_uppercase();
+    let heading = format!("## {code}\n");
+    let Some(start) = DOC.find(&heading) else {
+        let known: Vec<&str> = layout_db::Code::ALL.iter().map(|c| c.as_str()).collect();
+        return Err(Usage(format!(
+            "no diagnostic {code}; the codes are {}",
+            known.join(", ")
+        )));
+    };
+    let body = &DOC[start + heading.len()..];
+    let end = body.find("\n## ").map_or(body.len(), |e| e + 1);
+    let title = layout_db::Code::ALL
+        .iter()
+        .find(|c| c.as_str() == code)
+        .map_or("", |c| c.title());
+    outln!("{code}: {title}\n{}", body[..end].trim_end());
+    Ok(0)
+}
+
 /// Bad usage: exit code 2 with a message.
 pub struct Usage(pub String);
 
@@ -126,6 +153,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { paths, format } => render::check(&paths, format, color),
         Command::Show { file, name, format } => show::show(&file, name.as_deref(), format),
+        Command::Explain { code } => explain(&code),
         Command::Fmt {
             paths,
             check,

@@ -128,6 +128,9 @@ fn text_report(checked: &[Checked], color: bool) -> String {
         checks += c.report.checks;
         passed += c.report.checks_passed;
     }
+    if errors > 0 {
+        out += "`layoutc explain CODE` tells more about a code, with an example.\n";
+    }
     let files = checked.len();
     out += &format!(
         "{} {files} file{}: {passed} of {checks} check{} passed, {errors} error{}\n",

@@ -212,3 +212,13 @@ fn text_output_snapshots() {
     let check = stdout(&layoutc(&["check", &f, "--color", "never"])).replace(&f, "snap.lay");
     expect_test::expect_file!["snapshots/check.txt"].assert_eq(&check);
 }
+
+#[test]
+fn explain_prints_the_documented_example() {
+    let o = layoutc(&["explain", "e0304"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(text.starts_with("E0304: layout is not injective"), "{text}");
+    assert!(text.contains("invert(zeros_1d(4, \"i\", \"o\"))"), "{text}");
+    assert_eq!(layoutc(&["explain", "E9999"]).status.code(), Some(2));
+}
