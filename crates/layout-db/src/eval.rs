@@ -70,6 +70,7 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated 
     Evaluated {
         value,
         diagnostics: ctx.diags,
+        syntax: crate::ItemSyntax::of(parsed),
     }
 }
 
@@ -1167,5 +1168,6 @@ pub(crate) fn cycle_fallback(db: &dyn salsa::Database, key: ItemKey<'_>) -> Eval
     Evaluated {
         value: None,
         diagnostics,
+        syntax: crate::ItemSyntax::of(crate::parse_item(db, key)),
     }
 }

@@ -157,6 +157,41 @@ pub fn references<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Vec<S
 pub struct Evaluated {
     pub value: Option<Value>,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the file report needs of the item's syntax, so that it depends
+    /// on this query alone.
+    pub syntax: ItemSyntax,
+}
+
+/// An item's syntax errors and shape, spans relative to the item.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ItemSyntax {
+    pub errors: Vec<SyntaxError>,
+    pub is_check: bool,
+    /// The declared name (`#x` for aliases), its span and the item's span.
+    pub declares: Option<(String, Span, Span)>,
+}
+
+impl ItemSyntax {
+    fn of(parsed: &ParsedItem) -> ItemSyntax {
+        let declares = parsed.item.as_ref().and_then(|item| {
+            item.name().map(|name| {
+                let full = if matches!(item.kind, ItemKind::Alias { .. }) {
+                    format!("#{}", name.name)
+                } else {
+                    name.name.clone()
+                };
+                (full, name.span, item.span)
+            })
+        });
+        ItemSyntax {
+            errors: parsed.errors.clone(),
+            is_check: matches!(
+                parsed.item.as_ref().map(|i| &i.kind),
+                Some(ItemKind::Check { .. })
+            ),
+            declares,
+        }
+    }
 }
 
 /// Evaluates one item: resolves its names (evaluating what they name),
@@ -282,37 +317,30 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
     };
     let mut first_definition: std::collections::HashMap<&str, Span> = Default::default();
     for (index, outline) in file_outline(db, file).iter().enumerate() {
-        let key = outline.key;
-        let parsed = parse_item(db, key);
+        let evaluated = evaluate_item(db, outline.key);
+        let syntax = &evaluated.syntax;
         let shift = outline.offset;
-        for e in &parsed.errors {
+        for e in &syntax.errors {
             report.diagnostics.push(Diagnostic::error(
                 Code::Syntax,
                 e.span.shift(shift),
                 e.message.clone(),
             ));
         }
-        let evaluated = evaluate_item(db, key);
         report.diagnostics.extend(
             evaluated
                 .diagnostics
                 .iter()
                 .map(|d| d.clone().shifted(shift)),
         );
-        let Some(item) = &parsed.item else { continue };
-        if let ItemKind::Check { .. } = item.kind {
+        if syntax.is_check {
             report.checks += 1;
             if evaluated.value == Some(Value::Bool(true)) {
                 report.checks_passed += 1;
             }
         }
-        if let Some(name) = item.name() {
-            let full = if matches!(item.kind, ItemKind::Alias { .. }) {
-                format!("#{}", name.name)
-            } else {
-                name.name.clone()
-            };
-            let span = name.span.shift(shift);
+        if let Some((full, name_span, item_span)) = &syntax.declares {
+            let span = name_span.shift(shift);
             let duplicate = match first_definition.get(full.as_str()) {
                 Some(first) => {
                     report.diagnostics.push(
@@ -327,14 +355,14 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
                     true
                 }
                 None => {
-                    first_definition.insert(outline.name.as_deref().unwrap_or(""), span);
+                    first_definition.insert(full.as_str(), span);
                     false
                 }
             };
             report.items.push(NamedItem {
-                name: full,
+                name: full.clone(),
                 span,
-                item_span: item.span.shift(shift),
+                item_span: item_span.shift(shift),
                 outline_index: index,
                 duplicate,
             });
