@@ -595,28 +595,5 @@ fn drop_free_registers(layout: &LinearLayout) -> Result<LinearLayout> {
     if reg_mask == 0 {
         return Ok(layout.clone());
     }
-    let bases = layout
-        .bases()
-        .into_iter()
-        .map(|(n, b)| {
-            let is_reg = n == REGISTER;
-            (
-                n,
-                b.into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| !is_reg || reg_mask >> i & 1 == 0)
-                    .map(|(_, v)| v.into_iter().map(i64::from).collect())
-                    .collect(),
-            )
-        })
-        .collect();
-    LinearLayout::from_bases_with_sizes(
-        bases,
-        layout
-            .out_dims()
-            .into_iter()
-            .map(|(n, s)| (n, s as i64))
-            .collect(),
-        false,
-    )
+    layout.retain_bases(REGISTER, |i, _| reg_mask >> i & 1 == 0)
 }

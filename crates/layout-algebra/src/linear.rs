@@ -1106,6 +1106,36 @@ impl LinearLayout {
 
     /// The restriction to some in-dims and projection onto some out-dims;
     /// dims keep their original order.
+    /// The layout keeping only the bases of `in_dim` that `keep` accepts
+    /// (given their index and coordinates); other in-dims and the out-dims
+    /// are unchanged.
+    pub fn retain_bases(
+        &self,
+        in_dim: &str,
+        keep: impl Fn(usize, &[u32]) -> bool,
+    ) -> Result<LinearLayout> {
+        let bases = self
+            .bases()
+            .into_iter()
+            .map(|(n, b)| {
+                let filtered = n == in_dim;
+                let kept = b
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, v)| !filtered || keep(*i, v))
+                    .map(|(_, v)| v.into_iter().map(i64::from).collect())
+                    .collect();
+                (n, kept)
+            })
+            .collect();
+        let outs = self
+            .out_dims()
+            .into_iter()
+            .map(|(n, s)| (n, s as i64))
+            .collect();
+        LinearLayout::from_bases_with_sizes(bases, outs, false)
+    }
+
     pub fn sublayout(&self, in_dims: &[DimName], out_dims: &[DimName]) -> Result<LinearLayout> {
         for n in in_dims {
             self.in_index(n)?;

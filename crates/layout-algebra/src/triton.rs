@@ -441,29 +441,7 @@ pub fn combine_cta_cga_with_shape(
 /// Removes all-zero `register` bases (Triton's older C++ kept them when a
 /// tensor is smaller than its layout).
 pub fn strip_zero_register_bases(layout: &LinearLayout) -> Result<LinearLayout> {
-    let bases = layout
-        .bases()
-        .into_iter()
-        .map(|(n, b)| {
-            let keep = n != REGISTER;
-            (
-                n,
-                b.into_iter()
-                    .filter(|v| keep || v.iter().any(|&x| x != 0))
-                    .map(|v| v.into_iter().map(i64::from).collect())
-                    .collect(),
-            )
-        })
-        .collect();
-    LinearLayout::from_bases_with_sizes(
-        bases,
-        layout
-            .out_dims()
-            .into_iter()
-            .map(|(n, s)| (n, s as i64))
-            .collect(),
-        false,
-    )
+    layout.retain_bases(REGISTER, |_, b| b.iter().any(|&x| x != 0))
 }
 
 // ----- encodings -------------------------------------------------------------

@@ -223,11 +223,7 @@ impl<'db> Ctx<'db> {
         // Cycles are found when they happen: salsa's cycle recovery gives
         // the re-entered declaration "has errors", and `resolve` then asks
         // whether the declaration being evaluated is on a cycle.
-        if let Some(name) = item.name() {
-            let full = match item.kind {
-                ItemKind::Alias { .. } => format!("#{}", name.name),
-                _ => name.name.clone(),
-            };
+        if let (Some(full), Some(name)) = (item.declared_name(), item.name()) {
             self.declaring = Some((full, name.span));
         }
         match &item.kind {
@@ -744,14 +740,7 @@ impl<'db> Ctx<'db> {
                 if let Some((me, my_span)) = self.declaring.clone() {
                     if let Some(path) = find_cycle(self.db, self.file, &me) {
                         if !self.diags.iter().any(|d| d.code == Code::CyclicDefinition) {
-                            self.error(
-                                Code::CyclicDefinition,
-                                my_span,
-                                format!(
-                                    "`{me}` is defined in terms of itself: {}",
-                                    path.join(" -> ")
-                                ),
-                            );
+                            self.report(cycle_diagnostic(&me, my_span, &path));
                         }
                         return Err(Reported);
                     }
@@ -1143,25 +1132,26 @@ pub(crate) fn short(v: &Value) -> String {
     }
 }
 
+/// E0103 at a declaration's name, with the cycle's path.
+fn cycle_diagnostic(name: &str, span: Span, path: &[String]) -> Diagnostic {
+    Diagnostic::error(
+        Code::CyclicDefinition,
+        span,
+        format!(
+            "`{name}` is defined in terms of itself: {}",
+            path.join(" -> ")
+        ),
+    )
+}
+
 /// What a declaration on a cycle evaluates to when salsa re-enters it: no
 /// value, and the cycle as its diagnostic.
 pub(crate) fn cycle_fallback(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated {
     let mut diagnostics = Vec::new();
     if let Some(item) = &crate::parse_item(db, key).item {
-        if let Some(name) = item.name() {
-            let full = match item.kind {
-                ItemKind::Alias { .. } => format!("#{}", name.name),
-                _ => name.name.clone(),
-            };
+        if let (Some(full), Some(name)) = (item.declared_name(), item.name()) {
             if let Some(path) = find_cycle(db, *key.file(db), &full) {
-                diagnostics.push(Diagnostic::error(
-                    Code::CyclicDefinition,
-                    name.span,
-                    format!(
-                        "`{full}` is defined in terms of itself: {}",
-                        path.join(" -> ")
-                    ),
-                ));
+                diagnostics.push(cycle_diagnostic(&full, name.span, &path));
             }
         }
     }

@@ -173,16 +173,10 @@ pub struct ItemSyntax {
 
 impl ItemSyntax {
     fn of(parsed: &ParsedItem) -> ItemSyntax {
-        let declares = parsed.item.as_ref().and_then(|item| {
-            item.name().map(|name| {
-                let full = if matches!(item.kind, ItemKind::Alias { .. }) {
-                    format!("#{}", name.name)
-                } else {
-                    name.name.clone()
-                };
-                (full, name.span, item.span)
-            })
-        });
+        let declares = parsed
+            .item
+            .as_ref()
+            .and_then(|item| Some((item.declared_name()?, item.name()?.span, item.span)));
         ItemSyntax {
             errors: parsed.errors.clone(),
             is_check: matches!(

@@ -87,6 +87,16 @@ impl Item {
             _ => None,
         }
     }
+
+    /// The declared name as it is looked up file-wide: `#x` for a Triton
+    /// alias, the plain name otherwise.
+    pub fn declared_name(&self) -> Option<String> {
+        let name = self.name()?;
+        Some(match self.kind {
+            ItemKind::Alias { .. } => format!("#{}", name.name),
+            _ => name.name.clone(),
+        })
+    }
 }
 
 /// `"ttg.num-warps" = 4 : i32`

@@ -58,6 +58,19 @@ enum Raw {
     Ctrl,
 }
 
+/// The token a raw class and its text stand for; `None` for an integer
+/// that does not fit in 64 bits.
+fn token(raw: Raw, text: &str) -> Option<Token<'_>> {
+    Some(match raw {
+        Raw::Int => Token::Int(text.parse().ok()?),
+        Raw::Str => Token::Str(&text[1..text.len() - 1]),
+        Raw::Ident => Token::Ident(text),
+        Raw::Hash => Token::Hash,
+        Raw::Op => Token::Op(text),
+        Raw::Ctrl => Token::Ctrl(text.chars().next().unwrap_or(' ')),
+    })
+}
+
 /// Tokens of `src` and the characters that are not part of any token.
 /// A stray character is reported and skipped, so lexing never fails.
 pub fn lex(src: &str) -> (Vec<Spanned<Token<'_>>>, Vec<SyntaxError>) {
@@ -66,32 +79,21 @@ pub fn lex(src: &str) -> (Vec<Spanned<Token<'_>>>, Vec<SyntaxError>) {
     let mut errors = Vec::new();
     for (raw, range) in Raw::lexer(src).spanned() {
         let text = &src[range.clone()];
-        let span: SimpleSpan = (range.start..range.end).into();
-        let token = match raw {
-            Ok(Raw::Int) => match text.parse::<i64>() {
-                Ok(n) => Token::Int(n),
-                Err(_) => {
-                    errors.push(SyntaxError {
-                        span: Span::new(range.start, range.end),
-                        message: "this integer does not fit in 64 bits".into(),
-                    });
-                    continue;
-                }
-            },
-            Ok(Raw::Str) => Token::Str(&text[1..text.len() - 1]),
-            Ok(Raw::Ident) => Token::Ident(text),
-            Ok(Raw::Hash) => Token::Hash,
-            Ok(Raw::Op) => Token::Op(text),
-            Ok(Raw::Ctrl) => Token::Ctrl(text.chars().next().unwrap_or(' ')),
-            Err(()) => {
-                errors.push(SyntaxError {
-                    span: Span::new(range.start, range.end),
-                    message: format!("unexpected character '{text}'"),
-                });
-                continue;
-            }
+        let span = Span::new(range.start, range.end);
+        let Ok(raw) = raw else {
+            errors.push(SyntaxError {
+                span,
+                message: format!("unexpected character '{text}'"),
+            });
+            continue;
         };
-        tokens.push((token, span));
+        match token(raw, text) {
+            Some(token) => tokens.push((token, (range.start..range.end).into())),
+            None => errors.push(SyntaxError {
+                span,
+                message: "this integer does not fit in 64 bits".into(),
+            }),
+        }
     }
     (tokens, errors)
 }
@@ -106,15 +108,7 @@ pub fn lex_from(
     use logos::Logos;
     let rest = &src[start..];
     Raw::lexer(rest).spanned().filter_map(move |(raw, range)| {
-        let text = &rest[range.clone()];
-        let token = match raw.ok()? {
-            Raw::Int => Token::Int(text.parse().ok()?),
-            Raw::Str => Token::Str(&text[1..text.len() - 1]),
-            Raw::Ident => Token::Ident(text),
-            Raw::Hash => Token::Hash,
-            Raw::Op => Token::Op(text),
-            Raw::Ctrl => Token::Ctrl(text.chars().next().unwrap_or(' ')),
-        };
+        let token = token(raw.ok()?, &rest[range.clone()])?;
         Some((token, start + range.start..start + range.end))
     })
 }

@@ -214,10 +214,7 @@ fn sarif(checked: &[Checked]) -> Json {
         for d in &c.report.diagnostics {
             let (line, col) = index.line_col(&c.text, d.span.start);
             let (end_line, end_col) = index.line_col(&c.text, d.span.end);
-            let mut text = d.message.clone();
-            for n in &d.notes {
-                text += &format!("\nnote: {n}");
-            }
+            let text = message_with_notes(d);
             results.push(json!({
                 "ruleId": d.code.as_str(),
                 "ruleIndex": layout_db::Code::ALL.iter().position(|x| *x == d.code),
@@ -252,6 +249,15 @@ fn sarif(checked: &[Checked]) -> Json {
     })
 }
 
+/// The message and its notes, one per line, for the one-string formats.
+fn message_with_notes(d: &Diagnostic) -> String {
+    let mut text = d.message.clone();
+    for n in &d.notes {
+        text += &format!("\nnote: {n}");
+    }
+    text
+}
+
 /// A relative path as a URI reference (forward slashes, spaces escaped).
 fn uri(path: &std::path::Path) -> String {
     let s = path.display().to_string().replace('\\', "/");
@@ -275,10 +281,7 @@ fn github(checked: &[Checked]) -> String {
         for d in &c.report.diagnostics {
             let (line, col) = index.line_col(&c.text, d.span.start);
             let (end_line, end_col) = index.line_col(&c.text, d.span.end);
-            let mut message = d.message.clone();
-            for n in &d.notes {
-                message += &format!("\nnote: {n}");
-            }
+            let message = message_with_notes(d);
             out += &format!(
                 "::{} file={},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}\n",
                 d.severity.as_str(),
