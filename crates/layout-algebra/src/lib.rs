@@ -11,10 +11,13 @@
 //! - [`cute`]: CuTe layouts (seed 004) with the C++ headers' semantics.
 //! - [`xla`]: XLA shapes with tiled layouts (seed 001), from the HLO text.
 //! - [`convert`]: exact conversions between the families, and why one fails.
+//! - [`convert_layout`]: what a Triton `convert_layout` costs: its kind, the
+//!   swizzled scratch buffer and its bank conflicts.
 
 pub mod bank;
 pub mod coalesce;
 pub mod convert;
+pub mod convert_layout;
 pub mod cute;
 pub mod error;
 pub mod f2;

@@ -8,6 +8,7 @@ use layout_algebra::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
 use layout_algebra::convert::{
     CuteInDims, cute_to_linear, linear_to_cute, swizzled_to_linear, xla_to_linear,
 };
+use layout_algebra::convert_layout::analyse_conversion;
 use layout_algebra::cute::{self, IntTuple, Layout, SwizzledLayout, Tiler};
 use layout_algebra::triton::{CgaLayout, Encoding};
 use layout_algebra::xla::XlaShape;
@@ -17,7 +18,7 @@ use layout_syntax::{Arg, Span};
 use crate::diagnostic::{Code, Diagnostic, Family, did_you_mean};
 use crate::encoding::{self, Param};
 use crate::eval::{Ctx, R, Reported};
-use crate::value::{TensorLayout, Value};
+use crate::value::{ConversionReport, TensorLayout, Value};
 
 /// A function's parameters: names in order, how many are required, and a
 /// one-line description (for hovers and completion).
@@ -113,6 +114,13 @@ sigs! {
     "bank_conflicts"("dist", "shared", "bits") 2 "Triton's measure: extra wavefronts per wavefront after the widest vectorisation";
     "wavefronts"("dist", "shared", "bits") 2 "total shared-memory wavefronts of one warp's access, widest vectorisation";
     "vectorisation"("dist", "shared", "bits") 2 "elements per vectorised access (Triton's largestVectorisation)";
+    "convert"("src", "dst") 2 "Triton's convert_layout between two tensor types: kind, scratch bytes, conflicts of its swizzle";
+    "kind"("conversion") 1 "a conversion's lowering: \"noop\", \"register\", \"shuffle\" or \"shared\"";
+    "scratch_bytes"("conversion") 1 "shared memory a conversion allocates (0 unless it goes through shared memory)";
+    "rounds"("conversion") 1 "store/load rounds over the scratch buffer (1 unless registers repeat on both sides)";
+    "read_conflicts"("conversion") 1 "extra wavefronts per wavefront of the load through the conversion's swizzle";
+    "write_conflicts"("conversion") 1 "extra wavefronts per wavefront of the store through the conversion's swizzle";
+    "scratch_layout"("conversion") 1 "the swizzled scratch buffer: vector, bank, segment, block, reps -> dims";
     "coalesced_blocked"("shape", "bits", "contiguity", "divisibility", "num_warps", "threads_per_warp") 4 "Triton's coalesce pass: the blocked layout for a load or store";
 }
 
@@ -999,6 +1007,41 @@ pub(crate) fn call(
             Value::Xla(Box::new(alg!(XlaShape::tpu(&ty, dims), Xla)))
         }
         "bank_conflicts" | "wavefronts" | "vectorisation" => bank(ctx, name, &b, span)?,
+        "convert" => convert(ctx, &b, span)?,
+        "kind" | "scratch_bytes" | "rounds" | "read_conflicts" | "write_conflicts"
+        | "scratch_layout" => {
+            let (v, s) = arg(0);
+            let Value::Conversion(c) = v else {
+                return Err(ctx.error(
+                    Code::TypeMismatch,
+                    s,
+                    format!(
+                        "{name} takes a conversion (convert(src, dst)), but this is {}",
+                        v.type_name()
+                    ),
+                ));
+            };
+            match name {
+                "kind" => Value::Str(c.kind.name().to_string()),
+                "scratch_bytes" => Value::Int(c.scratch_bytes as i64),
+                "rounds" => Value::Int(c.rounds as i64),
+                "read_conflicts" => Value::Int(c.read_conflicts as i64),
+                "write_conflicts" => Value::Int(c.write_conflicts as i64),
+                _ => match &c.swizzle {
+                    Some(l) => Value::Linear(Box::new(l.clone())),
+                    None => {
+                        return Err(ctx.error(
+                            Code::TypeMismatch,
+                            s,
+                            format!(
+                                "this conversion is {}: it has no scratch buffer",
+                                c.kind.name()
+                            ),
+                        ));
+                    }
+                },
+            }
+        }
         "coalesced_blocked" => {
             let (v, s) = arg(0);
             let shape = ctx.u32_list(&v, s)?;
@@ -1155,6 +1198,77 @@ fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
             Value::Int(w.wavefronts as i64)
         }
     })
+}
+
+/// `convert(src, dst)`: the analysis of Triton's `convert_layout` from one
+/// tensor type to another.
+fn convert(ctx: &mut Ctx, b: &Bound, span: Span) -> R<Value> {
+    let (sv, ss) = b[0].clone().expect("required");
+    let (dv, ds) = b[1].clone().expect("required");
+    let src = ctx.tensor(&sv, ss, "source")?;
+    let dst = ctx.tensor(&dv, ds, "destination")?;
+    for (t, s) in [(&src, ss), (&dst, ds)] {
+        if t.encoding.is_shared() {
+            return Err(ctx.error(
+                Code::TypeMismatch,
+                s,
+                "convert_layout moves a tensor between distributed layouts; this one is in shared memory",
+            ));
+        }
+    }
+    if src.shape != dst.shape {
+        return Err(ctx.error(
+            Code::DimMismatch,
+            span,
+            format!(
+                "a conversion keeps the tensor: {} and {} differ in shape",
+                shape_text(&src.shape),
+                shape_text(&dst.shape)
+            ),
+        ));
+    }
+    if src.element_type != dst.element_type {
+        return Err(ctx.error(
+            Code::TypeMismatch,
+            ds,
+            format!(
+                "a conversion keeps the element type, but converts {} to {}",
+                src.element_type, dst.element_type
+            ),
+        ));
+    }
+    // Triton stores sub-byte and boolean elements as bytes.
+    let bits = src.element_bits.unwrap_or(8).max(8);
+    let facts = ctx.target();
+    let (target, instructions) = (facts.bank_target(), facts.shared_instructions());
+    let c = ctx.alg(
+        analyse_conversion(&src.layout, &dst.layout, bits, &target, instructions),
+        Family::Bank,
+        span,
+    )?;
+    let shared = c.shared.as_ref();
+    Ok(Value::Conversion(Box::new(ConversionReport {
+        src,
+        dst,
+        element_bits: bits,
+        kind: c.kind,
+        mixed_transpositions: c.mixed_transpositions,
+        swizzle: shared.map(|s| s.layout.clone()),
+        rounds: shared.map_or(1, |s| s.rounds),
+        scratch_bytes: shared.map_or(0, |s| s.scratch_bytes),
+        read_conflicts: shared.map_or(0, |s| s.read_conflicts),
+        write_conflicts: shared.map_or(0, |s| s.write_conflicts),
+        store: shared.map(|s| s.store),
+        load: shared.map(|s| s.load),
+    })))
+}
+
+fn shape_text(shape: &[u32]) -> String {
+    shape
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join("x")
 }
 
 /// `blocked(sizePerThread = [...], ...)`: the keys of the MLIR attribute.

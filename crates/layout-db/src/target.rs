@@ -2,6 +2,7 @@
 //! `target` declarations, with named presets.
 
 use layout_algebra::bank::BankTarget;
+use layout_algebra::convert_layout::SharedInstructions;
 use layout_algebra::triton::Target;
 
 /// Facts about the target; `None` where the file says nothing (then the
@@ -110,6 +111,20 @@ impl TargetFacts {
             threads_per_warp: self.threads_per_warp(),
             num_warps: self.num_warps.or(encoding_warps).unwrap_or(4),
             num_ctas: self.num_ctas.unwrap_or(encoding_ctas as u32),
+        }
+    }
+
+    /// The shared-memory instructions a conversion may use: `ldmatrix` from
+    /// sm75, `stmatrix` from sm90, neither on AMD. Without a preset, sm90's
+    /// (the target of the conversion vectors and of most current kernels).
+    pub fn shared_instructions(&self) -> SharedInstructions {
+        match self.preset.as_deref() {
+            Some("sm80") => SharedInstructions {
+                ldmatrix: true,
+                stmatrix: false,
+            },
+            Some(p) if p.starts_with("gfx") => SharedInstructions::LD_ST,
+            _ => SharedInstructions::SM90,
         }
     }
 

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use layout_algebra::LinearLayout;
+use layout_algebra::convert_layout::ConversionKind;
 use layout_algebra::cute::{IntTuple, Layout, Swizzle, SwizzledLayout, Tiler};
 use layout_algebra::triton::Encoding;
 use layout_algebra::xla::XlaShape;
@@ -20,6 +21,29 @@ pub struct TensorLayout {
 }
 
 /// A `solve` block after type checking; the solver fills it in.
+/// `convert(src, dst)`: how Triton lowers a `convert_layout` between two
+/// tensor types and what it costs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConversionReport {
+    pub src: TensorLayout,
+    pub dst: TensorLayout,
+    pub element_bits: u32,
+    pub kind: ConversionKind,
+    /// Register<->lane transpositions, when only registers and lanes move.
+    pub mixed_transpositions: Option<usize>,
+    /// The swizzled scratch layout (`vector`, `bank`, `segment`, `block`,
+    /// `reps` -> dims), when the conversion goes through shared memory.
+    pub swizzle: Option<LinearLayout>,
+    pub rounds: u64,
+    pub scratch_bytes: u64,
+    pub read_conflicts: u64,
+    pub write_conflicts: u64,
+    /// The instructions that store the source and load the destination
+    /// (shared conversions only).
+    pub store: Option<&'static str>,
+    pub load: Option<&'static str>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SolveRequest {
     pub kind: String,
@@ -50,6 +74,7 @@ pub enum Value {
     Tiler(Box<Tiler>),
     Xla(Box<XlaShape>),
     Solve(Box<SolveRequest>),
+    Conversion(Box<ConversionReport>),
     /// Module attributes or a `target` declaration.
     Target(Box<crate::target::TargetFacts>),
 }
@@ -74,6 +99,7 @@ impl Value {
             Value::Tiler(_) => "a CuTe tiler",
             Value::Xla(_) => "an XLA shape",
             Value::Solve(_) => "a solve request",
+            Value::Conversion(_) => "a layout conversion",
             Value::Target(_) => "a target",
         }
     }
@@ -97,6 +123,7 @@ impl Value {
             Value::Swizzle(_) => "swizzle",
             Value::Tiler(_) => "tiler",
             Value::Solve(_) => "solve",
+            Value::Conversion(_) => "conversion",
             Value::Target(_) => "target",
         }
     }
@@ -180,6 +207,22 @@ impl fmt::Display for Value {
             Value::Tiler(t) => write!(f, "{t}"),
             Value::Xla(x) => write!(f, "{x}"),
             Value::Solve(s) => write!(f, "solve {{ kind = {}, family = {} }}", s.kind, s.family),
+            Value::Conversion(c) => {
+                write!(f, "convert {} ({} bits)", c.kind.name(), c.element_bits)?;
+                if c.kind == ConversionKind::Shared {
+                    write!(
+                        f,
+                        ": {} scratch bytes, {} round(s), {} / {}, {} read / {} write conflicts",
+                        c.scratch_bytes,
+                        c.rounds,
+                        c.store.unwrap_or("-"),
+                        c.load.unwrap_or("-"),
+                        c.read_conflicts,
+                        c.write_conflicts
+                    )?;
+                }
+                Ok(())
+            }
             Value::Target(t) => write!(
                 f,
                 "target {{ {} threads per warp, {} banks }}",

@@ -173,6 +173,27 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
                 "bank_bytes": t.bank_bytes.unwrap_or(4),
             });
         }
+        Value::Conversion(c) => {
+            let mut o = json!({
+                "kind": c.kind.name(),
+                "scratch_bytes": c.scratch_bytes,
+                "read_conflicts": c.read_conflicts,
+                "write_conflicts": c.write_conflicts,
+                "rounds": c.rounds,
+                "element_bits": c.element_bits,
+            });
+            if let Some(m) = c.mixed_transpositions {
+                o["mixed_transpositions"] = json!(m);
+            }
+            if let (Some(st), Some(ld)) = (c.store, c.load) {
+                o["store"] = json!(st);
+                o["load"] = json!(ld);
+            }
+            if let Some(l) = &c.swizzle {
+                o["scratch_layout"] = linear_json(l);
+            }
+            j["conversion"] = o;
+        }
         Value::Underscore | Value::Linear(_) => {}
     }
     j
@@ -249,6 +270,13 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
                 });
             } else if x.logical_elements() <= 64 {
                 out += &format!("  offsets: {:?}\n", x.offsets());
+            }
+        }
+        Value::Conversion(c) => {
+            out += &format!("  {c}\n", c = v);
+            if let Some(l) = &c.swizzle {
+                out += "  scratch buffer (vector, bank, segment, block, reps -> tensor):\n";
+                out += &linear_text(l);
             }
         }
         other => out += &format!("  {other}\n"),
