@@ -711,6 +711,15 @@ fn src_dst_tiles(instructions: SharedInstructions, bits: u32) -> (Vec<MemOpTile>
     (src, dst)
 }
 
+/// The flat bases of a swizzle, one list per in-dim.
+struct SwizzleBases {
+    vector: Vec<u64>,
+    bank: Vec<u64>,
+    segment: Vec<u64>,
+    block: Vec<u64>,
+    reps: Vec<u64>,
+}
+
 /// Builds the swizzle from its vector bases and the lane bases of one phase
 /// of each access (Triton's tile-level `optimalSwizzling` and `buildReps`).
 /// The result is flat: in-dims `vector`, `bank`, `segment`, `block`, `reps`.
@@ -724,7 +733,7 @@ fn swizzle_from_tiles(
     tile_dst: &[u64],
     mut leave_reps: usize,
     banks: u32,
-) -> Result<(Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>)> {
+) -> Result<SwizzleBases> {
     let rank = src_flat.total_out_bits();
     let block = flat_bases(src_flat, BLOCK)?;
     let reg_src = flat_bases(src_flat, REGISTER)?;
@@ -761,15 +770,23 @@ fn swizzle_from_tiles(
             kept.push(s);
         }
     }
-    Ok((vbasis.to_vec(), bank_bases, kept, block, reps))
+    Ok(SwizzleBases {
+        vector: vbasis.to_vec(),
+        bank: bank_bases,
+        segment: kept,
+        block,
+        reps,
+    })
 }
 
-fn assemble(
-    parts: (Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>, Vec<u64>),
-    rank: u32,
-    outs: &[(DimName, u64)],
-) -> Result<LinearLayout> {
-    let (vector, bank, segment, block, reps) = parts;
+fn assemble(parts: SwizzleBases, rank: u32, outs: &[(DimName, u64)]) -> Result<LinearLayout> {
+    let SwizzleBases {
+        vector,
+        bank,
+        segment,
+        block,
+        reps,
+    } = parts;
     flat_layout(
         vec![
             (VECTOR, vector),
@@ -811,7 +828,7 @@ pub fn optimal_swizzling_ld_st(
     // that side can still vectorise across banks.
     let log2_vec = ((vec_elems * bits as u64) / 32).max(1).trailing_zeros();
     if log2_vec < 2 {
-        let bank_bases = &parts.1;
+        let bank_bases = &parts.bank;
         let in_src: Vec<usize> = (0..bank_bases.len())
             .filter(|&i| reg_src.contains(&bank_bases[i]))
             .collect();
@@ -829,7 +846,7 @@ pub fn optimal_swizzling_ld_st(
                 order.push(i);
             }
         }
-        parts.1 = order.iter().map(|&i| bank_bases[i]).collect();
+        parts.bank = order.iter().map(|&i| bank_bases[i]).collect();
     }
     assemble(parts, rank, &src.out_dims())
 }
@@ -982,9 +999,9 @@ pub fn optimal_swizzling(
             let parts = swizzle_from_tiles(
                 &src_flat, &dst_flat, bits, &vbasis, &tile_src, &tile_dst, leave, banks,
             )?;
-            let read = tile_conflicts(&tile_dst, &parts.2);
-            let write = tile_conflicts(&tile_src, &parts.2);
-            let rounds = 1u64 << parts.4.len();
+            let read = tile_conflicts(&tile_dst, &parts.segment);
+            let write = tile_conflicts(&tile_src, &parts.segment);
+            let rounds = 1u64 << parts.reps.len();
             let better = match &best {
                 None => true,
                 Some((c, r, _)) => read + write < *c || (read + write == *c && rounds > *r),
