@@ -222,3 +222,33 @@ fn explain_prints_the_documented_example() {
     assert!(text.contains("invert(zeros_1d(4, \"i\", \"o\"))"), "{text}");
     assert_eq!(layoutc(&["explain", "E9999"]).status.code(), Some(2));
 }
+
+#[test]
+fn convert_rejects_mismatched_tensors_with_spans() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "#rows = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n\
+#sh = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n\
+layout a = convert(tensor<64x64xf16, #rows>, tensor<64x32xf16, #rows>)\n\
+layout b = convert(tensor<64x64xf16, #rows>, tensor<64x64xf32, #rows>)\n\
+layout c = convert(tensor<64x64xf16, #rows>, tensor<64x64xf16, #sh>)\n\
+check kind(3) == \"noop\"\n";
+    let path = write(dir.path(), "bad.lay", text);
+    let o = layoutc(&["check", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let diags = j["files"][0]["diagnostics"].as_array().unwrap().clone();
+    let got: Vec<(String, u64)> = diags
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["span"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, u64)> = [("E0309", 3), ("E0201", 4), ("E0201", 5), ("E0201", 6)]
+        .iter()
+        .map(|(c, l)| (c.to_string(), *l))
+        .collect();
+    assert_eq!(got, want, "{}", stdout(&o));
+}
