@@ -316,24 +316,7 @@ pub fn mixed_transpositions(src: &LinearLayout, dst: &LinearLayout) -> Result<Op
             let want = if name == REGISTER { n_reg } else { n_lane };
             list.resize(want, vec![0; outs.len()]);
         }
-        LinearLayout::from_bases_with_sizes(
-            bases
-                .into_iter()
-                .map(|(n, b)| {
-                    (
-                        n,
-                        b.into_iter()
-                            .map(|v| v.into_iter().map(i64::from).collect())
-                            .collect(),
-                    )
-                })
-                .collect(),
-            sub.out_dims()
-                .into_iter()
-                .map(|(n, s)| (n, s as i64))
-                .collect(),
-            false,
-        )
+        LinearLayout::from_unpacked(bases, sub.out_dims())
     };
     let s = padded(&src)?;
     let t = padded(&dst)?;
@@ -1107,28 +1090,19 @@ fn shared_round_trip(
 /// reps in that order, the buffer's element index) and `block`.
 pub fn as_offset_layout(swizzle: &LinearLayout) -> Result<LinearLayout> {
     let bases = swizzle.bases();
-    let pick = |dim: &str| -> Vec<Vec<i64>> {
+    let pick = |dim: &str| -> Vec<Vec<u32>> {
         bases
             .iter()
             .find(|(n, _)| n == dim)
-            .map(|(_, b)| {
-                b.iter()
-                    .map(|v| v.iter().map(|&x| i64::from(x)).collect())
-                    .collect()
-            })
+            .map(|(_, b)| b.clone())
             .unwrap_or_default()
     };
-    let offset: Vec<Vec<i64>> = [VECTOR, BANK, SEGMENT, REPS]
+    let offset: Vec<Vec<u32>> = [VECTOR, BANK, SEGMENT, REPS]
         .iter()
         .flat_map(|d| pick(d))
         .collect();
-    LinearLayout::from_bases_with_sizes(
-        vec![("offset", offset), (BLOCK, pick(BLOCK))],
-        swizzle
-            .out_dims()
-            .into_iter()
-            .map(|(n, s)| (n, s as i64))
-            .collect(),
-        true,
+    LinearLayout::from_unpacked(
+        vec![("offset".into(), offset), (BLOCK.into(), pick(BLOCK))],
+        swizzle.out_dims(),
     )
 }

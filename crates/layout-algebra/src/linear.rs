@@ -1289,8 +1289,12 @@ impl LinearLayout {
         Self::from_unpacked(coords, out_dims)
     }
 
-    /// Builds from coordinates that are known to be in range.
-    fn from_unpacked(bases: UnpackedBases, out_dims: Vec<(DimName, u64)>) -> Result<LinearLayout> {
+    /// Builds from unpacked bases (as [`LinearLayout::bases`] returns them)
+    /// and out-dim sizes; surjectivity is not required.
+    pub fn from_unpacked(
+        bases: UnpackedBases,
+        out_dims: Vec<(DimName, u64)>,
+    ) -> Result<LinearLayout> {
         Self::from_bases_with_sizes(
             bases
                 .into_iter()
