@@ -649,23 +649,28 @@ impl SharedInstructions {
 /// 16-byte row, and lane bits that address different rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MemOpTile {
-    pub name: &'static str,
+    /// The instruction when it stores / when it loads.
+    pub store: &'static str,
+    pub load: &'static str,
     pub lane_contig: &'static [usize],
     pub lane_addr: &'static [usize],
 }
 
 const LD_ST_SHARED: MemOpTile = MemOpTile {
-    name: "ld/st.shared",
+    store: "st.shared",
+    load: "ld.shared",
     lane_contig: &[],
     lane_addr: &[0, 1, 2],
 };
 const MATRIX: MemOpTile = MemOpTile {
-    name: "matrix",
+    store: "stmatrix",
+    load: "ldmatrix",
     lane_contig: &[0, 1],
     lane_addr: &[2, 3, 4],
 };
 const MATRIX_TRANS: MemOpTile = MemOpTile {
-    name: "matrix.trans",
+    store: "stmatrix.trans",
+    load: "ldmatrix.trans",
     lane_contig: &[2, 3, 4],
     lane_addr: &[0, 1],
 };
@@ -996,20 +1001,8 @@ pub fn optimal_swizzling(
                     rounds,
                     ChosenSwizzle {
                         layout,
-                        store: if st.name == "matrix" {
-                            "stmatrix"
-                        } else if st.name == "matrix.trans" {
-                            "stmatrix.trans"
-                        } else {
-                            "st.shared"
-                        },
-                        load: if ld.name == "matrix" {
-                            "ldmatrix"
-                        } else if ld.name == "matrix.trans" {
-                            "ldmatrix.trans"
-                        } else {
-                            "ld.shared"
-                        },
+                        store: st.store,
+                        load: ld.load,
                         read_conflicts: read,
                         write_conflicts: write,
                     },
@@ -1030,8 +1023,8 @@ pub fn optimal_swizzling(
     let tile_dst = phase_lanes(&lane_dst, vec_elems, bits, banks);
     Ok(ChosenSwizzle {
         layout,
-        store: "st.shared",
-        load: "ld.shared",
+        store: LD_ST_SHARED.store,
+        load: LD_ST_SHARED.load,
         read_conflicts: tile_conflicts(&tile_dst, &segment),
         write_conflicts: tile_conflicts(&tile_src, &segment),
     })

@@ -30,9 +30,7 @@ import json
 import os
 import random
 import re
-import signal
 import sys
-import tempfile
 
 TRITON_VERSION = "3.9.0"
 COMMAND = "python3 tests/vectors/triton/gen_convert_vectors.py"
@@ -49,6 +47,9 @@ from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.experimental import gluon  # noqa: E402
 from triton.experimental.gluon import language as gl  # noqa: E402
 from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_triton_vectors import dump, isolated  # noqa: E402  (forked oracle calls, one-case-per-line JSON)
 
 DTYPES = {"f16": ("*fp16", 16), "bf16": ("*bf16", 16), "f32": ("*fp32", 32), "i8": ("*i8", 8),
           "f64": ("*fp64", 64)}
@@ -116,47 +117,6 @@ def compile_case(case):
     counts = {op: len(re.findall(r"\b" + re.escape(op) + r"\b", ptx)) for op in PTX_OPS}
     converts = sum(1 for ln in k.asm["ttgir"].splitlines() if "ttg.convert_layout" in ln)
     return {"shared_bytes": k.metadata.shared, "ptx": counts, "converts_in_ttgir": converts}
-
-
-def isolated(fn, *args, timeout=300):
-    rfd, wfd = os.pipe()
-    err = tempfile.TemporaryFile()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(rfd)
-            os.dup2(err.fileno(), 2)
-            signal.alarm(timeout)
-            try:
-                res = ["ok", fn(*args)]
-            except BaseException as e:  # noqa: BLE001
-                res = ["exc", f"{type(e).__name__}: {str(e).strip()}"[:400]]
-            data = json.dumps(res).encode()
-            view = memoryview(data)
-            while view:
-                n = os.write(wfd, view)
-                view = view[n:]
-        finally:
-            os._exit(0)
-    os.close(wfd)
-    chunks = []
-    while True:
-        c = os.read(rfd, 1 << 16)
-        if not c:
-            break
-        chunks.append(c)
-    os.close(rfd)
-    os.waitpid(pid, 0)
-    data = b"".join(chunks)
-    err.seek(0)
-    text = err.read().decode(errors="replace")
-    err.close()
-    if data:
-        return json.loads(data)
-    lines = [ln for ln in text.splitlines() if ln.strip() and "leaked" not in ln and "nanobind" not in ln]
-    return ["abort", " ".join(lines)[-400:]]
 
 
 # --------------------------------------------------------------------------------------
@@ -308,24 +268,6 @@ def run_case(case):
     out["dst"] = dst_ll[1]
     out.update(res[1])
     return out, None
-
-
-def dump(obj, fh):
-    fh.write("{\n")
-    keys = list(obj.keys())
-    for ki, k in enumerate(keys):
-        v = obj[k]
-        fh.write(f"  {json.dumps(k)}: ")
-        if isinstance(v, list) and v and isinstance(v[0], dict):
-            fh.write("[\n")
-            for i, item in enumerate(v):
-                fh.write("    " + json.dumps(item, separators=(",", ":")))
-                fh.write(",\n" if i + 1 < len(v) else "\n")
-            fh.write("  ]")
-        else:
-            fh.write(json.dumps(v))
-        fh.write(",\n" if ki + 1 < len(keys) else "\n")
-    fh.write("}\n")
 
 
 def main():
