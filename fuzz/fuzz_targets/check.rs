@@ -10,7 +10,7 @@ fuzz_target!(|text: &str| {
         // Formatting is idempotent on whatever it accepts.
         assert_eq!(layout_syntax::format::format(&formatted).as_deref(), Ok(formatted.as_str()));
     }
-    let db = layout_db::Database::default();
-    let file = layout_db::SourceFile::new(&db, "fuzz.lay".into(), text.to_string());
+    let mut db = layout_db::Database::default();
+    let file = layout_db::SourceFile::open(&mut db, "fuzz.lay".into(), text.to_string());
     let _ = layout_db::check_file(&db, file);
 });

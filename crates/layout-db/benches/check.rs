@@ -4,7 +4,6 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use layout_db::{Database, SourceFile, check_file};
-use salsa::Setter;
 
 /// One unit of a realistic spec: Triton aliases and tensors, CuTe and XLA
 /// values, integer constants and checks. Ten lines per unit.
@@ -50,8 +49,8 @@ fn bench(c: &mut Criterion) {
     // iter_with_large_drop); a language server keeps it, a CLI exits.
     g.bench_function("full check, 50,000 lines", |b| {
         b.iter_with_large_drop(|| {
-            let db = Database::default();
-            let file = SourceFile::new(&db, "corpus.lay".into(), big.clone());
+            let mut db = Database::default();
+            let file = SourceFile::open(&mut db, "corpus.lay".into(), big.clone());
             let report = check_file(&db, file);
             assert!(!report.has_errors());
             db
@@ -61,7 +60,7 @@ fn bench(c: &mut Criterion) {
 
     let small = corpus(5_000);
     let mut db = Database::default();
-    let file = SourceFile::new(&db, "spec.lay".into(), small.clone());
+    let file = SourceFile::open(&mut db, "spec.lay".into(), small.clone());
     assert!(!check_file(&db, file).has_errors());
     // Alternate between two texts that differ in one line.
     let edited = small.replace(
@@ -73,8 +72,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("re-check after a one-line edit, 5,000 lines", |b| {
         b.iter(|| {
             flip = !flip;
-            file.set_text(&mut db)
-                .to(if flip { edited.clone() } else { small.clone() });
+            file.edit(&mut db, if flip { edited.clone() } else { small.clone() });
             check_file(&db, file).checks
         })
     });

@@ -16,7 +16,7 @@ use crate::diagnostic::{Code, Diagnostic, Family, code_for, did_you_mean, mixed_
 use crate::encoding::{self, Param};
 use crate::target::{self, TargetFacts};
 use crate::value::{SolveRequest, TensorLayout, Value};
-use crate::{DeclName, Evaluated, ItemKey, SourceFile, file_outline, lookup};
+use crate::{DeclName, Evaluated, SourceFile, SourceItem, lookup};
 
 /// Marks a failure whose diagnostic has already been recorded.
 #[derive(Debug)]
@@ -32,7 +32,7 @@ pub(crate) struct Ctx<'db> {
     pub declaring: Option<(String, Span)>,
 }
 
-pub(crate) fn evaluate(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated {
+pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
     let parsed = crate::parse_item(db, key);
     let mut ctx = Ctx {
         db,
@@ -752,11 +752,12 @@ impl<'db> Ctx<'db> {
                 ))
             }
             None => {
-                let outline = file_outline(self.db, self.file);
                 let is_alias = name.starts_with('#');
-                let candidates: Vec<&str> = outline
+                let candidates: Vec<&str> = self
+                    .file
+                    .names(self.db)
                     .iter()
-                    .filter_map(|i| i.name.as_deref())
+                    .map(|(n, _)| n.as_str())
                     .filter(|n| n.starts_with('#') == is_alias)
                     .collect();
                 let (code, what) = if is_alias {
@@ -1146,7 +1147,7 @@ fn cycle_diagnostic(name: &str, span: Span, path: &[String]) -> Diagnostic {
 
 /// What a declaration on a cycle evaluates to when salsa re-enters it: no
 /// value, and the cycle as its diagnostic.
-pub(crate) fn cycle_fallback(db: &dyn salsa::Database, key: ItemKey<'_>) -> Evaluated {
+pub(crate) fn cycle_fallback(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
     let mut diagnostics = Vec::new();
     if let Some(item) = &crate::parse_item(db, key).item {
         if let (Some(full), Some(name)) = (item.declared_name(), item.name()) {

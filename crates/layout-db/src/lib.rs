@@ -1,12 +1,13 @@
 //! The incremental checker of `.lay` files.
 //!
-//! A file is a salsa input. It is cut into items by text ([`file_outline`]);
-//! each item's text is interned ([`ItemKey`]) and parsed and evaluated on its
-//! own, with spans relative to the item's start. An edit inside one item
-//! changes only that item's key, so the others' parses and values are reused
-//! — even when the edit moves them — and only declarations that use the
-//! edited one are evaluated again. [`check_file`] puts the pieces together,
-//! shifting each item's diagnostics to file offsets.
+//! A file is cut into items by text ([`SourceFile::open`],
+//! [`SourceFile::edit`]); each item is a salsa input ([`SourceItem`]) parsed
+//! and evaluated on its own, with spans relative to the item's start. An
+//! edit inside one item changes only that item's input, so the others'
+//! parses and values are reused — even when the edit moves them — and only
+//! declarations that use the edited one are evaluated again. [`check_file`]
+//! puts the pieces together, shifting each item's diagnostics to file
+//! offsets.
 
 pub mod builtins;
 pub mod diagnostic;
@@ -50,47 +51,177 @@ impl Database {
     }
 }
 
-/// One `.lay` file.
+/// One `.lay` file, held as its items: open it with [`SourceFile::open`]
+/// and edit it with [`SourceFile::edit`], which cut the text into items and
+/// touch only the items whose text changed.
+///
+/// Durability does the rest. Items read from disk are `HIGH`; an item the
+/// user edits becomes `LOW`. Salsa revalidates a memo that depends only on
+/// `HIGH` inputs without walking its dependencies, so after an edit the
+/// checker revisits the edited items and their users, not the whole file
+/// (docs/performance.md has the figures). The first edit of an item costs
+/// one full revalidation, as does a change of the names or of the item
+/// list; later edits of the same item are cheap.
 #[salsa::input(debug)]
 pub struct SourceFile {
     #[returns(ref)]
     pub path: String,
+    /// The whole text (no query reads it: queries read items).
     #[returns(ref)]
-    pub text: String,
+    source: String,
+    /// The items in file order.
+    #[returns(ref)]
+    items: Vec<SourceItem>,
+    /// Where each item starts (`LOW`: most edits move items).
+    #[returns(ref)]
+    offsets: Vec<usize>,
+    /// Every declared name with its item, in file order.
+    #[returns(ref)]
+    names: Vec<(String, SourceItem)>,
+    /// The `module` and `target` items, which set the file's target.
+    #[returns(ref)]
+    target_items: Vec<SourceItem>,
 }
 
-/// An item's text within a file: the key of its parse and evaluation.
-#[salsa::interned(debug)]
-pub struct ItemKey<'db> {
+/// One item's text: the key of its parse and evaluation.
+#[salsa::input(debug)]
+pub struct SourceItem {
     pub file: SourceFile,
     #[returns(ref)]
     pub text: String,
 }
 
-/// An item's place in its file.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, salsa::SalsaValue)]
-pub struct OutlineItem<'db> {
-    pub offset: usize,
-    pub keyword: String,
-    pub name: Option<String>,
-    /// The item's text, interned: the key of its parse and evaluation.
-    pub key: ItemKey<'db>,
+/// A file cut into items: each item's text range, and what the outline saw.
+struct Split {
+    ranges: Vec<std::ops::Range<usize>>,
+    outline: Vec<layout_syntax::ItemSource>,
 }
 
-/// The items of a file, cut by text (cheap: one lexing pass); each item's
-/// text is interned once here and the key shared by every other query.
-#[salsa::tracked(returns(ref))]
-pub fn file_outline<'db>(db: &'db dyn salsa::Database, file: SourceFile) -> Vec<OutlineItem<'db>> {
-    let text = file.text(db);
-    layout_syntax::outline(text)
-        .into_iter()
-        .map(|i| OutlineItem {
-            offset: i.range.start,
-            keyword: i.keyword,
-            name: i.name,
-            key: ItemKey::new(db, file, &text[i.range]),
-        })
-        .collect()
+impl Split {
+    fn of(text: &str) -> Split {
+        let outline = layout_syntax::outline(text);
+        Split {
+            ranges: outline.iter().map(|i| i.range.clone()).collect(),
+            outline,
+        }
+    }
+}
+
+impl SourceFile {
+    /// A file as read from disk: every item `HIGH`.
+    pub fn open(db: &mut Database, path: String, text: String) -> SourceFile {
+        use salsa::{Durability, Setter};
+        let split = Split::of(&text);
+        let file = SourceFile::builder(path, String::new(), vec![], vec![], vec![], vec![])
+            .durability(Durability::HIGH)
+            .source_durability(Durability::LOW)
+            .offsets_durability(Durability::LOW)
+            .new(db);
+        // An item names its file, so the file's item fields are filled in
+        // once it exists (nothing has read them yet).
+        let items: Vec<SourceItem> = split
+            .ranges
+            .iter()
+            .map(|r| {
+                SourceItem::builder(file, text[r.clone()].to_string())
+                    .durability(Durability::HIGH)
+                    .new(db)
+            })
+            .collect();
+        let (names, target_items) = file_facts(&split, &items);
+        file.set_offsets(db)
+            .to(split.ranges.iter().map(|r| r.start).collect());
+        file.set_items(db).to(items);
+        file.set_names(db).to(names);
+        file.set_target_items(db).to(target_items);
+        file.set_source(db).to(text);
+        file
+    }
+
+    /// The file's text now.
+    pub fn text(self, db: &dyn salsa::Database) -> &str {
+        self.source(db)
+    }
+
+    /// Replaces the file's text. Items are matched by text from both ends
+    /// of the file; the items between are paired in order (an item whose
+    /// text changed keeps its identity and becomes `LOW`), and new ones are
+    /// made for the rest.
+    pub fn edit(self, db: &mut Database, text: String) {
+        use salsa::{Durability, Setter};
+        let old_text = self.source(db).clone();
+        let old_items = self.items(db).clone();
+        let old_offsets = self.offsets(db).clone();
+        let old_range =
+            |k: usize| old_offsets[k]..old_offsets.get(k + 1).copied().unwrap_or(old_text.len());
+        let split = Split::of(&text);
+        let new_text = |k: usize| &text[split.ranges[k].clone()];
+        let (n_old, n_new) = (old_items.len(), split.ranges.len());
+        let mut front = 0;
+        while front < n_old.min(n_new) && old_text[old_range(front)] == *new_text(front) {
+            front += 1;
+        }
+        let mut back = 0;
+        while back < (n_old - front).min(n_new - front)
+            && old_text[old_range(n_old - 1 - back)] == *new_text(n_new - 1 - back)
+        {
+            back += 1;
+        }
+        let mut items = Vec::with_capacity(n_new);
+        items.extend_from_slice(&old_items[..front]);
+        let reusable = &old_items[front..n_old - back];
+        for k in front..n_new - back {
+            let item = match reusable.get(k - front) {
+                Some(&item) => {
+                    if old_text[old_range(front + (k - front))] != *new_text(k) {
+                        item.set_text(db)
+                            .with_durability(Durability::LOW)
+                            .to(new_text(k).to_string());
+                    }
+                    item
+                }
+                None => SourceItem::new(db, self, new_text(k).to_string()),
+            };
+            items.push(item);
+        }
+        items.extend_from_slice(&old_items[n_old - back..]);
+        let (names, target_items) = file_facts(&split, &items);
+        let offsets: Vec<usize> = split.ranges.iter().map(|r| r.start).collect();
+        if *self.items(db) != items {
+            self.set_items(db)
+                .with_durability(Durability::HIGH)
+                .to(items);
+        }
+        if *self.names(db) != names {
+            self.set_names(db)
+                .with_durability(Durability::HIGH)
+                .to(names);
+        }
+        if *self.target_items(db) != target_items {
+            self.set_target_items(db)
+                .with_durability(Durability::HIGH)
+                .to(target_items);
+        }
+        if *self.offsets(db) != offsets {
+            self.set_offsets(db).to(offsets);
+        }
+        self.set_source(db).to(text);
+    }
+}
+
+/// The names and the target items of a split file.
+fn file_facts(split: &Split, items: &[SourceItem]) -> (Vec<(String, SourceItem)>, Vec<SourceItem>) {
+    let mut names = Vec::new();
+    let mut target_items = Vec::new();
+    for (o, &item) in split.outline.iter().zip(items) {
+        if let Some(n) = &o.name {
+            names.push((n.clone(), item));
+        }
+        if o.keyword == "module" || o.keyword == "target" {
+            target_items.push(item);
+        }
+    }
+    (names, target_items)
 }
 
 /// A declared name within a file (`acc`, `#blocked`).
@@ -109,7 +240,7 @@ pub struct ParsedItem {
 }
 
 #[salsa::tracked(returns(ref))]
-pub fn parse_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> ParsedItem {
+pub fn parse_item(db: &dyn salsa::Database, key: SourceItem) -> ParsedItem {
     let mut parse = layout_syntax::parse(key.text(db));
     ParsedItem {
         item: (!parse.items.is_empty()).then(|| parse.items.swap_remove(0)),
@@ -117,26 +248,24 @@ pub fn parse_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Parse
     }
 }
 
-/// Where each name is declared: the key of its first declaration. A lookup
-/// depends on this table only; its result, and so the users of a name,
-/// change only when the declaration it finds changes.
+/// Where each name is declared: the item of its first declaration. A
+/// lookup depends on this table only; its result, and so the users of a
+/// name, change only when the declaration it finds changes.
 #[salsa::tracked(returns(ref))]
-pub fn name_table<'db>(
-    db: &'db dyn salsa::Database,
+pub fn name_table(
+    db: &dyn salsa::Database,
     file: SourceFile,
-) -> std::collections::HashMap<String, ItemKey<'db>> {
+) -> std::collections::HashMap<String, SourceItem> {
     let mut table = std::collections::HashMap::new();
-    for item in file_outline(db, file) {
-        if let Some(n) = &item.name {
-            table.entry(n.clone()).or_insert(item.key);
-        }
+    for (name, item) in file.names(db) {
+        table.entry(name.clone()).or_insert(*item);
     }
     table
 }
 
 /// The item that declares `name` (the first, if there are several).
 #[salsa::tracked]
-pub fn lookup<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<ItemKey<'db>> {
+pub fn lookup<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<SourceItem> {
     name_table(db, *name.file(db))
         .get(name.name(db).as_str())
         .copied()
@@ -144,7 +273,7 @@ pub fn lookup<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<
 
 /// The names an item uses, in order of first use.
 #[salsa::tracked(returns(ref))]
-pub fn references<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Vec<String> {
+pub fn references(db: &dyn salsa::Database, key: SourceItem) -> Vec<String> {
     let mut names = Vec::new();
     if let Some(item) = &parse_item(db, key).item {
         eval::collect_references(item, &mut names);
@@ -191,15 +320,11 @@ impl ItemSyntax {
 /// Evaluates one item: resolves its names (evaluating what they name),
 /// computes its value and type-checks it.
 #[salsa::tracked(returns(ref), cycle_result = evaluate_item_on_cycle)]
-pub fn evaluate_item<'db>(db: &'db dyn salsa::Database, key: ItemKey<'db>) -> Evaluated {
+pub fn evaluate_item(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
     eval::evaluate(db, key)
 }
 
-fn evaluate_item_on_cycle<'db>(
-    db: &'db dyn salsa::Database,
-    _id: salsa::Id,
-    key: ItemKey<'db>,
-) -> Evaluated {
+fn evaluate_item_on_cycle(db: &dyn salsa::Database, _id: salsa::Id, key: SourceItem) -> Evaluated {
     eval::cycle_fallback(db, key)
 }
 
@@ -247,11 +372,9 @@ pub fn encoding_layout<'db>(
 #[salsa::tracked(returns(ref))]
 pub fn file_target(db: &dyn salsa::Database, file: SourceFile) -> TargetFacts {
     let mut facts = TargetFacts::default();
-    for item in file_outline(db, file) {
-        if item.keyword == "module" || item.keyword == "target" {
-            if let Some(Value::Target(t)) = &evaluate_item(db, item.key).value {
-                facts.merge(t);
-            }
+    for &item in file.target_items(db) {
+        if let Some(Value::Target(t)) = &evaluate_item(db, item).value {
+            facts.merge(t);
         }
     }
     facts
@@ -265,7 +388,7 @@ pub struct NamedItem {
     pub span: Span,
     /// The whole declaration's span in the file.
     pub item_span: Span,
-    /// The item's index in [`file_outline`].
+    /// The item's index in the file's items.
     pub outline_index: usize,
     /// A second definition of a name (error E0102): it has no value.
     pub duplicate: bool,
@@ -310,10 +433,11 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
         checks_passed: 0,
     };
     let mut first_definition: std::collections::HashMap<&str, Span> = Default::default();
-    for (index, outline) in file_outline(db, file).iter().enumerate() {
-        let evaluated = evaluate_item(db, outline.key);
+    let offsets = file.offsets(db);
+    for (index, &item) in file.items(db).iter().enumerate() {
+        let evaluated = evaluate_item(db, item);
         let syntax = &evaluated.syntax;
-        let shift = outline.offset;
+        let shift = offsets[index];
         for e in &syntax.errors {
             report.diagnostics.push(Diagnostic::error(
                 Code::Syntax,
@@ -370,7 +494,7 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
 
 /// Every named declaration of a file with its value, in file order.
 pub fn named_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<NamedValue> {
-    let outline = file_outline(db, file);
+    let items = file.items(db);
     check_file(db, file)
         .items
         .iter()
@@ -381,9 +505,7 @@ pub fn named_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<NamedValu
             value: if it.duplicate {
                 None
             } else {
-                evaluate_item(db, outline[it.outline_index].key)
-                    .value
-                    .clone()
+                evaluate_item(db, items[it.outline_index]).value.clone()
             },
         })
         .collect()

@@ -37,8 +37,8 @@ fn documented() -> Vec<(String, String)> {
 }
 
 fn diagnose(src: &str) -> Vec<layout_db::Diagnostic> {
-    let db = Database::default();
-    let file = SourceFile::new(&db, "example.lay".into(), src.into());
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, "example.lay".into(), src.into());
     check_file(&db, file).diagnostics.clone()
 }
 

@@ -25,14 +25,14 @@ fn examples() -> Vec<(String, String)> {
 }
 
 fn check(text: &str) -> FileReport {
-    let db = Database::default();
-    let file = SourceFile::new(&db, "example.lay".into(), text.into());
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, "example.lay".into(), text.into());
     check_file(&db, file).clone()
 }
 
 fn values(text: &str) -> Vec<(String, Option<Value>)> {
-    let db = Database::default();
-    let file = SourceFile::new(&db, "example.lay".into(), text.into());
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, "example.lay".into(), text.into());
     layout_db::named_values(&db, file)
         .into_iter()
         .map(|v| (v.name, v.value))

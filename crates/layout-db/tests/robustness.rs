@@ -1,6 +1,7 @@
 //! Mutated examples never crash the checker or the formatter: random edits
 //! (deleted ranges, inserted punctuation and numbers, duplicated lines) of
-//! every example file go through parse, format and check.
+//! every example file go through parse, format and check, and editing a
+//! file in place reports what a fresh check of the edited text reports.
 
 use layout_db::{Database, SourceFile, check_file};
 use proptest::prelude::*;
@@ -129,11 +130,42 @@ proptest! {
         if let Ok(f) = layout_syntax::format::format(&text) {
             prop_assert_eq!(layout_syntax::format::format(&f), Ok(f.clone()));
         }
-        let db = Database::default();
-        let source = SourceFile::new(&db, "m.lay".into(), text.clone());
+        let mut db = Database::default();
+        let source = SourceFile::open(&mut db, "m.lay".into(), text.clone());
         let report = check_file(&db, source);
         for d in &report.diagnostics {
             prop_assert!(d.span.start <= d.span.end && d.span.end <= text.len(), "{:?}", d);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// `SourceFile::edit` reuses items by text and pairs the rest in order;
+    /// after any sequence of edits the report and the values must be those
+    /// of a fresh database that reads the final text.
+    #[test]
+    fn edited_file_reports_what_a_fresh_check_reports(
+        file in 0usize..64,
+        edits in prop::collection::vec(edit(), 1..6),
+    ) {
+        let all = examples();
+        let mut text = all[file % all.len()].clone();
+        let mut db = Database::default();
+        let source = SourceFile::open(&mut db, "m.lay".into(), text.clone());
+        let _ = check_file(&db, source);
+        for e in &edits {
+            text = apply(&text, e);
+            source.edit(&mut db, text.clone());
+            let edited = check_file(&db, source).clone();
+            let edited_values = layout_db::named_values(&db, source);
+
+            let mut fresh_db = Database::default();
+            let fresh = SourceFile::open(&mut fresh_db, "m.lay".into(), text.clone());
+            prop_assert_eq!(&edited, check_file(&fresh_db, fresh));
+            prop_assert_eq!(edited_values, layout_db::named_values(&fresh_db, fresh));
+            prop_assert_eq!(source.text(&db), text.as_str());
         }
     }
 }

@@ -22,8 +22,8 @@ pub struct Checked {
 
 /// Checks one file in a fresh database.
 pub fn check_text(path: PathBuf, text: String, with_values: bool) -> Checked {
-    let db = Database::default();
-    let file = SourceFile::new(&db, path.display().to_string(), text.clone());
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, path.display().to_string(), text.clone());
     let report = check_file(&db, file).clone();
     let values = if with_values {
         layout_db::named_values(&db, file)
