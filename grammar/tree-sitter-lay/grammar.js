@@ -19,13 +19,25 @@ module.exports = grammar({
     source_file: ($) => repeat(seq($._item, optional(';'))),
 
     _item: ($) =>
-      choice($.alias, $.module, $.layout, $.let, $.check, $.target, $.solve),
+      choice($.alias, $.module, $.layout, $.let, $.convert, $.check, $.target, $.solve),
 
     alias: ($) => seq('#', field('name', $.identifier), '=', field('value', $._expression)),
     module: ($) => seq('module', 'attributes', '{', commaSep($.module_attribute), '}'),
     module_attribute: ($) => seq($.string, '=', $.signed_integer, ':', $.identifier),
     layout: ($) => seq('layout', field('name', $.identifier), '=', field('value', $._expression)),
     let: ($) => seq('let', field('name', $.identifier), '=', field('value', $._expression)),
+    convert: ($) =>
+      seq(
+        'convert',
+        field('name', $.identifier),
+        '=',
+        optional($.ttgir_operation),
+        field('source', $._expression),
+        '->',
+        field('destination', $._expression),
+      ),
+    ttgir_operation: ($) =>
+      seq(choice('ttg', 'triton_gpu'), '.', 'convert_layout', '%', choice($.identifier, $.integer), ':'),
     check: ($) => seq('check', $._expression),
     target: ($) =>
       seq('target', optional(field('name', $.identifier)), choice(seq('=', field('preset', $.identifier)), $.block)),

@@ -1007,7 +1007,7 @@ pub(crate) fn call(
             Value::Xla(Box::new(alg!(XlaShape::tpu(&ty, dims), Xla)))
         }
         "bank_conflicts" | "wavefronts" | "vectorisation" => bank(ctx, name, &b, span)?,
-        "convert" => convert(ctx, &b, span)?,
+        "convert" => convert_layout(ctx, arg(0), arg(1), span)?,
         "kind" | "scratch_bytes" | "rounds" | "read_conflicts" | "write_conflicts"
         | "scratch_layout" => {
             let (v, s) = arg(0);
@@ -1200,11 +1200,14 @@ fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
     })
 }
 
-/// `convert(src, dst)`: the analysis of Triton's `convert_layout` from one
-/// tensor type to another.
-fn convert(ctx: &mut Ctx, b: &Bound, span: Span) -> R<Value> {
-    let (sv, ss) = b[0].clone().expect("required");
-    let (dv, ds) = b[1].clone().expect("required");
+/// `convert(src, dst)` and `convert NAME = src -> dst`: the analysis of
+/// Triton's `convert_layout` from one tensor type to another.
+pub(crate) fn convert_layout(
+    ctx: &mut Ctx,
+    (sv, ss): (Value, Span),
+    (dv, ds): (Value, Span),
+    span: Span,
+) -> R<Value> {
     let src = ctx.tensor(&sv, ss, "source")?;
     let dst = ctx.tensor(&dv, ds, "destination")?;
     for (t, s) in [(&src, ss), (&dst, ds)] {

@@ -124,6 +124,10 @@ pub(crate) fn collect_references(item: &Item, out: &mut Vec<String>) {
         | ItemKind::Layout { value, .. }
         | ItemKind::Let { value, .. } => expr(value, out),
         ItemKind::Check { expr: e } => expr(e, out),
+        ItemKind::Convert { src, dst, .. } => {
+            expr(src, out);
+            expr(dst, out);
+        }
         ItemKind::Solve { fields, .. } | ItemKind::Target { fields, .. } => {
             for f in fields {
                 // `kind = swizzle`, `family = linear`: words, not names.
@@ -243,6 +247,11 @@ impl<'db> Ctx<'db> {
             }
             ItemKind::Layout { value, .. } | ItemKind::Let { value, .. } => self.expr(value),
             ItemKind::Check { expr } => self.check(expr),
+            ItemKind::Convert { src, dst, .. } => {
+                let source = (self.expr(src)?, src.span);
+                let destination = (self.expr(dst)?, dst.span);
+                crate::builtins::convert_layout(self, source, destination, src.span.to(dst.span))
+            }
             ItemKind::Module { attributes } => {
                 let mut facts = TargetFacts::default();
                 for a in attributes {

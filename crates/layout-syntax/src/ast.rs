@@ -67,6 +67,15 @@ pub enum ItemKind {
         preset: Option<Ident>,
         fields: Vec<Field>,
     },
+    /// `convert NAME = SRC -> DST`, also with TTGIR's operation pasted in
+    /// front of the types: `convert NAME = ttg.convert_layout %x : SRC -> DST`.
+    Convert {
+        name: Ident,
+        /// The span of the pasted `ttg.convert_layout %x :`, if any.
+        operation: Option<Span>,
+        src: Expr,
+        dst: Expr,
+    },
     /// `check EXPR`
     Check { expr: Expr },
     /// `solve NAME { key = value ... }`
@@ -82,6 +91,7 @@ impl Item {
             ItemKind::Alias { name, .. }
             | ItemKind::Layout { name, .. }
             | ItemKind::Let { name, .. }
+            | ItemKind::Convert { name, .. }
             | ItemKind::Solve { name, .. } => Some(name),
             ItemKind::Target { name, .. } => name.as_ref(),
             _ => None,

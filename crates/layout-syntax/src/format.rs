@@ -257,6 +257,16 @@ fn item_verbatim(item: &Item, out: &mut Vec<Span>) {
         | ItemKind::Layout { value, .. }
         | ItemKind::Let { value, .. } => expr_verbatim(value, out),
         ItemKind::Check { expr } => expr_verbatim(expr, out),
+        ItemKind::Convert {
+            operation,
+            src,
+            dst,
+            ..
+        } => {
+            out.extend(*operation);
+            expr_verbatim(src, out);
+            expr_verbatim(dst, out);
+        }
         ItemKind::Solve { fields, .. } | ItemKind::Target { fields, .. } => {
             fields.iter().for_each(|f| expr_verbatim(&f.value, out))
         }
@@ -321,6 +331,15 @@ mod tests {
         assert_eq!(
             fmt(src),
             "solve smem {\n    kind = swizzle // k\n    write = tensor<128x128xf16, #blocked>\n}\nlayout l = linear { register: [[0, 1]],\n    lane: [[1, 0]] } -> [dim0: 2, dim1: 2]\nlet n = -1 - -2\n"
+        );
+    }
+
+    #[test]
+    fn conversions_keep_the_pasted_ttgir_operation() {
+        let src = "convert  e=ttg.convert_layout %41 : tensor<8xf16, #a>->tensor<8xf16, #b>\nconvert t = tensor<8xf16, #a>  ->  tensor<8xf16, #b>\n";
+        assert_eq!(
+            fmt(src),
+            "convert e = ttg.convert_layout %41 : tensor<8xf16, #a> -> tensor<8xf16, #b>\nconvert t = tensor<8xf16, #a> -> tensor<8xf16, #b>\n"
         );
     }
 

@@ -45,7 +45,8 @@ pub fn parse(src: &str) -> Parse {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ItemSource {
     pub range: std::ops::Range<usize>,
-    /// `layout`, `let`, `check`, `solve`, `target`, `module`, `#` (alias), or
+    /// `layout`, `let`, `check`, `convert`, `solve`, `target`, `module`, `#`
+    /// (alias), or
     /// the first word of an item that starts with none of these.
     pub keyword: String,
     pub name: Option<String>,
@@ -60,18 +61,15 @@ pub struct ItemSource {
 /// agrees with [`outline_by_tokens`] (a property test checks it).
 pub fn outline(src: &str) -> Vec<ItemSource> {
     use lexer::Token;
-    const KEYWORDS: [&str; 6] = ["layout", "let", "check", "solve", "target", "module"];
     // Whether the token at `span`, the first of its line, starts an item.
-    let starts_item = |tok: &Token, span: &std::ops::Range<usize>| match tok {
-        Token::Ident(k) => KEYWORDS.contains(k),
-        Token::Hash => {
-            let mut after = lexer::lex_from(src, span.end).map(|(t, _)| t);
-            matches!(
-                (after.next(), after.next()),
-                (Some(Token::Ident(_)), Some(Token::Ctrl('=')))
-            )
+    let starts_item = |tok: &Token, span: &std::ops::Range<usize>| {
+        let needs_lookahead = matches!(tok, Token::Hash | Token::Ident("convert"));
+        if !needs_lookahead {
+            return parser::starts_item(tok, None, None);
         }
-        _ => false,
+        let mut after = lexer::lex_from(src, span.end).map(|(t, _)| t);
+        let (second, third) = (after.next(), after.next());
+        parser::starts_item(tok, second.as_ref(), third.as_ref())
     };
     // The token after `span` when it belongs to the same item: on the same
     // line, or on a later line that it does not start an item on.
@@ -93,7 +91,9 @@ pub fn outline(src: &str) -> Vec<ItemSource> {
                 first_token_seen = true;
                 if is_start {
                     let (keyword, name) = match tok {
-                        Token::Ident(k) if matches!(k, "layout" | "let" | "solve" | "target") => {
+                        Token::Ident(k)
+                            if matches!(k, "layout" | "let" | "solve" | "target" | "convert") =>
+                        {
                             let name = match next_in_item(&span) {
                                 Some(Token::Ident(n)) => Some(n.to_string()),
                                 _ => None,
@@ -156,7 +156,9 @@ pub fn outline_by_tokens(src: &str) -> Vec<ItemSource> {
         };
         let (keyword, name) = match first {
             Token::Hash => ("#".to_string(), word(1).map(|n| format!("#{n}"))),
-            Token::Ident(k) if matches!(*k, "layout" | "let" | "solve") => (k.to_string(), word(1)),
+            Token::Ident(k) if matches!(*k, "layout" | "let" | "solve" | "convert") => {
+                (k.to_string(), word(1))
+            }
             Token::Ident(k) if *k == "target" => (k.to_string(), word(1)),
             Token::Ident(k) => (k.to_string(), None),
             _ => (src[first_span.start..first_span.end].to_string(), None),

@@ -2,7 +2,8 @@
 //!
 //! Resilience comes in two layers. The token stream is first cut into items
 //! at every line that starts with an item keyword (`layout`, `let`,
-//! `check`, `solve`, `target`, `module`) or with an alias `#name =`; each item
+//! `check`, `solve`, `target`, `module`), with `convert name =` or with an
+//! alias `#name =`; each item
 //! is parsed on its own, so a typo costs one diagnostic and the rest of the
 //! file still parses. Inside an item, chumsky recovers from unbalanced or
 //! malformed bracketed groups.
@@ -19,10 +20,27 @@ fn span(s: SimpleSpan) -> Span {
     Span::new(s.start, s.end)
 }
 
-const ITEM_KEYWORDS: [&str; 6] = ["layout", "let", "check", "solve", "target", "module"];
+/// The words that start an item at the beginning of a line.
+pub const ITEM_KEYWORDS: [&str; 6] = ["layout", "let", "check", "solve", "target", "module"];
+
+/// Whether a line whose first tokens are `first`, `second`, `third` starts
+/// an item: an item keyword, or `#name =`, or `convert name =` (`convert`
+/// alone is also a function, which may begin a continuation line).
+pub fn starts_item(first: &Token, second: Option<&Token>, third: Option<&Token>) -> bool {
+    let named = matches!(
+        (second, third),
+        (Some(Token::Ident(_)), Some(Token::Ctrl('=')))
+    );
+    match first {
+        Token::Ident("convert") => named,
+        Token::Ident(k) => ITEM_KEYWORDS.contains(k),
+        Token::Hash => named,
+        _ => false,
+    }
+}
 
 /// Cuts the tokens into items: each starts on a new line with an item
-/// keyword or `#name =`.
+/// keyword, `convert name =` or `#name =`.
 pub fn split_items<'s>(src: &str, tokens: &[Spanned<Token<'s>>]) -> Vec<std::ops::Range<usize>> {
     let mut starts = Vec::new();
     for (i, (tok, sp)) in tokens.iter().enumerate() {
@@ -30,14 +48,11 @@ pub fn split_items<'s>(src: &str, tokens: &[Spanned<Token<'s>>]) -> Vec<std::ops
         if !first_on_line {
             continue;
         }
-        let is_start = match tok {
-            Token::Ident(k) => ITEM_KEYWORDS.contains(k),
-            Token::Hash => matches!(
-                (tokens.get(i + 1), tokens.get(i + 2)),
-                (Some((Token::Ident(_), _)), Some((Token::Ctrl('='), _)))
-            ),
-            _ => false,
-        };
+        let is_start = starts_item(
+            tok,
+            tokens.get(i + 1).map(|t| &t.0),
+            tokens.get(i + 2).map(|t| &t.0),
+        );
         if is_start || i == 0 {
             starts.push(i);
         }
@@ -499,6 +514,23 @@ where
             .then_ignore(ctrl('='))
             .then(expr.clone())
             .map(|(name, value)| ItemKind::Let { name, value }),
+        kw("convert")
+            .ignore_then(ident())
+            .then_ignore(ctrl('='))
+            .then(
+                ttgir_convert_layout()
+                    .map_with(|_, e| span(e.span()))
+                    .or_not(),
+            )
+            .then(expr.clone())
+            .then_ignore(just(Token::Op("->")))
+            .then(expr.clone())
+            .map(|(((name, operation), src), dst)| ItemKind::Convert {
+                name,
+                operation,
+                src,
+                dst,
+            }),
         kw("check")
             .ignore_then(expr.clone())
             .map(|expr| ItemKind::Check { expr }),
@@ -525,6 +557,21 @@ where
             kind,
             span: span(e.span()),
         })
+}
+
+/// TTGIR's operation before the types, `ttg.convert_layout %41 :`, as a
+/// dump prints it (the SSA value is not kept).
+fn ttgir_convert_layout<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    choice((kw("ttg"), kw("triton_gpu")))
+        .then(ctrl('.'))
+        .then(kw("convert_layout"))
+        .then(just(Token::Op("%")))
+        .then(select! { Token::Ident(_) => (), Token::Int(_) => () })
+        .then(ctrl(':'))
+        .ignored()
 }
 
 /// Parses one item's tokens; a failed item becomes [`ItemKind::Error`].
@@ -563,8 +610,11 @@ fn describe(e: &Rich<'_, Token<'_>>) -> String {
         _ => {
             // After an expression every operator could follow; naming them all
             // buries the token that is really missing.
-            let is_operator =
-                |t: &Token| matches!(t, Token::Op(_) | Token::Ctrl('<') | Token::Ctrl('>'));
+            // `->` is structure (a conversion's arrow), not an operator.
+            let is_operator = |t: &Token| {
+                matches!(t, Token::Op(o) if *o != "->")
+                    || matches!(t, Token::Ctrl('<') | Token::Ctrl('>'))
+            };
             let structural = e.expected().any(|p| match p {
                 chumsky::error::RichPattern::Token(t) => !is_operator(t),
                 _ => true,

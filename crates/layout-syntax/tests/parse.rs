@@ -26,6 +26,18 @@ fn summary(src: &str) -> String {
             }
             ItemKind::Let { name, value } => format!("let {} = {}", name.name, sketch(&value.kind)),
             ItemKind::Check { expr } => format!("check {}", sketch(&expr.kind)),
+            ItemKind::Convert {
+                name,
+                operation,
+                src,
+                dst,
+            } => format!(
+                "convert {} = {}{} -> {}",
+                name.name,
+                operation.map_or(String::new(), |o| format!("[{}..{}] ", o.start, o.end)),
+                sketch(&src.kind),
+                sketch(&dst.kind)
+            ),
             ItemKind::Solve { name, fields } => format!(
                 "solve {} {{{}}}",
                 name.name,
@@ -242,6 +254,25 @@ fn bad_characters_are_reported_and_skipped() {
             0..16 <error>
             17..26 let b = 3
             error 13..14: unexpected character '$'
+        "#]],
+    );
+}
+
+#[test]
+fn convert_declarations_with_and_without_the_ttgir_operation() {
+    // `convert(...)` at the start of a continuation line is a call, not an
+    // item: only `convert NAME =` starts one.
+    check(
+        "convert t = tensor<64x64xf16, #rows> -> tensor<64x64xf16, #cols>\n\
+         convert e = ttg.convert_layout %41 : tensor<16x16xf32, #mma> -> tensor<16x16xf32, #ttg.blocked<{order = [1, 0]}>>\n\
+         layout c =\n  convert(tensor<8xf16, #a>, tensor<8xf16, #b>)\n\
+         convert bad = tensor<8xf16, #a>\n",
+        expect![[r#"
+            0..64 convert t = tensor<[64, 64] f16, #rows> -> tensor<[64, 64] f16, #cols>
+            65..178 convert e = [77..101] tensor<[16, 16] f32, #mma> -> tensor<[16, 16] f32, #ttg.blocked<order>>
+            179..237 layout c = convert(tensor<[8] f16, #a>, tensor<[8] f16, #b>)
+            238..269 <error>
+            error 269..269: expected '(' or '->', found the end of the declaration
         "#]],
     );
 }

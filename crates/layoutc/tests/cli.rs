@@ -225,13 +225,19 @@ fn explain_prints_the_documented_example() {
 
 #[test]
 fn convert_rejects_mismatched_tensors_with_spans() {
+    // Both forms: the call and the declaration (with and without TTGIR's
+    // operation pasted in front of the types).
     let dir = tempfile::tempdir().unwrap();
     let text = "#rows = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n\
 #sh = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n\
 layout a = convert(tensor<64x64xf16, #rows>, tensor<64x32xf16, #rows>)\n\
 layout b = convert(tensor<64x64xf16, #rows>, tensor<64x64xf32, #rows>)\n\
 layout c = convert(tensor<64x64xf16, #rows>, tensor<64x64xf16, #sh>)\n\
-check kind(3) == \"noop\"\n";
+check kind(3) == \"noop\"\n\
+convert d = tensor<64x64xf16, #rows> -> tensor<32x64xf16, #rows>\n\
+convert e = ttg.convert_layout %0 : tensor<64x64xf16, #sh> -> tensor<64x64xf16, #rows>\n\
+convert f = tensor<64x64xf16, #rows> -> tensor<64x64xf16, #rows>\n\
+check kind(f) == \"noop\"\n";
     let path = write(dir.path(), "bad.lay", text);
     let o = layoutc(&["check", &path, "--format", "json"]);
     assert_eq!(o.status.code(), Some(1));
@@ -246,9 +252,16 @@ check kind(3) == \"noop\"\n";
             )
         })
         .collect();
-    let want: Vec<(String, u64)> = [("E0309", 3), ("E0201", 4), ("E0201", 5), ("E0201", 6)]
-        .iter()
-        .map(|(c, l)| (c.to_string(), *l))
-        .collect();
+    let want: Vec<(String, u64)> = [
+        ("E0309", 3),
+        ("E0201", 4),
+        ("E0201", 5),
+        ("E0201", 6),
+        ("E0309", 7),
+        ("E0201", 8),
+    ]
+    .iter()
+    .map(|(c, l)| (c.to_string(), *l))
+    .collect();
     assert_eq!(got, want, "{}", stdout(&o));
 }

@@ -162,3 +162,28 @@ fn every_keyword_of_the_ebnf_is_known_to_the_other_grammars() {
         }
     }
 }
+
+#[test]
+fn the_grammars_agree_on_conversions_and_convert_calls() {
+    // `convert NAME =` starts an item; `convert(` on a continuation line is a
+    // call inside the item above.
+    let text = "#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n\
+                convert t = tensor<128xf16, #a> -> tensor<128xf16, #a>\n\
+                convert e = ttg.convert_layout %41 : tensor<128xf16, #a> -> tensor<128xf16, #a>\n\
+                layout c =\n  convert(tensor<128xf16, #a>, tensor<128xf16, #a>)\n\
+                check kind(c) == \"noop\"\n";
+    let tree = parser().parse(text, None).unwrap();
+    assert!(
+        first_error(tree.root_node()).is_none(),
+        "{}",
+        tree.root_node().to_sexp()
+    );
+    let ours = layoutc_items(text);
+    assert_eq!(
+        ours.iter().map(|(_, k, _)| k.as_str()).collect::<Vec<_>>(),
+        ["alias", "convert", "convert", "layout", "check"]
+    );
+    assert_eq!(ours, tree_sitter_items(text));
+    let lines: BTreeSet<usize> = ours.iter().map(|(s, _, _)| line_of(text, *s)).collect();
+    assert_eq!(lines, textmate_item_lines(text));
+}
