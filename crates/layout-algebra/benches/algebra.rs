@@ -7,7 +7,8 @@
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use layout_algebra::bank::{
-    Access, BankTarget, Instruction, bank_conflicts, wavefronts_by_enumeration, wavefronts_by_rank,
+    Access, BankTarget, Direction, Instruction, bank_conflicts, wavefronts_by_enumeration,
+    wavefronts_by_rank,
 };
 use layout_algebra::triton::{Blocked, CgaLayout, Encoding, NvidiaMma, SwizzledShared};
 use layout_algebra::{DimName, LinearLayout};
@@ -156,6 +157,7 @@ fn bench(c: &mut Criterion) {
         shared: &s,
         element_bits: 16,
         instruction: Instruction::LdSt { bits: 64 },
+        direction: Direction::Store,
     };
     c.bench_function("wavefronts_by_rank_128x128_f16", |b| {
         b.iter(|| wavefronts_by_rank(black_box(&access), &target).unwrap())

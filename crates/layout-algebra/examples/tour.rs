@@ -5,7 +5,8 @@
 //! `cargo run --release -p layout-algebra --example tour`
 
 use layout_algebra::bank::{
-    Access, BankTarget, Instruction, bank_conflicts, wavefronts_by_enumeration, wavefronts_by_rank,
+    Access, BankTarget, Direction, Instruction, bank_conflicts, wavefronts_by_enumeration,
+    wavefronts_by_rank,
 };
 use layout_algebra::triton::{Blocked, CgaLayout, SwizzledShared};
 use layout_algebra::{LayoutError, LinearLayout};
@@ -76,6 +77,7 @@ fn main() -> Result<(), LayoutError> {
             shared: &smem,
             element_bits: 16,
             instruction: Instruction::LdSt { bits: 16 },
+            direction: Direction::Store,
         };
         let target = BankTarget::nvidia();
         let by_rank = wavefronts_by_rank(&access, &target)?;

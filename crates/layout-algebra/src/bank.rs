@@ -31,11 +31,65 @@ pub struct BankTarget {
     pub banks: u32,
     pub bank_bytes: u32,
     pub warp_size: u32,
-    /// For AMD-style targets: for an access of `bits` per lane, the lane
-    /// bits (indices into the lane id) that vary within one phase. When no
-    /// entry matches, phases are the NVIDIA rule: consecutive lanes whose
-    /// requests fill one line.
-    pub phase_lanes: Vec<(u32, Vec<u32>)>,
+    /// Per-instruction phases (AMD's LDS): the first rule that matches an
+    /// access decides its phases. When none matches, phases are the NVIDIA
+    /// rule: consecutive lanes whose requests fill one line.
+    pub phases: Vec<PhaseRule>,
+}
+
+/// Which way an access moves data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Shared memory to registers (`ld.shared`, `ldmatrix`, `ds_read`).
+    Load,
+    /// Registers to shared memory (`st.shared`, `stmatrix`, `ds_write`).
+    Store,
+}
+
+/// The lanes that one instruction serves together. The lanes served with
+/// lane 0 form a subspace of the lane ids under XOR (AMD's `ds_read_b128`
+/// on CDNA3 serves lanes 0-3 with 20-23: the span of 1, 2 and 20); the other
+/// phases are its cosets.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PhaseRule {
+    /// The access width per lane this rule is for.
+    pub bits: u32,
+    /// `None`: loads and stores alike.
+    pub direction: Option<Direction>,
+    /// Lane ids that span the phase of lane 0 (independent).
+    pub generators: Vec<u32>,
+}
+
+impl PhaseRule {
+    /// The rule whose phase of lane 0 is `lanes` (a set closed under XOR
+    /// that contains 0), or why `lanes` is no such set.
+    pub fn from_lanes(
+        bits: u32,
+        direction: Option<Direction>,
+        lanes: &[u32],
+    ) -> std::result::Result<PhaseRule, String> {
+        let set: std::collections::BTreeSet<u32> = lanes.iter().copied().collect();
+        if !set.contains(&0) {
+            return Err("the lanes of a phase are given as the phase of lane 0, so they must include lane 0".into());
+        }
+        let mut basis = f2::Echelon::new();
+        let mut generators = Vec::new();
+        for &l in &set {
+            if basis.insert(l as u64) {
+                generators.push(l);
+            }
+        }
+        if set.len() != 1 << generators.len() {
+            return Err(format!(
+                "lanes {set:?} are not closed under XOR: a phase of lane ids is a subspace (for example 0-3 with 20-23)"
+            ));
+        }
+        Ok(PhaseRule {
+            bits,
+            direction,
+            generators,
+        })
+    }
 }
 
 impl BankTarget {
@@ -45,20 +99,27 @@ impl BankTarget {
             banks: 32,
             bank_bytes: 4,
             warp_size: 32,
-            phase_lanes: Vec::new(),
+            phases: Vec::new(),
         }
     }
 
-    /// Lane bits of one phase for an access of `access_bits` per lane.
-    fn phase_lane_bits(&self, access_bits: u32) -> Vec<u32> {
-        if let Some((_, bits)) = self.phase_lanes.iter().find(|(b, _)| *b == access_bits) {
-            return bits.clone();
+    /// Lane ids spanning the phase of lane 0 for an access of
+    /// `access_bits` per lane.
+    pub fn phase_generators(&self, access_bits: u32, direction: Direction) -> Vec<u32> {
+        let rule = self
+            .phases
+            .iter()
+            .find(|r| r.bits == access_bits && r.direction.is_none_or(|d| d == direction));
+        if let Some(rule) = rule {
+            return rule.generators.clone();
         }
         let lane_bits = self.warp_size.trailing_zeros();
         let line_bits = self.banks * self.bank_bytes * 8;
         // Lanes per phase: as many as fill one line, at most a warp.
         let per_phase = (line_bits / access_bits.max(1)).clamp(1, self.warp_size);
-        (0..per_phase.trailing_zeros().min(lane_bits)).collect()
+        (0..per_phase.trailing_zeros().min(lane_bits))
+            .map(|b| 1 << b)
+            .collect()
     }
 }
 
@@ -103,6 +164,7 @@ pub struct Access<'a> {
     pub shared: &'a LinearLayout,
     pub element_bits: u32,
     pub instruction: Instruction,
+    pub direction: Direction,
 }
 
 const REGISTER: &str = "register";
@@ -170,6 +232,19 @@ fn cannot_vectorise(what: String) -> LayoutError {
 }
 
 fn check_target(target: &BankTarget) -> Result<()> {
+    for rule in &target.phases {
+        if f2::rank(rule.generators.iter().map(|&g| g as u64)) as usize != rule.generators.len()
+            || rule.generators.iter().any(|&g| g >= target.warp_size)
+        {
+            return Err(LayoutError::invalid(
+                "phase rule",
+                format!(
+                    "lanes {:?} must be independent lane ids below the warp size {}",
+                    rule.generators, target.warp_size
+                ),
+            ));
+        }
+    }
     for (what, v) in [
         ("banks", target.banks),
         ("bank width in bytes", target.bank_bytes),
@@ -239,13 +314,17 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
                     )));
                 }
             }
-            let phase_bits = target.phase_lane_bits(bits);
-            let phase = phase_bits
+            // A lane id's offset is the XOR of its bits' lane bases.
+            let generators = target.phase_generators(bits, access.direction);
+            let phase = generators
                 .iter()
-                .map(|&b| c.lanes.get(b as usize).copied().unwrap_or(0))
+                .map(|&g| {
+                    (0..lane_bits as usize)
+                        .filter(|&b| g >> b & 1 == 1)
+                        .fold(0, |o, b| o ^ c.lanes[b])
+                })
                 .collect::<Vec<_>>();
-            let phases_per_instruction =
-                1u64 << (lane_bits as usize - phase_bits.len().min(lane_bits as usize));
+            let phases_per_instruction = 1u64 << (lane_bits as usize - generators.len());
             let instructions = 1u64 << (c.regs.len() - vector_regs.len());
             Ok(Geometry {
                 vector_elems: vec,
@@ -447,10 +526,12 @@ pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result
     match access.instruction {
         Instruction::LdSt { bits } => {
             let vec = g.vector_elems;
-            // Register indices whose element is the vector's first: those
-            // with offset ≡ 0 mod vec relative to register 0 of the lane.
-            let phase_bits = target.phase_lane_bits(bits);
-            let phase_mask: u64 = phase_bits.iter().map(|&b| 1u64 << b).sum();
+            // Lanes in one phase differ by the span of the generators: the
+            // remainder after elimination names the phase.
+            let mut phase_span = f2::Echelon::new();
+            for g in target.phase_generators(bits, access.direction) {
+                phase_span.insert(g as u64);
+            }
             let mut requests_by_instruction: std::collections::BTreeMap<
                 (u64, u64),
                 Vec<(u64, u64)>,
@@ -468,7 +549,7 @@ pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result
                     seen.into_iter().map(|(block, reg)| (reg, block)).collect();
                 starts.sort();
                 for (k, (_, block)) in starts.into_iter().enumerate() {
-                    let phase_id = lane & !phase_mask;
+                    let phase_id = phase_span.reduce(lane).0;
                     requests_by_instruction
                         .entry((k as u64, phase_id))
                         .or_default()
@@ -523,6 +604,7 @@ pub fn largest_vectorisation(
         shared,
         element_bits,
         instruction: Instruction::LdSt { bits: element_bits },
+        direction: Direction::Store,
     };
     let c = cvt(&access)?;
     let max = (128 / element_bits).max(1) as u64;
@@ -568,6 +650,7 @@ pub fn bank_conflicts(
         shared,
         element_bits,
         instruction: Instruction::LdSt { bits: element_bits },
+        direction: Direction::Store,
     })?;
     // Triton's segment: offset bits above one line of vec + bank elements.
     let line_elems = (target.banks as u64 * 32 / (vec * element_bits as u64))

@@ -1051,7 +1051,11 @@ fn shared_round_trip(
     // access, lanes that differ in a sub-word bit and a segment bit hit
     // different words of one bank.
     let buffer = as_offset_layout(&chosen.layout)?;
-    let physical = |side: &LinearLayout, triton: u64, instruction: &str| -> Result<u64> {
+    let physical = |side: &LinearLayout,
+                    triton: u64,
+                    instruction: &str,
+                    direction: bank::Direction|
+     -> Result<u64> {
         if !instruction.ends_with(".shared") {
             return Ok(triton);
         }
@@ -1063,6 +1067,7 @@ fn shared_round_trip(
             instruction: bank::Instruction::LdSt {
                 bits: vec as u32 * bits,
             },
+            direction,
         };
         let w = bank::wavefronts_by_rank(&access, target)?;
         Ok((w.wavefronts / w.ideal.max(1)).saturating_sub(1))
@@ -1071,8 +1076,18 @@ fn shared_round_trip(
         rounds,
         scratch_elements,
         scratch_bytes: scratch_elements * bits as u64 / 8,
-        read_conflicts: physical(&dst, chosen.read_conflicts, chosen.load)?,
-        write_conflicts: physical(&src, chosen.write_conflicts, chosen.store)?,
+        read_conflicts: physical(
+            &dst,
+            chosen.read_conflicts,
+            chosen.load,
+            bank::Direction::Load,
+        )?,
+        write_conflicts: physical(
+            &src,
+            chosen.write_conflicts,
+            chosen.store,
+            bank::Direction::Store,
+        )?,
         store: chosen.store,
         load: chosen.load,
         layout: chosen.layout,

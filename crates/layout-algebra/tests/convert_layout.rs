@@ -9,7 +9,7 @@ mod common;
 use common::{layout_from_pairs, load};
 use layout_algebra::LinearLayout;
 use layout_algebra::bank::{
-    Access, BankTarget, Instruction, largest_vectorisation, wavefronts_by_enumeration,
+    Access, BankTarget, Direction, Instruction, largest_vectorisation, wavefronts_by_enumeration,
 };
 use layout_algebra::convert_layout::{
     ConversionKind, SharedInstructions, analyse_conversion, as_offset_layout,
@@ -153,6 +153,7 @@ fn swizzle_conflicts_match_enumeration() {
                 instruction: Instruction::LdSt {
                     bits: vec as u32 * bits,
                 },
+                direction: Direction::Store,
             };
             let w = wavefronts_by_enumeration(&access, &target).unwrap();
             assert_eq!(
@@ -283,6 +284,7 @@ fn random_permutation_conflicts_match_enumeration() {
                 instruction: Instruction::LdSt {
                     bits: vec as u32 * bits,
                 },
+                direction: Direction::Store,
             };
             let Ok(w) = wavefronts_by_enumeration(&access, &target) else {
                 continue;

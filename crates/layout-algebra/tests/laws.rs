@@ -2,7 +2,8 @@
 //! independent computation.
 
 use layout_algebra::bank::{
-    Access, BankTarget, Instruction, wavefronts_by_enumeration, wavefronts_by_rank,
+    Access, BankTarget, Direction, Instruction, PhaseRule, wavefronts_by_enumeration,
+    wavefronts_by_rank,
 };
 use layout_algebra::triton::{Blocked, CgaLayout, SwizzledShared};
 use layout_algebra::{DimName, LinearLayout};
@@ -146,6 +147,7 @@ proptest! {
         let access = Access {
             distributed: &dist, shared: &smem, element_bits: bits,
             instruction: Instruction::LdSt { bits: (bits << access_log2).min(128) },
+            direction: Direction::Store,
         };
         let target = BankTarget::nvidia();
         let rank = wavefronts_by_rank(&access, &target);
@@ -197,6 +199,7 @@ fn ldmatrix_of_unswizzled_16x16_fp16_is_two_way_and_swizzle_fixes_it() {
                 count: 4,
                 trans: false,
             },
+            direction: Direction::Store,
         };
         let rank = wavefronts_by_rank(&access, &target).unwrap();
         let enumeration = wavefronts_by_enumeration(&access, &target).unwrap();
@@ -212,13 +215,16 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// AMD-style targets: 64 banks, 64 lanes, and phases given as an
-    /// arbitrary set of lane bits. Enumeration and rank still agree.
+    /// arbitrary subspace of lane ids (like CDNA3's ds_read_b128, whose
+    /// phase of lane 0 is lanes 0-3 and 20-23). Enumeration and rank still
+    /// agree.
     #[test]
-    fn wavefronts_agree_for_arbitrary_phase_lane_sets(
+    fn wavefronts_agree_for_arbitrary_phase_subspaces(
         tpw_row_log2 in 0u32..7,
         (vec, per_phase, max_phase) in (0u32..4, 0u32..3, 0u32..4),
-        phase_bits in prop::sample::subsequence(vec![0u32, 1, 2, 3, 4, 5], 0..=6),
+        lanes in prop::collection::vec(1u32..64, 0..=6),
         spt_col in 0u32..4,
+        load in any::<bool>(),
     ) {
         let dist = Blocked {
             size_per_thread: vec![1, 1 << spt_col],
@@ -232,8 +238,18 @@ proptest! {
             order: vec![1, 0], cga: CgaLayout::single(2),
         }.to_linear_layout(&[64, 64]).unwrap();
         let bits = 16u32 << spt_col.min(3);
-        let target = BankTarget { banks: 64, bank_bytes: 4, warp_size: 64, phase_lanes: vec![(bits, phase_bits)] };
-        let access = Access { distributed: &dist, shared: &smem, element_bits: 16, instruction: Instruction::LdSt { bits } };
+        // The span of the drawn lanes, listed as the phase of lane 0.
+        let mut phase = vec![0u32];
+        for l in lanes {
+            if !phase.contains(&l) {
+                let more: Vec<u32> = phase.iter().map(|p| p ^ l).collect();
+                phase.extend(more);
+            }
+        }
+        let direction = if load { Direction::Load } else { Direction::Store };
+        let rule = PhaseRule::from_lanes(bits, Some(direction), &phase).unwrap();
+        let target = BankTarget { banks: 64, bank_bytes: 4, warp_size: 64, phases: vec![rule] };
+        let access = Access { distributed: &dist, shared: &smem, element_bits: 16, instruction: Instruction::LdSt { bits }, direction };
         match (wavefronts_by_rank(&access, &target), wavefronts_by_enumeration(&access, &target)) {
             (Ok(r), Ok(e)) => prop_assert_eq!(r, e),
             (Err(_), Err(_)) => {}
@@ -282,6 +298,7 @@ fn ldmatrix_trans_of_b_fragment_is_eight_way_and_128b_swizzle_fixes_it() {
                 count: 2,
                 trans: true,
             },
+            direction: Direction::Store,
         };
         let rank = wavefronts_by_rank(&access, &target).unwrap();
         assert_eq!(rank, wavefronts_by_enumeration(&access, &target).unwrap());
@@ -295,6 +312,7 @@ fn ldmatrix_trans_of_b_fragment_is_eight_way_and_128b_swizzle_fixes_it() {
                 count: 2,
                 trans: false,
             },
+            direction: Direction::Store,
             ..access
         };
         assert!(wavefronts_by_rank(&plain, &target).is_err());

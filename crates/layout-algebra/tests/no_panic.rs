@@ -1,7 +1,9 @@
 //! Arbitrary (mostly invalid) encoding parameters give a layout or an error,
 //! never a panic.
 
-use layout_algebra::bank::{Access, BankTarget, Instruction, bank_conflicts, wavefronts_by_rank};
+use layout_algebra::bank::{
+    Access, BankTarget, Direction, Instruction, bank_conflicts, wavefronts_by_rank,
+};
 use layout_algebra::triton::*;
 use proptest::prelude::*;
 
@@ -145,7 +147,7 @@ proptest! {
             let target = BankTarget { banks, ..BankTarget::nvidia() };
             let _ = bank_conflicts(&d, &s, bits, &target);
             for instruction in [Instruction::LdSt { bits: inst_bits }, Instruction::Matrix { count, trans }] {
-                let _ = wavefronts_by_rank(&Access { distributed: &d, shared: &s, element_bits: bits, instruction }, &target);
+                let _ = wavefronts_by_rank(&Access { distributed: &d, shared: &s, element_bits: bits, instruction, direction: Direction::Store }, &target);
             }
         }
     }

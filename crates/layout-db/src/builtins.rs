@@ -2,7 +2,8 @@
 //! application of a layout to coordinates.
 
 use layout_algebra::bank::{
-    Access, Instruction, bank_conflicts, largest_vectorisation, wavefronts_by_enumeration,
+    Access, Direction, Instruction, bank_conflicts, largest_vectorisation,
+    wavefronts_by_enumeration,
 };
 use layout_algebra::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
 use layout_algebra::convert::{
@@ -112,7 +113,7 @@ sigs! {
     "first_tile_array_size"("x") 1 "XLA's own ArraySize, which pads by the first tile only";
     "tpu"("element_type", "dims") 2 "the TPU's default tiled layout for an array (seed 001)";
     "bank_conflicts"("dist", "shared", "bits") 2 "Triton's measure: extra wavefronts per wavefront after the widest vectorisation";
-    "wavefronts"("dist", "shared", "bits") 2 "total shared-memory wavefronts of one warp's access, widest vectorisation";
+    "wavefronts"("dist", "shared", "bits", "access") 2 "total shared-memory wavefronts of one warp's access (\"store\" or \"load\"), widest vectorisation";
     "vectorisation"("dist", "shared", "bits") 2 "elements per vectorised access (Triton's largestVectorisation)";
     "convert"("src", "dst") 2 "Triton's convert_layout between two tensor types: kind, scratch bytes, conflicts of its swizzle";
     "kind"("conversion") 1 "a conversion's lowering: \"noop\", \"register\", \"shuffle\" or \"shared\"";
@@ -1181,6 +1182,22 @@ fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
             Value::Int(v as i64)
         }
         _ => {
+            // Loads and stores differ only where the target's phases say so
+            // (AMD's ds_read_b128 and ds_write_b128).
+            let direction = match b.get(3).cloned().flatten() {
+                None => Direction::Store,
+                Some((v, s)) => match ctx.string(&v, s)?.as_str() {
+                    "store" => Direction::Store,
+                    "load" => Direction::Load,
+                    other => {
+                        return Err(ctx.error(
+                            Code::TypeMismatch,
+                            s,
+                            format!("the access is \"store\" or \"load\", not \"{other}\""),
+                        ));
+                    }
+                },
+            };
             let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
             let access = Access {
                 distributed: dl,
@@ -1189,6 +1206,7 @@ fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
                 instruction: Instruction::LdSt {
                     bits: (v as u32) * bits,
                 },
+                direction,
             };
             let w = ctx.alg(
                 wavefronts_by_enumeration(&access, &target),

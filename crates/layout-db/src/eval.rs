@@ -4,6 +4,7 @@
 //! the span of the expression that caused it.
 
 use layout_algebra::LayoutError;
+use layout_algebra::bank::{Direction, PhaseRule};
 use layout_algebra::cute::{Layout, Swizzle, SwizzledLayout, Tiler};
 use layout_algebra::linear::LinearLayout;
 use layout_algebra::triton::Encoding;
@@ -319,7 +320,7 @@ impl<'db> Ctx<'db> {
             }
             if key == "phases" {
                 let v = self.expr(&f.value)?;
-                facts.phase_lanes = self.phases(&v, f.value.span)?;
+                facts.phases = self.phases(&v, f.value.span)?;
                 continue;
             }
             let slot = match key {
@@ -380,37 +381,66 @@ impl<'db> Ctx<'db> {
         Err(self.report(d))
     }
 
-    /// `phases = [(128, [0, 1, 2]), (64, [0, 1, 2, 3])]`: per access width,
-    /// the lane bits that are served in one phase.
-    fn phases(&mut self, v: &Value, span: Span) -> R<Vec<(u32, Vec<u32>)>> {
-        let bad = |ctx: &mut Self| {
+    /// `phases = [(128, "load", [0, 1, 2, 3, 20, 21, 22, 23]), (64, [0, 1, ..., 15])]`:
+    /// per access width (and optionally direction), the lanes served
+    /// together with lane 0.
+    fn phases(&mut self, v: &Value, span: Span) -> R<Vec<PhaseRule>> {
+        let bad = |ctx: &mut Self, why: &str| {
             ctx.error(
                 Code::InvalidTarget,
                 span,
-                "`phases` is a list of (access bits, [lane bits]) pairs, e.g. [(128, [0, 1, 2])]",
+                format!(
+                    "`phases` is a list of (access bits, [\"load\" | \"store\",] [lanes served with lane 0]), e.g. [(128, \"load\", [0, 1, 2, 3, 20, 21, 22, 23])]{why}"
+                ),
             )
         };
         let Value::List(items) = v else {
-            return Err(bad(self));
+            return Err(bad(self, ""));
         };
         let mut out = Vec::new();
         for it in items {
-            let Value::Tuple(pair) = it else {
-                return Err(bad(self));
+            let Value::Tuple(parts) = it else {
+                return Err(bad(self, ""));
             };
-            let [Value::Int(bits), Value::List(lanes)] = pair.as_slice() else {
-                return Err(bad(self));
+            let (bits, direction, lanes) = match parts.as_slice() {
+                [Value::Int(bits), Value::List(lanes)] => (*bits, None, lanes),
+                [Value::Int(bits), Value::Str(d), Value::List(lanes)] => {
+                    let direction = match d.as_str() {
+                        "load" => Direction::Load,
+                        "store" => Direction::Store,
+                        _ => {
+                            return Err(bad(
+                                self,
+                                &format!("; \"{d}\" is neither \"load\" nor \"store\""),
+                            ));
+                        }
+                    };
+                    (*bits, Some(direction), lanes)
+                }
+                _ => return Err(bad(self, "")),
+            };
+            let bits = match u32::try_from(bits) {
+                Ok(b) if [8, 16, 32, 64, 128].contains(&b) => b,
+                _ => {
+                    return Err(bad(
+                        self,
+                        &format!("; {bits} is not an access width (8 to 128 bits)"),
+                    ));
+                }
             };
             let lanes: Option<Vec<u32>> = lanes
                 .iter()
                 .map(|l| match l {
-                    Value::Int(b) if (0..16).contains(b) => Some(*b as u32),
+                    Value::Int(n) if (0..1 << 16).contains(n) => Some(*n as u32),
                     _ => None,
                 })
                 .collect();
-            match (u32::try_from(*bits), lanes) {
-                (Ok(b), Some(l)) if [8, 16, 32, 64, 128].contains(&b) => out.push((b, l)),
-                _ => return Err(bad(self)),
+            let Some(lanes) = lanes else {
+                return Err(bad(self, "; lanes are integers"));
+            };
+            match PhaseRule::from_lanes(bits, direction, &lanes) {
+                Ok(rule) => out.push(rule),
+                Err(why) => return Err(self.error(Code::InvalidTarget, span, why)),
             }
         }
         Ok(out)

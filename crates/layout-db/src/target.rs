@@ -1,7 +1,7 @@
 //! The machine a file's layouts run on: Triton's module attributes and
 //! `target` declarations, with named presets.
 
-use layout_algebra::bank::BankTarget;
+use layout_algebra::bank::{BankTarget, PhaseRule};
 use layout_algebra::convert_layout::SharedInstructions;
 use layout_algebra::triton::Target;
 
@@ -15,8 +15,8 @@ pub struct TargetFacts {
     pub num_ctas: Option<u32>,
     pub banks: Option<u32>,
     pub bank_bytes: Option<u32>,
-    /// Per access width in bits: the lane bits that share one phase.
-    pub phase_lanes: Vec<(u32, Vec<u32>)>,
+    /// Per-instruction phases (AMD's LDS); empty for the NVIDIA rule.
+    pub phases: Vec<PhaseRule>,
 }
 
 /// A named machine.
@@ -95,8 +95,8 @@ impl TargetFacts {
             banks,
             bank_bytes
         );
-        if !other.phase_lanes.is_empty() {
-            self.phase_lanes = other.phase_lanes.clone();
+        if !other.phases.is_empty() {
+            self.phases = other.phases.clone();
         }
     }
 
@@ -133,7 +133,7 @@ impl TargetFacts {
             banks: self.banks.unwrap_or(32),
             bank_bytes: self.bank_bytes.unwrap_or(4),
             warp_size: self.threads_per_warp(),
-            phase_lanes: self.phase_lanes.clone(),
+            phases: self.phases.clone(),
         }
     }
 }
