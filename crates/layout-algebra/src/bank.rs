@@ -58,6 +58,9 @@ pub struct PhaseRule {
     pub direction: Option<Direction>,
     /// Lane ids that span the phase of lane 0 (independent).
     pub generators: Vec<u32>,
+    /// Banks this instruction sees, when not the target's (gfx950 stores
+    /// of 64 bits are served 128 bytes at a time: 32 banks).
+    pub banks: Option<u32>,
 }
 
 impl PhaseRule {
@@ -88,6 +91,7 @@ impl PhaseRule {
             bits,
             direction,
             generators,
+            banks: None,
         })
     }
 }
@@ -103,23 +107,50 @@ impl BankTarget {
         }
     }
 
-    /// Lane ids spanning the phase of lane 0 for an access of
-    /// `access_bits` per lane.
-    pub fn phase_generators(&self, access_bits: u32, direction: Direction) -> Vec<u32> {
+    /// How an access of `access_bits` per lane is served: the lane ids
+    /// spanning the phase of lane 0, and the banks it sees.
+    pub fn phases_for(&self, access_bits: u32, direction: Direction) -> AccessPhases {
         let rule = self
             .phases
             .iter()
             .find(|r| r.bits == access_bits && r.direction.is_none_or(|d| d == direction));
         if let Some(rule) = rule {
-            return rule.generators.clone();
+            return AccessPhases {
+                generators: rule.generators.clone(),
+                banks: rule.banks.unwrap_or(self.banks),
+            };
         }
         let lane_bits = self.warp_size.trailing_zeros();
         let line_bits = self.banks * self.bank_bytes * 8;
         // Lanes per phase: as many as fill one line, at most a warp.
         let per_phase = (line_bits / access_bits.max(1)).clamp(1, self.warp_size);
-        (0..per_phase.trailing_zeros().min(lane_bits))
-            .map(|b| 1 << b)
-            .collect()
+        AccessPhases {
+            generators: (0..per_phase.trailing_zeros().min(lane_bits))
+                .map(|b| 1 << b)
+                .collect(),
+            banks: self.banks,
+        }
+    }
+}
+
+/// How one access is served (see [`BankTarget::phases_for`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessPhases {
+    /// Lane ids spanning the phase of lane 0.
+    pub generators: Vec<u32>,
+    pub banks: u32,
+}
+
+impl AccessPhases {
+    /// The lanes served together with `lane`, in increasing order.
+    pub fn phase_of(&self, lane: u32) -> Vec<u32> {
+        let mut members = vec![lane];
+        for &g in &self.generators {
+            let more: Vec<u32> = members.iter().map(|m| m ^ g).collect();
+            members.extend(more);
+        }
+        members.sort_unstable();
+        members
     }
 }
 
@@ -225,6 +256,10 @@ struct Geometry {
     phases_per_instruction: u64,
     /// Instructions per warp.
     instructions: u64,
+    /// Lane ids spanning the phase of lane 0 (ld/st only).
+    phase_lanes: Vec<u32>,
+    /// Banks the access sees.
+    banks: u32,
 }
 
 fn cannot_vectorise(what: String) -> LayoutError {
@@ -233,6 +268,15 @@ fn cannot_vectorise(what: String) -> LayoutError {
 
 fn check_target(target: &BankTarget) -> Result<()> {
     for rule in &target.phases {
+        if rule
+            .banks
+            .is_some_and(|b| b == 0 || !b.is_power_of_two() || b > 1 << 16)
+        {
+            return Err(LayoutError::NotPowerOfTwo {
+                what: "the number of banks of a phase rule".into(),
+                value: rule.banks.unwrap_or(0) as i64,
+            });
+        }
         if f2::rank(rule.generators.iter().map(|&g| g as u64)) as usize != rule.generators.len()
             || rule.generators.iter().any(|&g| g >= target.warp_size)
         {
@@ -315,7 +359,8 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
                 }
             }
             // A lane id's offset is the XOR of its bits' lane bases.
-            let generators = target.phase_generators(bits, access.direction);
+            let served = target.phases_for(bits, access.direction);
+            let generators = &served.generators;
             let phase = generators
                 .iter()
                 .map(|&g| {
@@ -331,6 +376,8 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
                 phase,
                 phases_per_instruction,
                 instructions,
+                phase_lanes: served.generators.clone(),
+                banks: served.banks,
             })
         }
         Instruction::Matrix { count, trans } => {
@@ -340,6 +387,8 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
                 phase: m.rows,
                 phases_per_instruction: count as u64,
                 instructions: 1u64 << (c.regs.len() - m.regs_per_instruction),
+                phase_lanes: Vec::new(),
+                banks: target.banks,
             })
         }
     }
@@ -426,7 +475,7 @@ pub fn wavefronts_by_rank(access: &Access, target: &BankTarget) -> Result<Wavefr
         0
     };
     let to_word = |o: u64| (o >> sub_word) << scale;
-    let bank_mask = target.banks as u64 - 1;
+    let bank_mask = g.banks as u64 - 1;
     let images: Vec<u64> = g.phase.iter().map(|&o| to_word(o)).collect();
     // dim(U ∩ Seg) = dim U - dim(projection of U onto the bank bits).
     let dim_u = f2::rank(images.iter().copied());
@@ -504,7 +553,7 @@ pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result
     };
     let eb = access.element_bits as u64;
     let word_bytes = target.bank_bytes as u64;
-    let banks = target.banks as u64;
+    let banks = g.banks as u64;
     let count_phase = |requests: &[(u64, u64)]| -> u64 {
         // (first element offset, elements): distinct words per bank.
         let mut per_bank: std::collections::HashMap<u64, std::collections::HashSet<u64>> =
@@ -524,13 +573,13 @@ pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result
     let mut wavefronts = 0u64;
     let ideal = g.instructions * g.phases_per_instruction;
     match access.instruction {
-        Instruction::LdSt { bits } => {
+        Instruction::LdSt { .. } => {
             let vec = g.vector_elems;
             // Lanes in one phase differ by the span of the generators: the
             // remainder after elimination names the phase.
             let mut phase_span = f2::Echelon::new();
-            for g in target.phase_generators(bits, access.direction) {
-                phase_span.insert(g as u64);
+            for &lane in &g.phase_lanes {
+                phase_span.insert(lane as u64);
             }
             let mut requests_by_instruction: std::collections::BTreeMap<
                 (u64, u64),

@@ -381,16 +381,16 @@ impl<'db> Ctx<'db> {
         Err(self.report(d))
     }
 
-    /// `phases = [(128, "load", [0, 1, 2, 3, 20, 21, 22, 23]), (64, [0, 1, ..., 15])]`:
+    /// `phases = [(128, "load", [0, 1, 2, 3, 20, 21, 22, 23]), (64, "store", [0, ..., 15], 32)]`:
     /// per access width (and optionally direction), the lanes served
-    /// together with lane 0.
+    /// together with lane 0, and optionally the banks the access sees.
     fn phases(&mut self, v: &Value, span: Span) -> R<Vec<PhaseRule>> {
         let bad = |ctx: &mut Self, why: &str| {
             ctx.error(
                 Code::InvalidTarget,
                 span,
                 format!(
-                    "`phases` is a list of (access bits, [\"load\" | \"store\",] [lanes served with lane 0]), e.g. [(128, \"load\", [0, 1, 2, 3, 20, 21, 22, 23])]{why}"
+                    "`phases` is a list of (access bits, [\"load\" | \"store\",] [lanes served with lane 0] [, banks]), e.g. [(128, \"load\", [0, 1, 2, 3, 20, 21, 22, 23])]{why}"
                 ),
             )
         };
@@ -402,22 +402,38 @@ impl<'db> Ctx<'db> {
             let Value::Tuple(parts) = it else {
                 return Err(bad(self, ""));
             };
-            let (bits, direction, lanes) = match parts.as_slice() {
-                [Value::Int(bits), Value::List(lanes)] => (*bits, None, lanes),
-                [Value::Int(bits), Value::Str(d), Value::List(lanes)] => {
-                    let direction = match d.as_str() {
-                        "load" => Direction::Load,
-                        "store" => Direction::Store,
-                        _ => {
-                            return Err(bad(
-                                self,
-                                &format!("; \"{d}\" is neither \"load\" nor \"store\""),
-                            ));
-                        }
-                    };
-                    (*bits, Some(direction), lanes)
-                }
+            // (bits, ["load" | "store",] [lanes] [, banks])
+            let (bits, rest) = match parts.split_first() {
+                Some((Value::Int(bits), rest)) => (*bits, rest),
                 _ => return Err(bad(self, "")),
+            };
+            let (direction, rest) = match rest.split_first() {
+                Some((Value::Str(d), rest)) => match d.as_str() {
+                    "load" => (Some(Direction::Load), rest),
+                    "store" => (Some(Direction::Store), rest),
+                    _ => {
+                        return Err(bad(
+                            self,
+                            &format!("; \"{d}\" is neither \"load\" nor \"store\""),
+                        ));
+                    }
+                },
+                _ => (None, rest),
+            };
+            let (lanes, banks) = match rest {
+                [Value::List(lanes)] => (lanes, None),
+                [Value::List(lanes), Value::Int(banks)] => (lanes, Some(*banks)),
+                _ => return Err(bad(self, "")),
+            };
+            let banks = match banks.map(u32::try_from) {
+                None => None,
+                Some(Ok(b)) if b.is_power_of_two() && b <= 1 << 16 => Some(b),
+                Some(_) => {
+                    return Err(bad(
+                        self,
+                        "; the banks of a rule are a power of two up to 65536",
+                    ));
+                }
             };
             let bits = match u32::try_from(bits) {
                 Ok(b) if [8, 16, 32, 64, 128].contains(&b) => b,
@@ -439,7 +455,7 @@ impl<'db> Ctx<'db> {
                 return Err(bad(self, "; lanes are integers"));
             };
             match PhaseRule::from_lanes(bits, direction, &lanes) {
-                Ok(rule) => out.push(rule),
+                Ok(rule) => out.push(PhaseRule { banks, ..rule }),
                 Err(why) => return Err(self.error(Code::InvalidTarget, span, why)),
             }
         }
