@@ -157,6 +157,18 @@ pub fn analyse_conversion(
         ConversionKind::Shared
     };
     let shared = match kind {
+        // Across the CTAs of a cluster each thread loads from the CTA that
+        // holds its elements (`mapa`, `ld.shared::cluster`): ldmatrix cannot
+        // read another CTA's shared memory, the stores stay local.
+        ConversionKind::Shared if crosses_ctas(src, dst)? => {
+            let local_stores = SharedInstructions {
+                ldmatrix: false,
+                ..instructions
+            };
+            let mut trip = shared_round_trip(src, dst, element_bits, target, local_stores)?;
+            trip.load = "ld.shared::cluster";
+            Some(trip)
+        }
         ConversionKind::Shared => Some(shared_round_trip(
             src,
             dst,
@@ -1092,6 +1104,15 @@ fn shared_round_trip(
         load: chosen.load,
         layout: chosen.layout,
     })
+}
+
+/// Whether the conversion moves elements between CTAs: the two layouts
+/// place the tensor on the CTAs of a cluster differently (Triton's
+/// `shouldUseDistSmem`: more than one CTA, and different CTA layouts).
+fn crosses_ctas(src: &LinearLayout, dst: &LinearLayout) -> Result<bool> {
+    let blocks = |l: &LinearLayout| -> Result<Vec<u64>> { flat_bases(&l.flatten_outs()?, BLOCK) };
+    let (b_src, b_dst) = (blocks(src)?, blocks(dst)?);
+    Ok(b_src.len().max(b_dst.len()) > 0 && b_src != b_dst)
 }
 
 /// The swizzle as a shared layout: in-dim `offset` (vector, bank, segment,

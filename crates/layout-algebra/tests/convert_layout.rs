@@ -1,7 +1,9 @@
 //! `convert_layout` analysis against the Triton 3.9 wheel
 //! (tests/vectors/triton/convert_vectors.json, made by
-//! gen_convert_vectors.py): the lowering kind seen in the compiled PTX and the
-//! scratch bytes Triton allocates; the conflicts of the chosen swizzle by the
+//! gen_convert_vectors.py): the lowering kind seen in the compiled PTX, the
+//! scratch bytes Triton allocates and the instructions it uses (ldmatrix,
+//! stmatrix, and for conversions across the CTAs of a cluster the
+//! distributed shared memory loads); the conflicts of the chosen swizzle by the
 //! rank formula against the bank model's enumeration.
 
 mod common;
@@ -76,7 +78,8 @@ fn kinds_and_scratch_bytes_match_triton_wheel() {
         if let Some(sh) = &got.shared {
             let count = |op: &str| v["ptx"][op].as_u64().unwrap();
             let store_ok = sh.store.starts_with("stmatrix") == (count("stmatrix") > 0);
-            let load_ok = sh.load.starts_with("ldmatrix") == (count("ldmatrix") > 0);
+            let load_ok = sh.load.starts_with("ldmatrix") == (count("ldmatrix") > 0)
+                && (sh.load == "ld.shared::cluster") == (count("mapa") > 0);
             if !store_ok || !load_ok {
                 bad.push(format!(
                     "{name}: got {} / {}, PTX {}",

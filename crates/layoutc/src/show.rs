@@ -275,7 +275,7 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
         Value::Conversion(c) => {
             out += &format!("  {c}\n", c = v);
             if let Some(l) = &c.swizzle {
-                out += "  scratch buffer (vector, bank, segment, block, reps -> tensor):\n";
+                out += "  scratch buffer (-> tensor):\n";
                 out += &linear_text(l);
             }
         }

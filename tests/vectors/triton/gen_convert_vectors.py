@@ -10,6 +10,9 @@ Command (from the repository root)::
 It rewrites ``tests/vectors/triton/convert_vectors.json`` next to this script. Random choices
 come from ``random.Random(SEED)``; the output is deterministic.
 
+Multi-CTA cases (``num_ctas`` 2 or 4, layouts with ``CGALayout``) compile for a cluster; a
+conversion between different CTA placements goes through distributed shared memory.
+
 For every case a Gluon kernel loads a tensor in the source layout, converts it with
 ``gl.convert_layout`` to the destination layout and stores it. The kernel is compiled for
 ``GPUTarget("cuda", 90, 32)`` (no GPU is needed to compile), and the vectors record:
@@ -18,7 +21,8 @@ For every case a Gluon kernel loads a tensor in the source layout, converts it w
 * ``shared_bytes``: the kernel's shared memory (``CompiledKernel.metadata.shared``); the convert
   is the only user of shared memory, so this is its scratch size,
 * ``ptx``: counts of the PTX instructions that show the lowering (``shfl.sync``, ``st.shared``,
-  ``ld.shared``, ``stmatrix``, ``ldmatrix``, ``prmt``, ``bar.sync``),
+  ``ld.shared``, ``stmatrix``, ``ldmatrix``, ``prmt``, ``bar.sync``, and for clusters of CTAs
+  ``mapa``, ``ld.shared::cluster`` and ``barrier.cluster.wait``),
 * ``converts_in_ttgir``: how many ``ttg.convert_layout`` ops survive to the TTGIR (0 when
   Triton folded the conversion away as a no-op).
 
@@ -53,7 +57,8 @@ from gen_triton_vectors import dump, isolated  # noqa: E402  (forked oracle call
 
 DTYPES = {"f16": ("*fp16", 16), "bf16": ("*bf16", 16), "f32": ("*fp32", 32), "i8": ("*i8", 8),
           "f64": ("*fp64", 64)}
-PTX_OPS = ["shfl.sync", "st.shared", "ld.shared", "stmatrix", "ldmatrix", "prmt", "bar.sync"]
+PTX_OPS = ["shfl.sync", "st.shared", "ld.shared", "stmatrix", "ldmatrix", "prmt", "bar.sync", "mapa",
+           "ld.shared::cluster", "barrier.cluster.wait"]
 
 
 @gluon.jit
@@ -76,10 +81,11 @@ def cvt1d(ptr, out, SRC: gl.constexpr, DST: gl.constexpr, M: gl.constexpr):
 
 def make_layout(p):
     k = p["kind"]
+    cga = {"cga_layout": p["CGALayout"]} if p.get("CGALayout") else {}
     if k == "blocked":
-        return gl.BlockedLayout(p["sizePerThread"], p["threadsPerWarp"], p["warpsPerCTA"], p["order"])
+        return gl.BlockedLayout(p["sizePerThread"], p["threadsPerWarp"], p["warpsPerCTA"], p["order"], **cga)
     if k == "mma":
-        return gl.NVMMADistributedLayout(p["version"], p["warpsPerCTA"], p["instrShape"])
+        return gl.NVMMADistributedLayout(p["version"], p["warpsPerCTA"], p["instrShape"], **cga)
     if k == "dot_op":
         return gl.DotOperandLayout(p["opIdx"], make_layout(p["parent"]), p["kWidth"])
     if k == "slice":
@@ -112,7 +118,8 @@ def compile_case(case):
     sig = {"ptr": ptr_ty, "out": ptr_ty, "SRC": "constexpr", "DST": "constexpr"}
     sig.update({k: "constexpr" for k in consts if k in ("M", "N")})
     src = GluonASTSource(fn, signature=sig, constexprs=consts)
-    k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": case["num_warps"]})
+    options = {"num_warps": case["num_warps"], "num_ctas": case.get("num_ctas", 1)}
+    k = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options)
     ptx = k.asm["ptx"]
     counts = {op: len(re.findall(r"\b" + re.escape(op) + r"\b", ptx)) for op in PTX_OPS}
     converts = sum(1 for ln in k.asm["ttgir"].splitlines() if "ttg.convert_layout" in ln)
@@ -254,6 +261,41 @@ def gen_permuted_cases(rng, cases):
     return out
 
 
+def gen_multi_cta_cases(rng, first_index):
+    """Conversions in a cluster of 2 or 4 CTAs (``CGALayout``): the same CTA
+    placement on both sides (within each CTA) or different ones (across CTAs,
+    through distributed shared memory)."""
+    out = []
+    row = {"kind": "blocked", "sizePerThread": [1, 8], "threadsPerWarp": [4, 8], "warpsPerCTA": [4, 1],
+           "order": [1, 0]}
+    col = {"kind": "blocked", "sizePerThread": [8, 1], "threadsPerWarp": [8, 4], "warpsPerCTA": [1, 4],
+           "order": [0, 1]}
+    mma = {"kind": "mma", "version": [2, 0], "warpsPerCTA": [2, 2], "instrShape": [16, 8]}
+    placements = {2: [[[1, 0]], [[0, 1]]], 4: [[[1, 0], [2, 0]], [[0, 1], [0, 2]], [[1, 0], [0, 1]],
+                                               [[0, 1], [1, 0]]]}
+
+    def add(tag, src, dst, shape, dtype, num_warps, num_ctas):
+        out.append({"name": f"{tag}_{first_index + len(out):03d}", "src_params": src, "dst_params": dst,
+                    "shape": shape, "dtype": dtype, "num_warps": num_warps, "num_ctas": num_ctas})
+
+    with_cga = lambda layout, cga: dict(layout, CGALayout=cga)  # noqa: E731
+    add("cta_same", with_cga(row, [[1, 0]]), with_cga(col, [[1, 0]]), [128, 64], "f16", 4, 2)
+    add("cta_cross", with_cga(row, [[1, 0]]), with_cga(col, [[0, 1]]), [128, 64], "f16", 4, 2)
+    add("cta_cross", with_cga(row, [[1, 0], [2, 0]]), with_cga(row, [[0, 1], [0, 2]]), [128, 128], "f32", 4, 4)
+    add("cta_cross", with_cga(mma, [[1, 0]]), with_cga(row, [[0, 1]]), [128, 128], "f16", 4, 2)
+    add("cta_same", with_cga(mma, [[0, 1]]), with_cga(row, [[0, 1]]), [64, 128], "f16", 4, 2)
+    for _ in range(14):
+        num_ctas = rng.choice([2, 4])
+        num_warps = rng.choice([2, 4, 8])
+        dtype = rng.choice(["f16", "f32", "i8"])
+        shape = [1 << rng.randint(6, 8), 1 << rng.randint(6, 8)]
+        cga_src = rng.choice(placements[num_ctas])
+        cga_dst = cga_src if rng.random() < 0.3 else rng.choice(placements[num_ctas])
+        add("cta_random", with_cga(rand_blocked(rng, num_warps), cga_src),
+            with_cga(rand_blocked(rng, num_warps), cga_dst), shape, dtype, num_warps, num_ctas)
+    return out
+
+
 def run_case(case):
     src_ll = isolated(linear_of, case["src_params"], case["shape"])
     dst_ll = isolated(linear_of, case["dst_params"], case["shape"])
@@ -281,6 +323,8 @@ def main():
             c["dst_params"] = {"kind": "linear", "register": bases["register"], "lane": bases["lane"],
                                "warp": bases["warp"], "shape": c["shape"]}
     cases += gen_permuted_cases(rng, cases)
+    # A stream of its own, so that the cases above keep their names.
+    cases += gen_multi_cta_cases(random.Random(SEED + 1), len(cases))
     vectors, skipped = [], []
     for c in cases:
         v, why = run_case(c)
