@@ -77,8 +77,11 @@ impl PhaseRule {
         }
         let mut basis = f2::Echelon::new();
         let mut generators = Vec::new();
+        // Only independent lanes are inserted: a u32 lane id has at most
+        // 32 of them, within the elimination's 64 columns.
         for &l in &set {
-            if basis.insert(l as u64) {
+            if !basis.contains(l as u64) {
+                basis.insert(l as u64);
                 generators.push(l);
             }
         }

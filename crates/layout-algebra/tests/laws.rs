@@ -318,3 +318,24 @@ fn ldmatrix_trans_of_b_fragment_is_eight_way_and_128b_swizzle_fixes_it() {
         assert!(wavefronts_by_rank(&plain, &target).is_err());
     }
 }
+
+/// A phase is given as the lanes served with lane 0: a set closed under XOR.
+/// Anything else is an error that says why, and large sets are fine.
+#[test]
+fn phase_rules_accept_exactly_the_subspaces_of_lane_ids() {
+    let cdna3 =
+        PhaseRule::from_lanes(128, Some(Direction::Load), &[0, 1, 2, 3, 20, 21, 22, 23]).unwrap();
+    assert_eq!(cdna3.generators, vec![1, 2, 20]);
+    let wide: Vec<u32> = (0..1024).collect();
+    assert_eq!(
+        PhaseRule::from_lanes(32, None, &wide)
+            .unwrap()
+            .generators
+            .len(),
+        10
+    );
+    let no_zero = PhaseRule::from_lanes(128, None, &[1, 2, 3]).unwrap_err();
+    assert!(no_zero.contains("lane 0"), "{no_zero}");
+    let not_closed = PhaseRule::from_lanes(128, None, &[0, 1, 2]).unwrap_err();
+    assert!(not_closed.contains("not closed under XOR"), "{not_closed}");
+}
