@@ -91,27 +91,11 @@ pub struct SourceItem {
     pub text: String,
 }
 
-/// A file cut into items: each item's text range, and what the outline saw.
-struct Split {
-    ranges: Vec<std::ops::Range<usize>>,
-    outline: Vec<layout_syntax::ItemSource>,
-}
-
-impl Split {
-    fn of(text: &str) -> Split {
-        let outline = layout_syntax::outline(text);
-        Split {
-            ranges: outline.iter().map(|i| i.range.clone()).collect(),
-            outline,
-        }
-    }
-}
-
 impl SourceFile {
     /// A file as read from disk: every item `HIGH`.
     pub fn open(db: &mut Database, path: String, text: String) -> SourceFile {
         use salsa::{Durability, Setter};
-        let split = Split::of(&text);
+        let outline = layout_syntax::outline(&text);
         let file = SourceFile::builder(path, String::new(), vec![], vec![], vec![], vec![])
             .durability(Durability::HIGH)
             .source_durability(Durability::LOW)
@@ -119,18 +103,17 @@ impl SourceFile {
             .new(db);
         // An item names its file, so the file's item fields are filled in
         // once it exists (nothing has read them yet).
-        let items: Vec<SourceItem> = split
-            .ranges
+        let items: Vec<SourceItem> = outline
             .iter()
-            .map(|r| {
-                SourceItem::builder(file, text[r.clone()].to_string())
+            .map(|o| {
+                SourceItem::builder(file, text[o.range.clone()].to_string())
                     .durability(Durability::HIGH)
                     .new(db)
             })
             .collect();
-        let (names, target_items) = file_facts(&split, &items);
+        let (names, target_items) = file_facts(&outline, &items);
         file.set_offsets(db)
-            .to(split.ranges.iter().map(|r| r.start).collect());
+            .to(outline.iter().map(|o| o.range.start).collect());
         file.set_items(db).to(items);
         file.set_names(db).to(names);
         file.set_target_items(db).to(target_items);
@@ -154,9 +137,9 @@ impl SourceFile {
         let old_offsets = self.offsets(db).clone();
         let old_range =
             |k: usize| old_offsets[k]..old_offsets.get(k + 1).copied().unwrap_or(old_text.len());
-        let split = Split::of(&text);
-        let new_text = |k: usize| &text[split.ranges[k].clone()];
-        let (n_old, n_new) = (old_items.len(), split.ranges.len());
+        let outline = layout_syntax::outline(&text);
+        let new_text = |k: usize| &text[outline[k].range.clone()];
+        let (n_old, n_new) = (old_items.len(), outline.len());
         let mut front = 0;
         while front < n_old.min(n_new) && old_text[old_range(front)] == *new_text(front) {
             front += 1;
@@ -185,8 +168,8 @@ impl SourceFile {
             items.push(item);
         }
         items.extend_from_slice(&old_items[n_old - back..]);
-        let (names, target_items) = file_facts(&split, &items);
-        let offsets: Vec<usize> = split.ranges.iter().map(|r| r.start).collect();
+        let (names, target_items) = file_facts(&outline, &items);
+        let offsets: Vec<usize> = outline.iter().map(|o| o.range.start).collect();
         if *self.items(db) != items {
             self.set_items(db)
                 .with_durability(Durability::HIGH)
@@ -209,11 +192,14 @@ impl SourceFile {
     }
 }
 
-/// The names and the target items of a split file.
-fn file_facts(split: &Split, items: &[SourceItem]) -> (Vec<(String, SourceItem)>, Vec<SourceItem>) {
+/// The declared names and the target items of a file's outline.
+fn file_facts(
+    outline: &[layout_syntax::ItemSource],
+    items: &[SourceItem],
+) -> (Vec<(String, SourceItem)>, Vec<SourceItem>) {
     let mut names = Vec::new();
     let mut target_items = Vec::new();
-    for (o, &item) in split.outline.iter().zip(items) {
+    for (o, &item) in outline.iter().zip(items) {
         if let Some(n) = &o.name {
             names.push((n.clone(), item));
         }
