@@ -649,6 +649,17 @@ impl Encoding {
         }
     }
 
+    /// The rank the encoding is written for, when its parameters fix one
+    /// (`nvmma_shared`: its CTA placement's, 2 unless it says `rank`).
+    pub fn fixed_rank(&self) -> Option<usize> {
+        match self {
+            Encoding::SwizzledShared(s) => Some(s.order.len()),
+            Encoding::NvmmaShared(s) => Some(s.cga.rank()),
+            Encoding::Blocked(b) => Some(b.rank()),
+            _ => None,
+        }
+    }
+
     /// Shared-memory layouts have in-dims `offset` and `block`.
     pub fn is_shared(&self) -> bool {
         matches!(self, Encoding::SwizzledShared(_) | Encoding::NvmmaShared(_))

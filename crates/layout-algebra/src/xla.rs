@@ -119,9 +119,9 @@ impl XlaShape {
                 .any(|&d| d >= rank || std::mem::replace(&mut seen[d], true))
         {
             return Err(LayoutError::invalid(
-                what(),
+                "minor_to_major",
                 format!(
-                    "minor_to_major {:?} is not a permutation of the {rank} dimensions",
+                    "{:?} is not a permutation of the {rank} dimensions of {self}",
                     l.minor_to_major
                 ),
             ));

@@ -19,7 +19,7 @@ use layout_syntax::{Arg, Span};
 use crate::diagnostic::{Code, Diagnostic, Family, did_you_mean};
 use crate::encoding::{self, Param};
 use crate::eval::{Ctx, R, Reported};
-use crate::value::{ConversionReport, TensorLayout, Value};
+use crate::value::{AccessReport, ConversionReport, TensorLayout, Value};
 
 /// A function's parameters: names in order, how many are required, and a
 /// one-line description (for hovers and completion).
@@ -1260,6 +1260,7 @@ pub(crate) fn convert_layout(
     }
     // Triton stores sub-byte and boolean elements as bytes.
     let bits = src.element_bits.unwrap_or(8).max(8);
+    warn_if_default_target(ctx, span);
     let facts = ctx.target();
     let (target, instructions) = (facts.bank_target(), facts.shared_instructions());
     let c = ctx.alg(
@@ -1281,6 +1282,105 @@ pub(crate) fn convert_layout(
         write_conflicts: shared.map_or(0, |s| s.write_conflicts),
         store: shared.map(|s| s.store),
         load: shared.map(|s| s.load),
+    })))
+}
+
+/// A warning on a value that depends on the machine when the file names
+/// none: which default was used, and how to name one.
+fn warn_if_default_target(ctx: &mut Ctx, span: Span) {
+    let facts = ctx.target();
+    if facts.preset.is_none() && facts.banks.is_none() {
+        ctx.report(
+            Diagnostic::warning(
+                Code::DefaultTarget,
+                span,
+                "no target is given, so this assumes sm90: 32 banks of 4 bytes, ldmatrix and stmatrix",
+            )
+            .with_note(
+                "name the machine: `target = sm80` (or sm90, sm100, gfx942, gfx950), or paste the module line with its `ttg.target`",
+            ),
+        );
+    }
+}
+
+/// A pasted `ttg.local_alloc` / `local_store` / `local_load`: the
+/// wavefronts of one warp's vectorised ld/st.shared access.
+pub(crate) fn memory_access(
+    ctx: &mut Ctx,
+    op: layout_syntax::MemoryOpKind,
+    from: Option<(Value, Span)>,
+    (to, to_span): (Value, Span),
+    span: Span,
+) -> R<Value> {
+    use layout_syntax::MemoryOpKind;
+    let Some((from, from_span)) = from else {
+        // An allocation without an initial value only reserves the buffer.
+        ctx.tensor(&to, to_span, "allocated")?;
+        return Ok(to);
+    };
+    let (direction, (d, ds), (s, ss)) = match op {
+        MemoryOpKind::Alloc | MemoryOpKind::Store => {
+            (Direction::Store, (from, from_span), (to, to_span))
+        }
+        MemoryOpKind::Load => (Direction::Load, (to, to_span), (from, from_span)),
+    };
+    let distributed = ctx.tensor(&d, ds, "distributed")?;
+    let shared = ctx.tensor(&s, ss, "shared-memory")?;
+    if distributed.encoding.is_shared() {
+        return Err(ctx.error(
+            Code::TypeMismatch,
+            ds,
+            "this side of the access is in registers: its encoding must be distributed, not a shared one",
+        ));
+    }
+    if !shared.encoding.is_shared() {
+        return Err(ctx.error(
+            Code::TypeMismatch,
+            ss,
+            "this side of the access is in shared memory: write it as !ttg.memdesc<..., #shared, #smem>",
+        ));
+    }
+    if distributed.shape != shared.shape {
+        return Err(ctx.error(
+            Code::DimMismatch,
+            span,
+            format!(
+                "the access moves one tile: {} in registers and {} in shared memory differ",
+                shape_text(&distributed.shape),
+                shape_text(&shared.shape)
+            ),
+        ));
+    }
+    warn_if_default_target(ctx, span);
+    // Triton stores sub-byte and boolean elements as bytes.
+    let bits = distributed.element_bits.unwrap_or(8).max(8);
+    let target = ctx.target().bank_target();
+    let (dl, sl) = (&distributed.layout, &shared.layout);
+    let (vector, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
+    let conflicts = ctx.alg(bank_conflicts(dl, sl, bits, &target), Family::Bank, span)?;
+    let access = Access {
+        distributed: dl,
+        shared: sl,
+        element_bits: bits,
+        instruction: Instruction::LdSt {
+            bits: (vector as u32) * bits,
+        },
+        direction,
+    };
+    let w = ctx.alg(
+        wavefronts_by_enumeration(&access, &target),
+        Family::Bank,
+        span,
+    )?;
+    Ok(Value::Access(Box::new(AccessReport {
+        op,
+        direction,
+        element_bits: bits,
+        vector: vector as u32,
+        wavefronts: w.wavefronts,
+        conflicts,
+        distributed,
+        shared,
     })))
 }
 

@@ -70,9 +70,13 @@ codes! {
     NotConvertible = "E0313", "no exact conversion between layout families";
     InvalidTarget = "E0314", "invalid target";
     InvalidSolve = "E0315", "invalid solve request";
+    UnsupportedEncoding = "E0316", "Triton encoding layoutc does not model";
+    InvalidMinorToMajor = "E0317", "XLA minor_to_major is not a permutation";
     CheckFailed = "E0401", "check failed";
     CheckNotBool = "E0402", "check is not a boolean";
     Internal = "E0900", "internal error";
+    DefaultTarget = "W0301", "the answer depends on a target the file does not give";
+    UnknownMachine = "W0302", "no model of this target";
 }
 
 /// A problem found in a file, with the span it is about.
@@ -97,6 +101,13 @@ impl Diagnostic {
             span,
             labels: Vec::new(),
             notes: Vec::new(),
+        }
+    }
+
+    pub fn warning(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
         }
     }
 
@@ -152,7 +163,9 @@ pub fn code_for(err: &LayoutError, family: Family) -> Code {
         },
         LayoutError::Invalid { what, reason } => {
             let w = what.as_str();
-            if w == "order" || w.ends_with("order") || reason.contains("not a permutation") {
+            if w == "minor_to_major" {
+                Code::InvalidMinorToMajor
+            } else if w == "order" || w.ends_with("order") || reason.contains("not a permutation") {
                 Code::OrderNotPermutation
             } else if w.starts_with("CTA") || w == "CGALayout" {
                 Code::CtaDivisibility

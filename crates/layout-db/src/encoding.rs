@@ -96,6 +96,28 @@ pub const KINDS: &[(&str, &[&str], &[&str])] = &[
 
 const CTA_KEYS: &[&str] = &["CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"];
 
+/// Memory spaces: attributes that name where a buffer lives, not how.
+pub fn memory_space(kind: &str) -> Option<&'static str> {
+    match kind {
+        "shared_memory" => Some("shared_memory"),
+        "tensor_memory" => Some("tensor_memory"),
+        _ => None,
+    }
+}
+
+/// Encodings Triton prints that layoutc does not model (yet): an honest
+/// "not supported" instead of "unknown".
+const UNSUPPORTED_KINDS: &[(&str, &str)] = &[
+    (
+        "tensor_memory_encoding",
+        "Blackwell's tensor memory (TMEM) is not shared memory; its layouts are not modelled",
+    ),
+    (
+        "tensor_memory_scales_encoding",
+        "Blackwell's tensor memory (TMEM) is not shared memory; its layouts are not modelled",
+    ),
+];
+
 pub fn kind_names() -> impl Iterator<Item = &'static str> {
     KINDS.iter().map(|(k, _, _)| *k)
 }
@@ -365,6 +387,14 @@ pub fn build(
     params: &[Param],
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Encoding> {
+    if let Some((_, why)) = UNSUPPORTED_KINDS.iter().find(|(k, _)| *k == kind) {
+        diags.push(Diagnostic::error(
+            Code::UnsupportedEncoding,
+            kind_span,
+            format!("`{kind}` is a Triton encoding layoutc does not model: {why}"),
+        ));
+        return None;
+    }
     let Some((_, required, optional)) = KINDS.iter().find(|(k, _, _)| *k == kind) else {
         let mut d = Diagnostic::error(
             Code::UnknownKey,

@@ -140,7 +140,13 @@ pub(crate) fn collect_references(item: &Item, out: &mut Vec<String>) {
                 }
             }
         }
-        ItemKind::Module { .. } | ItemKind::Error => {}
+        ItemKind::MemoryOp { from, to, .. } => {
+            if let Some(from) = from {
+                expr(from, out);
+            }
+            expr(to, out);
+        }
+        ItemKind::Module { .. } | ItemKind::Operation { .. } | ItemKind::Error => {}
     }
 }
 
@@ -235,7 +241,7 @@ impl<'db> Ctx<'db> {
             ItemKind::Alias { value, .. } => {
                 let v = self.expr(value)?;
                 match v {
-                    Value::Encoding(_) => Ok(v),
+                    Value::Encoding(_) | Value::Location(_) | Value::MemorySpace(_) => Ok(v),
                     other => Err(self.error(
                         Code::TypeMismatch,
                         value.span,
@@ -253,32 +259,105 @@ impl<'db> Ctx<'db> {
                 let destination = (self.expr(dst)?, dst.span);
                 crate::builtins::convert_layout(self, source, destination, src.span.to(dst.span))
             }
-            ItemKind::Module { attributes } => {
-                let mut facts = TargetFacts::default();
-                for a in attributes {
-                    let key = a.key.split_once('.').map_or(a.key.as_str(), |(_, k)| k);
-                    let v = a.value;
-                    let slot = match key {
-                        "num-warps" => &mut facts.num_warps,
-                        "threads-per-warp" => &mut facts.threads_per_warp,
-                        "num-ctas" => &mut facts.num_ctas,
-                        _ => continue, // other attributes do not concern layouts
-                    };
-                    if v <= 0 || v > 1 << 16 || (v & (v - 1)) != 0 {
-                        return Err(self.error(
-                            Code::InvalidTarget,
-                            a.span,
-                            format!("\"{}\" must be a power of two, but is {v}", a.key),
-                        ));
-                    }
-                    *slot = Some(v as u32);
-                }
-                Ok(Value::Target(Box::new(facts)))
+            ItemKind::Module { attributes, .. } => self.module(attributes),
+            ItemKind::MemoryOp { op, from, to, .. } => {
+                let from = match from {
+                    Some(f) => Some((self.expr(f)?, f.span)),
+                    None => None,
+                };
+                let to = (self.expr(to)?, to.span);
+                crate::builtins::memory_access(self, *op, from, to, item.span)
             }
+            ItemKind::Operation { op, .. } => Ok(Value::Operation(op.name.clone())),
             ItemKind::Target { preset, fields, .. } => self.target_item(preset.as_ref(), fields),
             ItemKind::Solve { fields, .. } => self.solve(fields, item.span),
             ItemKind::Error => Err(Reported),
         }
+    }
+
+    /// `module attributes {...}`: the launch shape and, from `ttg.target`,
+    /// the machine.
+    fn module(&mut self, attributes: &[layout_syntax::ModuleAttribute]) -> R<Value> {
+        use layout_syntax::ModuleValue;
+        let mut facts = TargetFacts::default();
+        let mut machine: Option<(&layout_syntax::ModuleAttribute, &'static target::Preset)> = None;
+        for a in attributes {
+            let key = a.key.split_once('.').map_or(a.key.as_str(), |(_, k)| k);
+            if key == "target" {
+                let ModuleValue::Str(name) = &a.value else {
+                    return Err(self.error(
+                        Code::InvalidTarget,
+                        a.span,
+                        format!(
+                            "`{}` is a string such as \"cuda:90\" or \"hip:gfx942\"",
+                            a.key
+                        ),
+                    ));
+                };
+                match target::preset_for_triton_target(name) {
+                    Some(p) => {
+                        facts.merge(&TargetFacts::from_preset(p));
+                        machine = Some((a, p));
+                    }
+                    None => {
+                        self.report(Diagnostic::warning(
+                            Code::UnknownMachine,
+                            a.span,
+                            format!("layoutc has no model of \"{name}\"; the defaults apply (32 banks of 4 bytes)"),
+                        ).with_note(format!(
+                            "known targets: {}",
+                            target::TRITON_TARGETS.iter().map(|(t, _)| *t).collect::<Vec<_>>().join(", ")
+                        )));
+                    }
+                }
+                continue;
+            }
+            let slot = match key {
+                "num-warps" => &mut facts.num_warps,
+                "threads-per-warp" => &mut facts.threads_per_warp,
+                "num-ctas" => &mut facts.num_ctas,
+                _ => continue, // other attributes do not concern layouts
+            };
+            let v = match &a.value {
+                ModuleValue::Int(v, _) => *v,
+                _ => {
+                    return Err(self.error(
+                        Code::InvalidTarget,
+                        a.span,
+                        format!("\"{}\" must be an integer such as `4 : i32`", a.key),
+                    ));
+                }
+            };
+            if v <= 0 || v > 1 << 16 || (v & (v - 1)) != 0 {
+                return Err(self.error(
+                    Code::InvalidTarget,
+                    a.span,
+                    format!("\"{}\" must be a power of two, but is {v}", a.key),
+                ));
+            }
+            *slot = Some(v as u32);
+        }
+        // The machine fixes the warp size; the module must agree with it.
+        if let (Some((at, preset)), Some(tpw)) = (machine, facts.threads_per_warp) {
+            if tpw != preset.threads_per_warp {
+                let stated = attributes
+                    .iter()
+                    .find(|a| a.key.ends_with("threads-per-warp"))
+                    .map_or(at.span, |a| a.span);
+                return Err(self.report(
+                    Diagnostic::error(
+                        Code::TargetMismatch,
+                        stated,
+                        format!(
+                            "a warp has {tpw} threads here, but {} runs {}-thread warps",
+                            preset.name, preset.threads_per_warp
+                        ),
+                    )
+                    .with_label(at.span, format!("the target is {} here", preset.name)),
+                ));
+            }
+        }
+        Ok(Value::Target(Box::new(facts)))
     }
 
     fn target_item(
@@ -734,6 +813,8 @@ impl<'db> Ctx<'db> {
                 self.alg(r, Family::Cute, e.span)
                     .map(|t| Value::Tiler(Box::new(t)))
             }
+            ExprKind::MemDesc(m) => self.memdesc(m, e.span),
+            ExprKind::Location(l) => Ok(Value::Location(Box::new(l.clone()))),
             ExprKind::Tensor(t) => {
                 let Some(enc_expr) = &t.encoding else {
                     return Err(self.error(
@@ -831,7 +912,73 @@ impl<'db> Ctx<'db> {
         }
     }
 
+    /// `!ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>`: the shared
+    /// layout of one buffer. Dims in front of the encoding's rank count
+    /// buffers (a pipeline's stages) and are not part of the layout.
+    fn memdesc(&mut self, m: &layout_syntax::MemDescType, span: Span) -> R<Value> {
+        let enc_span = m.encoding.span;
+        let enc = match self.expr(&m.encoding)? {
+            Value::Encoding(enc) if enc.is_shared() => enc,
+            other => {
+                return Err(self.error(
+                    Code::TypeMismatch,
+                    enc_span,
+                    format!(
+                        "a memdesc's encoding is a shared-memory encoding (`#ttg.swizzled_shared<{{...}}>`), but this is {}",
+                        match &other {
+                            Value::Encoding(e) => format!("#ttg.{}", e.kind()),
+                            v => v.type_name().to_string(),
+                        }
+                    ),
+                ));
+            }
+        };
+        if let Some(space) = &m.memory_space {
+            match self.expr(space)? {
+                Value::MemorySpace(_) => {}
+                other => {
+                    return Err(self.error(
+                        Code::TypeMismatch,
+                        space.span,
+                        format!(
+                            "a memdesc's memory space is `#ttg.shared_memory` (or an alias of it), but this is {}",
+                            other.type_name()
+                        ),
+                    ));
+                }
+            }
+        }
+        let mut shape = Vec::with_capacity(m.dims.len());
+        for &d in &m.dims {
+            match u32::try_from(d) {
+                Ok(d) if d > 0 => shape.push(d),
+                _ => {
+                    return Err(self.error(
+                        Code::TypeMismatch,
+                        span,
+                        format!("memdesc dims must be positive, not {d}"),
+                    ));
+                }
+            }
+        }
+        let buffers = enc
+            .fixed_rank()
+            .map_or(0, |rank| shape.len().saturating_sub(rank));
+        shape.drain(..buffers);
+        self.bind_tensor(*enc, shape, &m.element_type, span, enc_span)
+    }
+
     fn attribute(&mut self, a: &TritonAttribute, span: Span) -> R<Value> {
+        if let Some(space) = encoding::memory_space(&a.kind.name) {
+            if !a.entries.is_empty() || !a.padding.is_empty() {
+                return Err(self.error(
+                    Code::UnknownKey,
+                    span,
+                    format!("#{}.{} takes no parameters", a.dialect, a.kind.name),
+                ));
+            }
+            return Ok(Value::MemorySpace(space.to_string()));
+        }
         let params = self.attr_params(&a.entries)?;
         let mut diags = Vec::new();
         let enc = encoding::build(&a.kind.name, a.kind.span, span, &params, &mut diags);

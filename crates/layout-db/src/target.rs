@@ -137,6 +137,31 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
+/// Triton's `ttg.target` values and the preset each one means. Shared
+/// memory is the same from sm75 to sm89 (ldmatrix, no stmatrix) and from
+/// sm90 on (both), so one preset stands for each group.
+pub const TRITON_TARGETS: &[(&str, &str)] = &[
+    ("cuda:75", "sm80"),
+    ("cuda:80", "sm80"),
+    ("cuda:86", "sm80"),
+    ("cuda:87", "sm80"),
+    ("cuda:89", "sm80"),
+    ("cuda:90", "sm90"),
+    ("cuda:90a", "sm90"),
+    ("cuda:100", "sm100"),
+    ("cuda:100a", "sm100"),
+    ("cuda:103", "sm100"),
+    ("cuda:120", "sm100"),
+    ("hip:gfx942", "gfx942"),
+    ("hip:gfx950", "gfx950"),
+];
+
+/// The preset of a `ttg.target` string (`"cuda:90"`, `"hip:gfx942"`).
+pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
+    let (_, name) = TRITON_TARGETS.iter().find(|(t, _)| *t == target)?;
+    preset(name)
+}
+
 impl TargetFacts {
     pub fn from_preset(p: &Preset) -> TargetFacts {
         TargetFacts {

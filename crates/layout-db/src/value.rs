@@ -44,6 +44,24 @@ pub struct ConversionReport {
     pub load: Option<&'static str>,
 }
 
+/// A pasted `ttg.local_alloc` / `local_store` / `local_load`: one warp's
+/// store of a distributed tensor into shared memory, or load out of it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AccessReport {
+    pub op: layout_syntax::MemoryOpKind,
+    pub direction: layout_algebra::bank::Direction,
+    pub distributed: TensorLayout,
+    pub shared: TensorLayout,
+    pub element_bits: u32,
+    /// Elements per access instruction (the widest vector both layouts
+    /// allow, at most 128 bits).
+    pub vector: u32,
+    /// The shared-memory wavefronts one warp needs for its whole share.
+    pub wavefronts: u64,
+    /// Triton's measure: extra wavefronts per wavefront.
+    pub conflicts: u64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SolveRequest {
     pub kind: String,
@@ -77,6 +95,14 @@ pub enum Value {
     Conversion(Box<ConversionReport>),
     /// Module attributes or a `target` declaration.
     Target(Box<crate::target::TargetFacts>),
+    /// A shared-memory access pasted from a dump, with its analysis.
+    Access(Box<AccessReport>),
+    /// MLIR's `loc(...)`, the value of a `#loc` alias.
+    Location(Box<layout_syntax::Location>),
+    /// A memory space (`#ttg.shared_memory`), the value of `#smem`.
+    MemorySpace(String),
+    /// A pasted MLIR operation that is not evaluated (`tt.load`, ...).
+    Operation(String),
 }
 
 impl Value {
@@ -101,6 +127,10 @@ impl Value {
             Value::Solve(_) => "a solve request",
             Value::Conversion(_) => "a layout conversion",
             Value::Target(_) => "a target",
+            Value::Access(_) => "a shared-memory access",
+            Value::Location(_) => "a source location",
+            Value::MemorySpace(_) => "a memory space",
+            Value::Operation(_) => "an MLIR operation",
         }
     }
 
@@ -125,6 +155,10 @@ impl Value {
             Value::Solve(_) => "solve",
             Value::Conversion(_) => "conversion",
             Value::Target(_) => "target",
+            Value::Access(_) => "access",
+            Value::Location(_) => "location",
+            Value::MemorySpace(_) => "memory_space",
+            Value::Operation(_) => "operation",
         }
     }
 
@@ -229,6 +263,18 @@ impl fmt::Display for Value {
                 t.threads_per_warp(),
                 t.banks.unwrap_or(32)
             ),
+            Value::Access(a) => write!(
+                f,
+                "{} ({} bits, {} per access): {} wavefronts, {} conflicts",
+                a.op.mlir_name(),
+                a.element_bits,
+                a.vector,
+                a.wavefronts,
+                a.conflicts
+            ),
+            Value::Location(l) => write!(f, "{}", location_text(l)),
+            Value::MemorySpace(m) => write!(f, "#ttg.{m}"),
+            Value::Operation(op) => write!(f, "{op}"),
         }
     }
 }
@@ -258,4 +304,27 @@ pub fn linear_literal(l: &LinearLayout) -> String {
         .map(|(n, s)| format!("{n}: {s}"))
         .collect();
     format!("linear {{ {} }} -> [{}]", ins.join(", "), outs.join(", "))
+}
+
+/// A location as `file:line:column` (the innermost file location), or
+/// MLIR's form when there is none.
+pub fn location_text(l: &layout_syntax::Location) -> String {
+    use layout_syntax::Location as L;
+    match l {
+        L::File { file, line, column } => format!("{file}:{line}:{column}"),
+        L::Alias(a) => format!("#{a}"),
+        L::Named { name, child } => match child {
+            Some(c) => format!("{name} at {}", location_text(c)),
+            None => name.clone(),
+        },
+        L::CallSite { callee, caller } => {
+            format!(
+                "{} called from {}",
+                location_text(callee),
+                location_text(caller)
+            )
+        }
+        L::Fused(ls) => ls.iter().map(location_text).collect::<Vec<_>>().join(", "),
+        L::Unknown => "unknown".into(),
+    }
 }

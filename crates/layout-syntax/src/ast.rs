@@ -49,14 +49,49 @@ pub struct Ident {
 pub struct Item {
     pub kind: ItemKind,
     pub span: Span,
+    /// MLIR's `loc(...)` at the end of a pasted line: where the line came
+    /// from (a Python source line, or a `#loc` alias that names one).
+    pub location: Option<Location>,
+}
+
+/// MLIR's source location, `loc(...)`, as Triton prints it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// `loc("kernel.py":16:1)`
+    File {
+        file: String,
+        line: u32,
+        column: u32,
+    },
+    /// `loc(#loc12)`
+    Alias(String),
+    /// `loc("offs_m"(#loc2))` or `loc("name")`
+    Named {
+        name: String,
+        child: Option<Box<Location>>,
+    },
+    /// `loc(callsite(#loc1 at #loc2))`
+    CallSite {
+        callee: Box<Location>,
+        caller: Box<Location>,
+    },
+    /// `loc(fused[#loc1, #loc2])`
+    Fused(Vec<Location>),
+    /// `loc(unknown)`
+    Unknown,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ItemKind {
     /// `#blocked = #ttg.blocked<{...}>`
     Alias { name: Ident, value: Expr },
-    /// `module attributes {"ttg.num-warps" = 4 : i32, ...}`
-    Module { attributes: Vec<ModuleAttribute> },
+    /// `module attributes {"ttg.num-warps" = 4 : i32, ...}`, as Triton
+    /// prints it (with the `{` that opens the module's body, if pasted).
+    Module {
+        attributes: Vec<ModuleAttribute>,
+        /// The `{` that opens the module's body, when pasted with it.
+        body: Option<Span>,
+    },
     /// `layout NAME = EXPR`
     Layout { name: Ident, value: Expr },
     /// `let NAME = EXPR` (integers, lists, tuples, any value)
@@ -76,6 +111,28 @@ pub enum ItemKind {
         src: Expr,
         dst: Expr,
     },
+    /// A pasted `ttg.local_alloc`, `ttg.local_store` or `ttg.local_load`:
+    /// a store to or a load from shared memory, analysed like a conversion.
+    /// `%r = ttg.local_load %buf : !ttg.memdesc<..> -> tensor<..>`.
+    MemoryOp {
+        /// The SSA result (`%r`), when the operation has one.
+        name: Option<Ident>,
+        op: MemoryOpKind,
+        /// The span of the operation's name and operands, up to the `:`.
+        operation: Span,
+        /// The types after the `:`: `from -> to`. `from` is `None` for an
+        /// allocation without an initial value (`() -> !ttg.memdesc<..>`).
+        from: Option<Expr>,
+        to: Expr,
+    },
+    /// Any other pasted MLIR operation line (`%5 = tt.load ...`,
+    /// `tt.func ...`, `scf.yield ...`, `^bb0(...)`): accepted and not
+    /// evaluated.
+    Operation {
+        results: Vec<Ident>,
+        /// `tt.load`, `"tt.reduce"`, `^bb0`.
+        op: Ident,
+    },
     /// `check EXPR`
     Check { expr: Expr },
     /// `solve NAME { key = value ... }`
@@ -88,6 +145,7 @@ impl Item {
     /// The declared name, if the item declares one.
     pub fn name(&self) -> Option<&Ident> {
         match &self.kind {
+            ItemKind::MemoryOp { name, .. } => name.as_ref(),
             ItemKind::Alias { name, .. }
             | ItemKind::Layout { name, .. }
             | ItemKind::Let { name, .. }
@@ -109,13 +167,45 @@ impl Item {
     }
 }
 
-/// `"ttg.num-warps" = 4 : i32`
+/// Which shared-memory operation a pasted line performs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemoryOpKind {
+    /// `ttg.local_alloc`: a store when it has an initial value.
+    Alloc,
+    /// `ttg.local_store`
+    Store,
+    /// `ttg.local_load`
+    Load,
+}
+
+impl MemoryOpKind {
+    pub fn mlir_name(self) -> &'static str {
+        match self {
+            MemoryOpKind::Alloc => "ttg.local_alloc",
+            MemoryOpKind::Store => "ttg.local_store",
+            MemoryOpKind::Load => "ttg.local_load",
+        }
+    }
+}
+
+/// `"ttg.num-warps" = 4 : i32`, `ttg.target = "cuda:90"`,
+/// `"ttng.two-ctas" = false`
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ModuleAttribute {
+    /// The key without quotes.
     pub key: String,
-    pub value: i64,
-    pub ty: String,
+    pub value: ModuleValue,
     pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ModuleValue {
+    /// `4 : i32` (the type, when written).
+    Int(i64, Option<String>),
+    Bool(bool),
+    Str(String),
+    /// A value layoutc does not read (a unit attribute, an array, ...).
+    Other,
 }
 
 /// `key = value` inside a block.
@@ -207,6 +297,10 @@ pub enum ExprKind {
     Tiler(String),
     /// `tensor<64x64xf16, #blocked>`
     Tensor(TensorType),
+    /// `!ttg.memdesc<3x64x32xf16, #shared, #smem, mutable, 3x64x32>`
+    MemDesc(MemDescType),
+    /// `loc(...)`: the value of a `#loc = loc(...)` alias.
+    Location(Location),
     /// `linear { register: [[0, 1]], ... } -> [dim0: 4, ...]`
     Linear {
         ins: Vec<(Ident, Vec<Vec<i64>>)>,
@@ -223,13 +317,39 @@ pub struct TensorType {
     pub encoding: Option<Box<Expr>>,
 }
 
-/// `#ttg.blocked<{sizePerThread = [1, 4], ...}>`
+/// `!ttg.memdesc<3x64x32xf16, #shared, #smem, mutable, 3x64x32>`: a
+/// shared-memory buffer as Triton types it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MemDescType {
+    pub dims: Vec<i64>,
+    pub element_type: String,
+    pub encoding: Box<Expr>,
+    /// `#smem` or `#ttg.shared_memory`.
+    pub memory_space: Option<Box<Expr>>,
+    pub mutable: bool,
+    /// The shape of the whole allocation a sub-view belongs to.
+    pub alloc_shape: Option<Vec<i64>>,
+}
+
+/// `#ttg.blocked<{sizePerThread = [1, 4], ...}>`; also the forms without a
+/// dictionary: `#ttg.shared_memory`, `#ttg.padded_shared<[32:+4] {...}>`,
+/// `#ttg.shared_linear<{...}, alignment = 128>`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TritonAttribute {
-    /// `ttg` or `triton_gpu`.
+    /// `ttg` or `triton_gpu` (or another dialect, `ttng`, `amdgpu`).
     pub dialect: String,
     pub kind: Ident,
     pub entries: Vec<AttrEntry>,
+    /// `[32:+4, 64:+8]`: padding intervals (`#ttg.padded_shared`).
+    pub padding: Vec<PaddingInterval>,
+}
+
+/// `32:+4`: after every 32 elements, 4 elements of padding.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PaddingInterval {
+    pub interval: i64,
+    pub padding: i64,
+    pub span: Span,
 }
 
 impl TritonAttribute {

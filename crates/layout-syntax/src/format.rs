@@ -181,8 +181,8 @@ fn class(t: &Token) -> Class {
         Token::Ctrl(_) => Class::Other,
         Token::Hash => Class::Hash,
         Token::Op(_) => Class::Op,
-        Token::Ident(_) => Class::Word,
-        Token::Int(_) => Class::Int,
+        Token::Ident(_) | Token::Ssa(_) => Class::Word,
+        Token::Int(_) | Token::Number(_) => Class::Int,
         Token::Str(_) => Class::Str,
     }
 }
@@ -252,6 +252,21 @@ fn space_between(atoms: &[Atom], i: usize, src: &str, stack: &[(char, bool)]) ->
 }
 
 fn item_verbatim(item: &Item, out: &mut Vec<Span>) {
+    // A line pasted from a TTGIR dump stays as it was pasted.
+    let pasted_operation = match &item.kind {
+        ItemKind::Convert { name, .. } => name.name.starts_with('%'),
+        ItemKind::MemoryOp { .. } | ItemKind::Operation { .. } => true,
+        _ => false,
+    };
+    if pasted_operation {
+        out.push(item.span);
+        return;
+    }
+    // The `loc(...)` and the region closers after the item.
+    let end = item_end_without_trailer(item);
+    if end < item.span.end && (item.location.is_some() || src_has_closer(item)) {
+        out.push(Span::new(end, item.span.end));
+    }
     match &item.kind {
         ItemKind::Alias { value, .. }
         | ItemKind::Layout { value, .. }
@@ -270,15 +285,44 @@ fn item_verbatim(item: &Item, out: &mut Vec<Span>) {
         ItemKind::Solve { fields, .. } | ItemKind::Target { fields, .. } => {
             fields.iter().for_each(|f| expr_verbatim(&f.value, out))
         }
-        ItemKind::Module { .. } | ItemKind::Error => {}
+        ItemKind::Module { .. }
+        | ItemKind::Error
+        | ItemKind::MemoryOp { .. }
+        | ItemKind::Operation { .. } => {}
+    }
+}
+
+/// Whether the item was followed by `}` lines that close MLIR regions.
+fn src_has_closer(item: &Item) -> bool {
+    !matches!(
+        item.kind,
+        ItemKind::Solve { .. } | ItemKind::Target { .. } | ItemKind::Error
+    )
+}
+
+/// Where an item's own text ends, before its `loc(...)`: the end of its
+/// last expression, or of its attribute list.
+fn item_end_without_trailer(item: &Item) -> usize {
+    match &item.kind {
+        ItemKind::Alias { value, .. }
+        | ItemKind::Layout { value, .. }
+        | ItemKind::Let { value, .. } => value.span.end,
+        ItemKind::Check { expr } => expr.span.end,
+        ItemKind::Convert { dst, .. } => dst.span.end,
+        ItemKind::MemoryOp { to, .. } => to.span.end,
+        ItemKind::Module { body, .. } => body.map_or(item.span.end, |b| b.start),
+        _ => item.span.end,
     }
 }
 
 fn expr_verbatim(e: &Expr, out: &mut Vec<Span>) {
     match &e.kind {
-        ExprKind::Cute(_) | ExprKind::Xla(_) | ExprKind::Tiler(_) | ExprKind::Tensor(_) => {
-            out.push(e.span)
-        }
+        ExprKind::Cute(_)
+        | ExprKind::Xla(_)
+        | ExprKind::Tiler(_)
+        | ExprKind::Tensor(_)
+        | ExprKind::MemDesc(_)
+        | ExprKind::Location(_) => out.push(e.span),
         ExprKind::Tuple(args) => args.iter().for_each(|a| expr_verbatim(&a.value, out)),
         ExprKind::List(items) => items.iter().for_each(|x| expr_verbatim(x, out)),
         ExprKind::Call { callee, args } => {

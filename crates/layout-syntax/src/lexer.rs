@@ -9,11 +9,16 @@ use crate::ast::{Span, SyntaxError};
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Token<'src> {
     Int(i64),
+    /// A floating-point literal as MLIR prints it (`1.000000e+00`), or a
+    /// hexadecimal one (`0xFF800000`): only pasted operations carry them.
+    Number(&'src str),
     Str(&'src str),
     Ident(&'src str),
+    /// An MLIR SSA value with its `%`: `%41`, `%c-1_i32`, `%acc_62#2`.
+    Ssa(&'src str),
     /// `#`
     Hash,
-    /// One of `( ) [ ] { } < > , : = . ;`
+    /// One of `( ) [ ] { } < > , : = . ;`, or MLIR's `! @ ^ ?`
     Ctrl(char),
     /// `== != <= >= -> + - * / %`
     Op(&'src str),
@@ -23,8 +28,9 @@ impl std::fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Token::Int(n) => write!(f, "{n}"),
+            Token::Number(s) => write!(f, "{s}"),
             Token::Str(s) => write!(f, "\"{s}\""),
-            Token::Ident(s) => write!(f, "{s}"),
+            Token::Ident(s) | Token::Ssa(s) => write!(f, "{s}"),
             Token::Hash => write!(f, "#"),
             Token::Ctrl(c) => write!(f, "{c}"),
             Token::Op(s) => write!(f, "{s}"),
@@ -41,6 +47,9 @@ pub type Spanned<T> = (T, SimpleSpan);
 enum Raw {
     #[regex("[0-9]+")]
     Int,
+    #[regex(r"[0-9]+\.[0-9]+([eE][-+]?[0-9]+)?")]
+    #[regex("0x[0-9A-Fa-f]+")]
+    Number,
     #[regex(r#""[^"\n]*""#)]
     Str,
     #[regex("[A-Za-z_][A-Za-z0-9_]*")]
@@ -54,8 +63,57 @@ enum Raw {
     #[token("->")]
     #[regex("[-+*/%]")]
     Op,
-    #[regex(r"[()\[\]{}<>,:=.;]")]
+    #[regex(r"[()\[\]{}<>,:=.;!@^?]")]
     Ctrl,
+}
+
+/// The raw tokens of `src[start..]` with their ranges in `src`; a `%`
+/// that begins an MLIR SSA name (`%c-1_i32`, `%acc#2`) is widened to cover
+/// it. `Err` marks a stray character.
+fn raw_tokens(
+    src: &str,
+    start: usize,
+) -> impl Iterator<Item = (Result<Raw, ()>, std::ops::Range<usize>)> + '_ {
+    use logos::Logos;
+    let mut lexer = Raw::lexer(&src[start..]);
+    std::iter::from_fn(move || {
+        let raw = lexer.next()?;
+        if raw == Ok(Raw::Op) && lexer.slice() == "%" {
+            let extra = ssa_name_length(src, start + lexer.span().start);
+            lexer.bump(extra);
+        }
+        let range = lexer.span();
+        Some((raw, start + range.start..start + range.end))
+    })
+}
+
+/// How many bytes after the `%` at `at` belong to an SSA name: none when
+/// the `%` follows a value (`n%2` is a remainder) or is followed by a
+/// space. MLIR's suffix-id is `[0-9]+` or `[A-Za-z$._-][A-Za-z0-9$._-]*`;
+/// a result index `#2` may follow.
+fn ssa_name_length(src: &str, at: usize) -> usize {
+    let bytes = src.as_bytes();
+    let continues_value = at > 0
+        && matches!(bytes[at - 1], b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_' | b')' | b']' | b'"');
+    if continues_value {
+        return 0;
+    }
+    let id = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'$' | b'.' | b'_' | b'-');
+    let mut n = bytes[at + 1..].iter().take_while(|&&b| id(b)).count();
+    if n == 0 {
+        return 0;
+    }
+    let after = at + 1 + n;
+    if bytes.get(after) == Some(&b'#') {
+        let digits = bytes[after + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits > 0 {
+            n += 1 + digits;
+        }
+    }
+    n
 }
 
 /// The token a raw class and its text stand for; `None` for an integer
@@ -63,9 +121,11 @@ enum Raw {
 fn token(raw: Raw, text: &str) -> Option<Token<'_>> {
     Some(match raw {
         Raw::Int => Token::Int(text.parse().ok()?),
+        Raw::Number => Token::Number(text),
         Raw::Str => Token::Str(&text[1..text.len() - 1]),
         Raw::Ident => Token::Ident(text),
         Raw::Hash => Token::Hash,
+        Raw::Op if text.len() > 1 && text.starts_with('%') => Token::Ssa(text),
         Raw::Op => Token::Op(text),
         Raw::Ctrl => Token::Ctrl(text.chars().next().unwrap_or(' ')),
     })
@@ -74,10 +134,9 @@ fn token(raw: Raw, text: &str) -> Option<Token<'_>> {
 /// Tokens of `src` and the characters that are not part of any token.
 /// A stray character is reported and skipped, so lexing never fails.
 pub fn lex(src: &str) -> (Vec<Spanned<Token<'_>>>, Vec<SyntaxError>) {
-    use logos::Logos;
     let mut tokens = Vec::with_capacity(src.len() / 4);
     let mut errors = Vec::new();
-    for (raw, range) in Raw::lexer(src).spanned() {
+    for (raw, range) in raw_tokens(src, 0) {
         let text = &src[range.clone()];
         let span = Span::new(range.start, range.end);
         let Ok(raw) = raw else {
@@ -105,10 +164,8 @@ pub fn lex_from(
     src: &str,
     start: usize,
 ) -> impl Iterator<Item = (Token<'_>, std::ops::Range<usize>)> {
-    use logos::Logos;
-    let rest = &src[start..];
-    Raw::lexer(rest).spanned().filter_map(move |(raw, range)| {
-        let token = token(raw.ok()?, &rest[range.clone()])?;
-        Some((token, start + range.start..start + range.end))
+    raw_tokens(src, start).filter_map(move |(raw, range)| {
+        let token = token(raw.ok()?, &src[range.clone()])?;
+        Some((token, range))
     })
 }

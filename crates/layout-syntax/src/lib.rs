@@ -63,8 +63,7 @@ pub fn outline(src: &str) -> Vec<ItemSource> {
     use lexer::Token;
     // Whether the token at `span`, the first of its line, starts an item.
     let starts_item = |tok: &Token, span: &std::ops::Range<usize>| {
-        let needs_lookahead = matches!(tok, Token::Hash | Token::Ident("convert"));
-        if !needs_lookahead {
+        if !parser::needs_lookahead(tok) {
             return parser::starts_item(tok, None, None);
         }
         let mut after = lexer::lex_from(src, span.end).map(|(t, _)| t);
@@ -101,6 +100,13 @@ pub fn outline(src: &str) -> Vec<ItemSource> {
                             (k.to_string(), name)
                         }
                         Token::Ident(k) => (k.to_string(), None),
+                        Token::Ssa(_) => {
+                            let ahead: Vec<Token> = lexer::lex_from(src, span.start)
+                                .take(5)
+                                .map(|(t, _)| t)
+                                .collect();
+                            ("%".to_string(), parser::analysed_result_name(&ahead))
+                        }
                         Token::Hash => {
                             let name = match next_in_item(&span) {
                                 Some(Token::Ident(n)) => Some(format!("#{n}")),
@@ -160,6 +166,10 @@ pub fn outline_by_tokens(src: &str) -> Vec<ItemSource> {
                 (k.to_string(), word(1))
             }
             Token::Ident(k) if *k == "target" => (k.to_string(), word(1)),
+            Token::Ssa(_) => {
+                let ahead: Vec<Token> = toks.iter().take(5).map(|(t, _)| t.clone()).collect();
+                ("%".to_string(), parser::analysed_result_name(&ahead))
+            }
             Token::Ident(k) => (k.to_string(), None),
             _ => (src[first_span.start..first_span.end].to_string(), None),
         };

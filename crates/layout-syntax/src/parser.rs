@@ -25,7 +25,10 @@ pub const ITEM_KEYWORDS: [&str; 6] = ["layout", "let", "check", "solve", "target
 
 /// Whether a line whose first tokens are `first`, `second`, `third` starts
 /// an item: an item keyword, or `#name =`, or `convert name =` (`convert`
-/// alone is also a function, which may begin a continuation line).
+/// alone is also a function, which may begin a continuation line), or a
+/// pasted MLIR operation: `%result = ...`, `dialect.op ...`,
+/// `"dialect.op"(...)` or a block label `^bb0(...)`. A line that starts with
+/// `}` continues the item before it (it closes a block or an MLIR region).
 pub fn starts_item(first: &Token, second: Option<&Token>, third: Option<&Token>) -> bool {
     let named = matches!(
         (second, third),
@@ -33,9 +36,43 @@ pub fn starts_item(first: &Token, second: Option<&Token>, third: Option<&Token>)
     );
     match first {
         Token::Ident("convert") => named,
-        Token::Ident(k) => ITEM_KEYWORDS.contains(k),
+        Token::Ident(k) if ITEM_KEYWORDS.contains(k) => true,
+        Token::Ident(_) => matches!(
+            (second, third),
+            (Some(Token::Ctrl('.')), Some(Token::Ident(_)))
+        ),
         Token::Hash => named,
+        Token::Ssa(_) | Token::Ctrl('^') => true,
+        Token::Str(s) => s.contains('.') && second == Some(&Token::Ctrl('(')),
         _ => false,
+    }
+}
+
+/// Whether [`starts_item`] needs the second and third tokens of a line
+/// that starts with `first`.
+pub fn needs_lookahead(first: &Token) -> bool {
+    match first {
+        Token::Ident(k) => !ITEM_KEYWORDS.contains(k),
+        Token::Hash | Token::Str(_) => true,
+        _ => false,
+    }
+}
+
+/// The name a pasted operation line declares, from its first five tokens:
+/// `%41` in `%41 = ttg.convert_layout ...` (also `local_alloc` and
+/// `local_load`). Other operations declare nothing: their results are not
+/// values of the file.
+pub fn analysed_result_name(first_tokens: &[Token]) -> Option<String> {
+    match first_tokens {
+        [
+            Token::Ssa(result),
+            Token::Ctrl('='),
+            Token::Ident("ttg" | "triton_gpu"),
+            Token::Ctrl('.'),
+            Token::Ident("convert_layout" | "local_alloc" | "local_load"),
+            ..,
+        ] if !result.contains('#') => Some(result.to_string()),
+        _ => None,
     }
 }
 
@@ -102,14 +139,32 @@ where
         .labelled("an integer")
 }
 
-/// CuTe's printed notation: `[Sw<B,M,S> o [offset o]] shape[:stride]`.
+/// An integer as CuTe prints it: `4`, `-1`, or a static `_4`.
+fn cute_int<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    choice((
+        signed().ignored(),
+        select! { Token::Ident(s) if is_static_int(s) => () },
+    ))
+    .labelled("an integer")
+}
+
+/// `_4`: CuTe's printing of a compile-time integer.
+pub fn is_static_int(s: &str) -> bool {
+    s.len() > 1 && s.starts_with('_') && s[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// CuTe's printed notation: `[Sw<B,M,S> o [offset o]] shape[:stride]`, or
+/// a bare swizzle `Sw<B,M,S>`.
 fn cute_text<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
     let tuple = recursive(|t| {
         choice((
-            signed().ignored(),
+            cute_int(),
             t.separated_by(ctrl(','))
                 .at_least(1)
                 .delimited_by(ctrl('('), ctrl(')'))
@@ -119,16 +174,20 @@ where
     let layout = tuple.clone().then(ctrl(':').then(tuple).or_not()).ignored();
     let swizzle = kw("Sw")
         .then(ctrl('<'))
-        .then(signed())
+        .then(cute_int())
         .then(ctrl(','))
-        .then(signed())
+        .then(cute_int())
         .then(ctrl(','))
-        .then(signed())
+        .then(cute_int())
         .then(ctrl('>'))
-        .then(kw("o"))
-        .then(signed().then(kw("o")).or_not())
         .ignored();
-    swizzle.or_not().then(layout).ignored()
+    let composed = swizzle
+        .clone()
+        .then(kw("o"))
+        .then(cute_int().then(kw("o")).or_not())
+        .then(layout.clone())
+        .ignored();
+    choice((composed, swizzle, layout))
 }
 
 /// A CuTe by-mode tiler `<t0, t1, ...>`; each mode `_`, a layout, or a tiler.
@@ -194,42 +253,211 @@ where
                 },
             )))
         });
-        let entries = ident()
+        let entry = ident()
             .then_ignore(ctrl('='))
             .then(value)
-            .map(|(key, value)| AttrEntry { key, value })
+            .map(|(key, value)| AttrEntry { key, value });
+        let entries = entry
+            .clone()
             .separated_by(ctrl(','))
             .allow_trailing()
             .collect::<Vec<_>>();
+        // `[32:+4, 64:+8]`
+        let padding = signed()
+            .then_ignore(ctrl(':'))
+            .then_ignore(just(Token::Op("+")))
+            .then(signed())
+            .map_with(|(interval, padding), e| PaddingInterval {
+                interval,
+                padding,
+                span: span(e.span()),
+            })
+            .separated_by(ctrl(','))
+            .allow_trailing()
+            .collect::<Vec<_>>()
+            .delimited_by(ctrl('['), ctrl(']'));
+        // The parts between `<` and `>`: a dictionary, padding intervals
+        // or bare entries (`alignment = 128`), in any order.
+        #[derive(Clone)]
+        enum Part {
+            Entries(Vec<AttrEntry>),
+            Padding(Vec<PaddingInterval>),
+        }
+        let part = choice((
+            entries
+                .delimited_by(ctrl('{'), ctrl('}'))
+                .map(Part::Entries),
+            padding.map(Part::Padding),
+            entry.map(|e| Part::Entries(vec![e])),
+        ));
+        let body = part
+            .separated_by(ctrl(',').or_not())
+            .collect::<Vec<_>>()
+            .delimited_by(ctrl('<'), ctrl('>'));
         just(Token::Hash)
             .ignore_then(ident())
             .then_ignore(ctrl('.'))
             .then(ident())
-            .then(
-                entries
-                    .delimited_by(ctrl('{'), ctrl('}'))
-                    .delimited_by(ctrl('<'), ctrl('>')),
-            )
-            .map(|((dialect, kind), entries)| TritonAttribute {
-                dialect: dialect.name,
-                kind,
-                entries,
+            .then(body.or_not())
+            .map(|((dialect, kind), parts)| {
+                let mut attribute = TritonAttribute {
+                    dialect: dialect.name,
+                    kind,
+                    entries: Vec::new(),
+                    padding: Vec::new(),
+                };
+                for part in parts.into_iter().flatten() {
+                    match part {
+                        Part::Entries(e) => attribute.entries.extend(e),
+                        Part::Padding(p) => attribute.padding.extend(p),
+                    }
+                }
+                attribute
             })
     })
 }
 
-/// Splits `64x64xf16` into dims and element type.
+/// Splits `64x64xf16` (or `128x!tt.ptr<f16>`) into dims and element type.
 fn tensor_dims(text: &str) -> Option<(Vec<i64>, String)> {
-    let mut parts: Vec<&str> = text.split('x').map(str::trim).collect();
-    let elem = parts.pop()?.to_string();
-    if elem.is_empty() || elem.chars().next()?.is_ascii_digit() {
+    let mut dims = Vec::new();
+    let mut rest = text.trim();
+    while let Some(x) = rest.find('x') {
+        let Ok(d) = rest[..x].trim().parse() else {
+            break;
+        };
+        dims.push(d);
+        rest = rest[x + 1..].trim_start();
+    }
+    let elem = rest.trim();
+    if elem.is_empty() || elem.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
-    let dims = parts
-        .into_iter()
-        .map(|p| p.parse().ok())
-        .collect::<Option<Vec<i64>>>()?;
-    Some((dims, elem))
+    Some((dims, elem.to_string()))
+}
+
+/// Tokens up to a top-level `,` or `>`, with `<...>` nested: the shape and
+/// element type of `tensor<64x!tt.ptr<f16>, #blocked>`.
+fn type_text<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    let angled = recursive(|angled| {
+        ctrl('<')
+            .then(
+                choice((
+                    angled,
+                    any()
+                        .filter(|t: &Token| !matches!(t, Token::Ctrl('<') | Token::Ctrl('>')))
+                        .ignored(),
+                ))
+                .repeated(),
+            )
+            .then(ctrl('>'))
+            .ignored()
+    });
+    choice((
+        angled,
+        any()
+            .filter(|t: &Token| {
+                !matches!(t, Token::Ctrl(',') | Token::Ctrl('<') | Token::Ctrl('>'))
+            })
+            .ignored(),
+    ))
+    .repeated()
+    .at_least(1)
+}
+
+/// A balanced `{...}` group, any tokens inside (XLA's layout suffix, which
+/// nests: `{1,0:T(2,2)P(f32[4,6]{1,0})}`).
+fn braced<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    recursive(|braced| {
+        ctrl('{')
+            .then(
+                choice((
+                    braced,
+                    any()
+                        .filter(|t: &Token| !matches!(t, Token::Ctrl('{') | Token::Ctrl('}')))
+                        .ignored(),
+                ))
+                .repeated(),
+            )
+            .then(ctrl('}'))
+            .ignored()
+    })
+}
+
+/// MLIR's `loc(...)`.
+fn location<'t, 's: 't, I>() -> impl Parser<'t, I, Location, Err<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    let inner = recursive(|loc| {
+        let int = select! { Token::Int(n) => n as u32 };
+        let file = select! { Token::Str(s) => s.to_string() }
+            .then_ignore(ctrl(':'))
+            .then(int)
+            .then_ignore(ctrl(':'))
+            .then(int)
+            .map(|((file, line), column)| Location::File { file, line, column });
+        let alias = just(Token::Hash)
+            .ignore_then(ident())
+            .map(|i| Location::Alias(i.name));
+        let named = select! { Token::Str(s) => s.to_string() }
+            .then(loc.clone().delimited_by(ctrl('('), ctrl(')')).or_not())
+            .map(|(name, child)| Location::Named {
+                name,
+                child: child.map(Box::new),
+            });
+        let callsite = kw("callsite").ignore_then(
+            loc.clone()
+                .then_ignore(kw("at"))
+                .then(loc.clone())
+                .delimited_by(ctrl('('), ctrl(')'))
+                .map(|(callee, caller)| Location::CallSite {
+                    callee: Box::new(callee),
+                    caller: Box::new(caller),
+                }),
+        );
+        let fused = kw("fused").ignore_then(
+            loc.separated_by(ctrl(','))
+                .collect::<Vec<_>>()
+                .delimited_by(ctrl('['), ctrl(']'))
+                .map(Location::Fused),
+        );
+        choice((
+            file,
+            alias,
+            named,
+            callsite,
+            fused,
+            kw("unknown").to(Location::Unknown),
+        ))
+    });
+    kw("loc").ignore_then(inner.delimited_by(ctrl('('), ctrl(')')))
+}
+
+/// An SSA value as an operand: `%41`, `%acc_62`, `%acc_62#2`.
+fn ssa_value<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    select! { Token::Ssa(_) => () }.labelled("an SSA value like %41")
+}
+
+/// An SSA result being defined: `%41`, `%acc`, with its span.
+fn ssa_result<'t, 's: 't, I>() -> impl Parser<'t, I, Ident, Err<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    select! { Token::Ssa(s) if !s.contains('#') => s }
+        .map_with(|s: &str, e| Ident {
+            name: s.to_string(),
+            span: span(e.span()),
+        })
+        .labelled("an SSA result like %41")
 }
 
 fn expr<'t, 's: 't, I>(src: &'s str) -> impl Parser<'t, I, Expr, Err<'t, 's>> + Clone
@@ -257,24 +485,17 @@ where
             kind,
             span: span(e.span()),
         });
+        let shape_text = type_text()
+            .map_with(move |_, e| slice(e.span()))
+            .try_map(|text, s| {
+                tensor_dims(&text).ok_or_else(|| {
+                    Rich::custom(s, format!("'{text}' is not a tensor shape like 64x64xf16"))
+                })
+            });
         let tensor = kw("tensor")
             .ignore_then(ctrl('<'))
-            .ignore_then(
-                any()
-                    .filter(|t: &Token| !matches!(t, Token::Ctrl(',') | Token::Ctrl('>')))
-                    .repeated()
-                    .at_least(1)
-                    .map_with(move |_, e| slice(e.span()))
-                    .try_map(|text, s| {
-                        tensor_dims(&text).ok_or_else(|| {
-                            Rich::custom(
-                                s,
-                                format!("'{text}' is not a tensor shape like 64x64xf16"),
-                            )
-                        })
-                    }),
-            )
-            .then(ctrl(',').ignore_then(encoding).or_not())
+            .ignore_then(shape_text.clone())
+            .then(ctrl(',').ignore_then(encoding.clone()).or_not())
             .then_ignore(ctrl('>'))
             .map(|((dims, element_type), encoding)| {
                 ExprKind::Tensor(TensorType {
@@ -282,6 +503,63 @@ where
                     element_type,
                     encoding: encoding.map(Box::new),
                 })
+            });
+        // `!ttg.memdesc<3x64x32xf16, #shared, #smem, mutable, 3x64x32>`
+        let alloc_shape = type_text()
+            .map_with(move |_, e| slice(e.span()))
+            .try_map(|text, s| {
+                let dims: Option<Vec<i64>> =
+                    text.split('x').map(|d| d.trim().parse().ok()).collect();
+                dims.ok_or_else(|| {
+                    Rich::custom(
+                        s,
+                        format!("'{text}' is not an allocation shape like 3x64x32"),
+                    )
+                })
+            });
+        #[derive(Clone)]
+        enum MemDescPart {
+            MemorySpace(Expr),
+            Mutable,
+            AllocShape(Vec<i64>),
+        }
+        let memdesc_part = choice((
+            kw("mutable").to(MemDescPart::Mutable),
+            encoding.clone().map(MemDescPart::MemorySpace),
+            alloc_shape.map(MemDescPart::AllocShape),
+        ));
+        let memdesc = ctrl('!')
+            .ignore_then(choice((kw("ttg"), kw("triton_gpu"))))
+            .ignore_then(ctrl('.'))
+            .ignore_then(kw("memdesc"))
+            .ignore_then(ctrl('<'))
+            .ignore_then(shape_text)
+            .then_ignore(ctrl(','))
+            .then(encoding)
+            .then(
+                ctrl(',')
+                    .ignore_then(memdesc_part)
+                    .repeated()
+                    .collect::<Vec<_>>(),
+            )
+            .then_ignore(ctrl('>'))
+            .map(|(((dims, element_type), encoding), parts)| {
+                let mut m = MemDescType {
+                    dims,
+                    element_type,
+                    encoding: Box::new(encoding),
+                    memory_space: None,
+                    mutable: false,
+                    alloc_shape: None,
+                };
+                for part in parts {
+                    match part {
+                        MemDescPart::MemorySpace(e) => m.memory_space = Some(Box::new(e)),
+                        MemDescPart::Mutable => m.mutable = true,
+                        MemDescPart::AllocShape(a) => m.alloc_shape = Some(a),
+                    }
+                }
+                ExprKind::MemDesc(m)
             });
         let int_list = signed()
             .separated_by(ctrl(','))
@@ -328,15 +606,13 @@ where
                     .then(ctrl('['))
                     .then(any().filter(|t: &Token| *t != Token::Ctrl(']')).repeated())
                     .then(ctrl(']'))
-                    .then(
-                        ctrl('{')
-                            .then(any().filter(|t: &Token| *t != Token::Ctrl('}')).repeated())
-                            .then(ctrl('}'))
-                            .or_not(),
-                    )
+                    .then(braced().or_not())
                     .map_with(move |_, e| ExprKind::Xla(slice(e.span()))),
             ),
             tensor,
+            memdesc,
+            location().map(ExprKind::Location),
+            ssa_value().map_with(move |_, e| ExprKind::Name(slice(e.span()))),
             linear,
             tiler_text().map_with(move |_, e| ExprKind::Tiler(slice(e.span()))),
             attribute().map(ExprKind::Attribute),
@@ -477,16 +753,119 @@ where
         .repeated()
         .collect::<Vec<_>>()
         .delimited_by(ctrl('{'), ctrl('}'));
-    let module_attr = select! { Token::Str(s) => s.to_string() }
-        .then_ignore(ctrl('='))
-        .then(signed())
-        .then_ignore(ctrl(':'))
-        .then(ident())
-        .map_with(|((key, value), ty), e| ModuleAttribute {
+    // `"ttg.num-warps" = 4 : i32`, `ttg.target = "cuda:90"`,
+    // `"ttng.two-ctas" = false`, or a unit attribute (a key alone).
+    let dotted_key = ident()
+        .separated_by(ctrl('.'))
+        .at_least(1)
+        .map_with(move |_, e| {
+            let s: SimpleSpan = e.span();
+            src[s.start..s.end].to_string()
+        });
+    let module_value = choice((
+        signed()
+            .then(ctrl(':').ignore_then(ident()).or_not())
+            .map(|(n, ty)| ModuleValue::Int(n, ty.map(|t| t.name))),
+        kw("true").to(ModuleValue::Bool(true)),
+        kw("false").to(ModuleValue::Bool(false)),
+        select! { Token::Str(s) => ModuleValue::Str(s.to_string()) },
+        any()
+            .filter(|t: &Token| !matches!(t, Token::Ctrl(',') | Token::Ctrl('}')))
+            .repeated()
+            .at_least(1)
+            .to(ModuleValue::Other),
+    ));
+    let module_attr = choice((select! { Token::Str(s) => s.to_string() }, dotted_key))
+        .then(ctrl('=').ignore_then(module_value).or_not())
+        .map_with(|(key, value), e| ModuleAttribute {
             key,
-            value,
-            ty: ty.name,
+            value: value.unwrap_or(ModuleValue::Other),
             span: span(e.span()),
+        });
+    let ttg = || choice((kw("ttg"), kw("triton_gpu")));
+    let operands = any()
+        .filter(|t: &Token| *t != Token::Ctrl(':'))
+        .repeated()
+        .then(ctrl(':'));
+    // `%41 = ttg.convert_layout %40 : SRC -> DST`
+    let mlir_convert = ssa_result()
+        .then_ignore(ctrl('='))
+        .then(
+            ttg()
+                .then(ctrl('.'))
+                .then(kw("convert_layout"))
+                .then(operands.clone())
+                .map_with(|_, e| span(e.span())),
+        )
+        .then(expr.clone())
+        .then_ignore(just(Token::Op("->")))
+        .then(expr.clone())
+        .map(|(((name, operation), src), dst)| ItemKind::Convert {
+            name,
+            operation: Some(operation),
+            src,
+            dst,
+        });
+    // `ttg.local_alloc`, `ttg.local_store`, `ttg.local_load`
+    let memory_op_name = ttg().ignore_then(ctrl('.')).ignore_then(choice((
+        kw("local_alloc").to(MemoryOpKind::Alloc),
+        kw("local_store").to(MemoryOpKind::Store),
+        kw("local_load").to(MemoryOpKind::Load),
+    )));
+    let memory_op = ssa_result()
+        .then_ignore(ctrl('='))
+        .or_not()
+        .then(
+            memory_op_name
+                .then_ignore(operands.clone())
+                .map_with(|op, e| (op, span(e.span()))),
+        )
+        .then(choice((
+            expr.clone()
+                .or_not()
+                .delimited_by(ctrl('('), ctrl(')'))
+                .then_ignore(just(Token::Op("->")))
+                .then(expr.clone()),
+            expr.clone()
+                .then_ignore(just(Token::Op("->")))
+                .then(expr.clone())
+                .map(|(from, to)| (Some(from), to)),
+        )))
+        .map(|((name, (op, operation)), (from, to))| ItemKind::MemoryOp {
+            name,
+            op,
+            operation,
+            from,
+            to,
+        });
+    // Any other operation: `%5 = tt.load ...`, `tt.func ...`,
+    // `"tt.reduce"(...)`, `^bb0(...)`. Its text is not evaluated.
+    let result_list = ssa_result()
+        .then_ignore(ctrl(':').then(select! { Token::Int(_) => () }).or_not())
+        .separated_by(ctrl(','))
+        .at_least(1)
+        .collect::<Vec<_>>()
+        .then_ignore(ctrl('='));
+    let op_name = choice((
+        ident().separated_by(ctrl('.')).at_least(2).ignored(),
+        select! { Token::Str(s) if s.contains('.') => () },
+        ctrl('^').then(ident()).ignored(),
+    ))
+    .map_with(move |_, e| {
+        let s: SimpleSpan = e.span();
+        Ident {
+            name: src[s.start..s.end].to_string(),
+            span: span(s),
+        }
+    })
+    .filter(|op: &Ident| !ANALYSED_OPERATIONS.contains(&op.name.as_str()));
+    let operation = result_list
+        .or_not()
+        .then(op_name)
+        .then_ignore(any().repeated())
+        .map(|(results, op)| ItemKind::Operation {
+            results: results.unwrap_or_default(),
+            op,
         });
     let kind = choice((
         just(Token::Hash)
@@ -495,6 +874,7 @@ where
             .then(expr.clone())
             .map(|(name, value)| ItemKind::Alias { name, value }),
         kw("module")
+            .ignore_then(ctrl('@').then(ident()).or_not())
             .ignore_then(kw("attributes"))
             .ignore_then(
                 module_attr
@@ -503,7 +883,12 @@ where
                     .collect::<Vec<_>>()
                     .delimited_by(ctrl('{'), ctrl('}')),
             )
-            .map(|attributes| ItemKind::Module { attributes }),
+            // The `{` that opens the module's body, as a dump prints it.
+            .then(ctrl('{').map_with(|_, e| span(e.span())).or_not())
+            .map(|(attributes, body)| ItemKind::Module { attributes, body }),
+        mlir_convert,
+        memory_op,
+        operation,
         kw("layout")
             .ignore_then(ident())
             .then_ignore(ctrl('='))
@@ -552,12 +937,33 @@ where
                 fields,
             }),
     ));
-    kind.then_ignore(ctrl(';').or_not())
-        .map_with(|kind, e| Item {
+    // What may follow an item on a pasted line: its `loc(...)`, and the
+    // `}` lines that close the MLIR regions around it.
+    let closers = choice((ctrl('}'), ctrl(')')))
+        .then(location().or_not())
+        .repeated();
+    kind.then(location().or_not())
+        .then_ignore(closers)
+        .then_ignore(ctrl(';').or_not())
+        .map_with(|(kind, location), e| Item {
             kind,
             span: span(e.span()),
+            location,
         })
 }
+
+/// The operations a pasted line is analysed for; any other is accepted as
+/// it is.
+const ANALYSED_OPERATIONS: [&str; 8] = [
+    "ttg.convert_layout",
+    "ttg.local_alloc",
+    "ttg.local_store",
+    "ttg.local_load",
+    "triton_gpu.convert_layout",
+    "triton_gpu.local_alloc",
+    "triton_gpu.local_store",
+    "triton_gpu.local_load",
+];
 
 /// TTGIR's operation before the types, `ttg.convert_layout %41 :`, as a
 /// dump prints it (the SSA value is not kept).
@@ -568,8 +974,7 @@ where
     choice((kw("ttg"), kw("triton_gpu")))
         .then(ctrl('.'))
         .then(kw("convert_layout"))
-        .then(just(Token::Op("%")))
-        .then(select! { Token::Ident(_) => (), Token::Int(_) => () })
+        .then(ssa_value())
         .then(ctrl(':'))
         .ignored()
 }
@@ -584,6 +989,7 @@ pub fn parse_item<'s>(
         return Item {
             kind: ItemKind::Error,
             span: Span::default(),
+            location: None,
         };
     };
     let last = tokens.last().map_or(first.1.end, |t| t.1.end);
@@ -600,6 +1006,7 @@ pub fn parse_item<'s>(
     out.unwrap_or(Item {
         kind: ItemKind::Error,
         span: Span::new(first.1.start, last),
+        location: None,
     })
 }
 

@@ -13,11 +13,11 @@ fn summary(src: &str) -> String {
             ItemKind::Alias { name, value } => {
                 format!("alias #{} = {}", name.name, sketch(&value.kind))
             }
-            ItemKind::Module { attributes } => format!(
+            ItemKind::Module { attributes, .. } => format!(
                 "module {}",
                 attributes
                     .iter()
-                    .map(|a| format!("{}={}:{}", a.key, a.value, a.ty))
+                    .map(|a| format!("{}={:?}", a.key, a.value))
                     .collect::<Vec<_>>()
                     .join(" ")
             ),
@@ -57,9 +57,31 @@ fn summary(src: &str) -> String {
                 preset.as_ref().map(|n| &n.name),
                 fields.len()
             ),
+            ItemKind::MemoryOp {
+                name, op, from, to, ..
+            } => format!(
+                "{} {} : {} -> {}",
+                name.as_ref().map_or("_", |n| n.name.as_str()),
+                op.mlir_name(),
+                from.as_ref().map_or("()".to_string(), |f| sketch(&f.kind)),
+                sketch(&to.kind)
+            ),
+            ItemKind::Operation { results, op } => format!(
+                "op {} = {}",
+                results
+                    .iter()
+                    .map(|r| r.name.clone())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                op.name
+            ),
             ItemKind::Error => "<error>".to_string(),
         };
-        out += &format!("{}..{} {line}\n", item.span.start, item.span.end);
+        let loc = item
+            .location
+            .as_ref()
+            .map_or(String::new(), |l| format!(" @ {l:?}"));
+        out += &format!("{}..{} {line}{loc}\n", item.span.start, item.span.end);
     }
     for e in &p.errors {
         out += &format!("error {}..{}: {}\n", e.span.start, e.span.end, e.message);
@@ -143,6 +165,22 @@ fn sketch(e: &ExprKind) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        ExprKind::MemDesc(m) => format!(
+            "memdesc<{:?} {}, {}{}{}{}>",
+            m.dims,
+            m.element_type,
+            sketch(&m.encoding.kind),
+            m.memory_space
+                .as_ref()
+                .map(|e| format!(", {}", sketch(&e.kind)))
+                .unwrap_or_default(),
+            if m.mutable { ", mutable" } else { "" },
+            m.alloc_shape
+                .as_ref()
+                .map(|a| format!(", alloc {a:?}"))
+                .unwrap_or_default()
+        ),
+        ExprKind::Location(l) => format!("loc[{l:?}]"),
         ExprKind::Error => "<error>".into(),
     }
 }
@@ -166,7 +204,7 @@ layout b = tensor<128x32xbf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxP
             29..142 alias #blocked = #ttg.blocked<sizePerThread,threadsPerWarp,warpsPerCTA,order>
             143..254 alias #mma = #triton_gpu.nvidia_mma<versionMajor,versionMinor,warpsPerCTA,instrShape>
             255..313 alias #dot = #ttg.dot_op<opIdx,parent,kWidth>
-            314..394 module ttg.num-warps=4:i32 ttg.threads-per-warp=32:i32
+            314..394 module ttg.num-warps=Int(4, Some("i32")) ttg.threads-per-warp=Int(32, Some("i32"))
             395..433 layout a = tensor<[64, 64] f16, #blocked>
             434..541 layout b = tensor<[128, 32] bf16, #ttg.swizzled_shared<vec,perPhase,maxPhase,order>>
         "#]],

@@ -194,6 +194,23 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
             }
             j["conversion"] = o;
         }
+        Value::Access(a) => {
+            j["access"] = json!({
+                "operation": a.op.mlir_name(),
+                "direction": match a.direction {
+                    layout_algebra::bank::Direction::Store => "store",
+                    layout_algebra::bank::Direction::Load => "load",
+                },
+                "element_bits": a.element_bits,
+                "vector": a.vector,
+                "wavefronts": a.wavefronts,
+                "conflicts": a.conflicts,
+                "shared": linear_json(&a.shared.layout),
+            });
+        }
+        Value::Location(l) => j["location"] = json!(layout_db::value::location_text(l)),
+        Value::MemorySpace(m) => j["memory_space"] = json!(m),
+        Value::Operation(op) => j["operation"] = json!(op),
         Value::Underscore | Value::Linear(_) => {}
     }
     j
