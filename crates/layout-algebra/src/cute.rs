@@ -1044,11 +1044,16 @@ impl<'a> Parser<'a> {
         if self.text[self.pos..].starts_with('-') {
             self.pos += 1;
         }
-        // CuTe prints static integers with a leading underscore.
-        if self.text[self.pos..].starts_with('_')
-            && self.text[self.pos + 1..].starts_with(|c: char| c.is_ascii_digit())
-        {
+        // CuTe prints static integers with a leading underscore: `_4`, and
+        // `_-1` for a negative one.
+        let rest = &self.text[self.pos..];
+        if rest.starts_with('_') && rest[1..].starts_with(|c: char| c.is_ascii_digit()) {
             self.pos += 1;
+        } else if start == self.pos
+            && rest.starts_with("_-")
+            && rest[2..].starts_with(|c: char| c.is_ascii_digit())
+        {
+            self.pos += 2;
         }
         let digits = self.pos;
         while self.text[self.pos..].starts_with(|c: char| c.is_ascii_digit()) {

@@ -655,7 +655,17 @@ impl Reader<'_> {
         let mut dims = Vec::new();
         if !self.eat("]") {
             loop {
-                // A dynamic dim `<=N` has bound N.
+                // A dynamic dim `<=N` has bound N; `?` has none.
+                self.ws();
+                if self.text[self.pos..].starts_with('?') {
+                    return Err(LayoutError::invalid(
+                        "XLA shape",
+                        format!(
+                            "`{}` has an unbounded dynamic dimension `?`: its layout has no fixed size; write its bound as `<=N`",
+                            self.text
+                        ),
+                    ));
+                }
                 self.eat("<=");
                 dims.push(self.int()?);
                 if self.eat("]") {

@@ -1055,6 +1055,13 @@ impl<'db> Ctx<'db> {
             };
         }
         let r = Layout::parse(text);
+        if r.is_err() && text.starts_with('(') && text.ends_with(')') {
+            // CuTe prints a tile (`make_tile(2:4, 8)`) as a tuple of layouts,
+            // `(_2:_4,_8)`: the by-mode tiler `<2:4, 8>`.
+            if let Ok(t) = Tiler::parse(&format!("<{}>", &text[1..text.len() - 1])) {
+                return Ok(Value::Tiler(Box::new(t)));
+            }
+        }
         self.alg(r, Family::Cute, span)
             .map(|l| Value::Cute(Box::new(l)))
     }
@@ -1141,6 +1148,8 @@ impl<'db> Ctx<'db> {
     pub fn int(&mut self, v: &Value, span: Span) -> R<i64> {
         match v {
             Value::Int(n) => Ok(*n),
+            // `(4)`: CuTe's one-element tuple, where a number is wanted.
+            Value::Tuple(items) if items.len() == 1 => self.int(&items[0], span),
             other => Err(self.error(
                 Code::TypeMismatch,
                 span,

@@ -282,6 +282,9 @@ pub struct Evaluated {
 pub struct ItemSyntax {
     pub errors: Vec<SyntaxError>,
     pub is_check: bool,
+    /// The item's span (relative to the item, so its start is 0 unless a
+    /// comment comes first).
+    pub span: Span,
     /// The declared name (`#x` for aliases), its span and the item's span.
     pub declares: Option<(String, Span, Span)>,
 }
@@ -294,6 +297,7 @@ impl ItemSyntax {
             .and_then(|item| Some((item.declared_name()?, item.name()?.span, item.span)));
         ItemSyntax {
             errors: parsed.errors.clone(),
+            span: parsed.item.as_ref().map_or(Span::default(), |i| i.span),
             is_check: matches!(
                 parsed.item.as_ref().map(|i| &i.kind),
                 Some(ItemKind::Check { .. })
@@ -419,6 +423,8 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
         checks_passed: 0,
     };
     let mut first_definition: std::collections::HashMap<&str, Span> = Default::default();
+    // The machine as stated so far, and where each fact was stated.
+    let mut stated: Vec<(TargetFacts, Span)> = Vec::new();
     let offsets = file.offsets(db);
     for (index, &item) in file.items(db).iter().enumerate() {
         let evaluated = evaluate_item(db, item);
@@ -437,6 +443,13 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
                 .iter()
                 .map(|d| d.clone().shifted(shift)),
         );
+        if let Some(Value::Target(facts)) = &evaluated.value {
+            let span = syntax.span.shift(shift);
+            if let Some(d) = target::contradiction(&stated, facts, span) {
+                report.diagnostics.push(d);
+            }
+            stated.push(((**facts).clone(), span));
+        }
         if syntax.is_check {
             report.checks += 1;
             if evaluated.value == Some(Value::Bool(true)) {

@@ -4,6 +4,9 @@
 use layout_algebra::bank::{BankTarget, Direction, PhaseRule};
 use layout_algebra::convert_layout::SharedInstructions;
 use layout_algebra::triton::Target;
+use layout_syntax::Span;
+
+use crate::diagnostic::{Code, Diagnostic};
 
 /// Facts about the target; `None` where the file says nothing (then the
 /// defaults apply and the fact is not checked against encodings).
@@ -239,4 +242,41 @@ impl TargetFacts {
             phases: self.phases.clone(),
         }
     }
+}
+
+/// The first fact of `facts` that an earlier statement of the machine
+/// (module attributes, a `target`) contradicts: an error at `span` with a
+/// label where the other was written.
+pub fn contradiction(
+    earlier: &[(TargetFacts, Span)],
+    facts: &TargetFacts,
+    span: Span,
+) -> Option<Diagnostic> {
+    for (before, before_span) in earlier {
+        let clash = |what: &str, a: String, b: String| {
+            Diagnostic::error(
+                Code::TargetMismatch,
+                span,
+                format!("this says {what} {b}, but the machine was already given {what} {a}"),
+            )
+            .with_label(*before_span, format!("{what} {a} here"))
+            .with_note("a file describes one machine; remove or correct one of the two")
+        };
+        if let (Some(a), Some(b)) = (before.threads_per_warp, facts.threads_per_warp) {
+            if a != b {
+                return Some(clash("threads per warp", a.to_string(), b.to_string()));
+            }
+        }
+        if let (Some(a), Some(b)) = (&before.preset, &facts.preset) {
+            if a != b {
+                return Some(clash("the target", a.clone(), b.clone()));
+            }
+        }
+        if let (Some(a), Some(b)) = (before.banks, facts.banks) {
+            if a != b {
+                return Some(clash("banks", a.to_string(), b.to_string()));
+            }
+        }
+    }
+    None
 }

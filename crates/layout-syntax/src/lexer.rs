@@ -18,7 +18,7 @@ pub enum Token<'src> {
     Ssa(&'src str),
     /// `#`
     Hash,
-    /// One of `( ) [ ] { } < > , : = . ;`, or MLIR's `! @ ^ ?`
+    /// One of `( ) [ ] { } < > , : = . ;`, MLIR's `! @ ^ ?` or XLA's `~`
     Ctrl(char),
     /// `== != <= >= -> + - * / %`
     Op(&'src str),
@@ -63,7 +63,7 @@ enum Raw {
     #[token("->")]
     #[regex("[-+*/%]")]
     Op,
-    #[regex(r"[()\[\]{}<>,:=.;!@^?]")]
+    #[regex(r"[()\[\]{}<>,:=.;!@^?~]")]
     Ctrl,
 }
 

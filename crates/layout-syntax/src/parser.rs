@@ -139,14 +139,22 @@ where
         .labelled("an integer")
 }
 
-/// An integer as CuTe prints it: `4`, `-1`, or a static `_4`.
+/// An integer as CuTe prints it: `4`, `-1`, or a static `_4` / `_-1`.
 fn cute_int<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
     choice((
         signed().ignored(),
-        select! { Token::Ident(s) if is_static_int(s) => () },
+        just(Token::Op("-"))
+            .or_not()
+            .then(select! { Token::Ident(s) if is_static_int(s) => () })
+            .ignored(),
+        // `_-1`
+        kw("_")
+            .then(just(Token::Op("-")))
+            .then(select! { Token::Int(_) => () })
+            .ignored(),
     ))
     .labelled("an integer")
 }
@@ -171,7 +179,17 @@ where
                 .ignored(),
         ))
     });
-    let layout = tuple.clone().then(ctrl(':').then(tuple).or_not()).ignored();
+    let layout = tuple
+        .clone()
+        .then(ctrl(':').then(tuple.clone()).or_not())
+        .ignored();
+    // A tile printed as a tuple of layouts: `(_2:_4,_8)`.
+    let tile = layout
+        .clone()
+        .separated_by(ctrl(','))
+        .at_least(1)
+        .delimited_by(ctrl('('), ctrl(')'))
+        .ignored();
     let swizzle = kw("Sw")
         .then(ctrl('<'))
         .then(cute_int())
@@ -187,7 +205,7 @@ where
         .then(cute_int().then(kw("o")).or_not())
         .then(layout.clone())
         .ignored();
-    choice((composed, swizzle, layout))
+    choice((composed, swizzle, layout, tile))
 }
 
 /// A CuTe by-mode tiler `<t0, t1, ...>`; each mode `_`, a layout, or a tiler.
@@ -619,12 +637,27 @@ where
             just(Token::Hash)
                 .ignore_then(ident())
                 .map(|i| ExprKind::AliasRef(i.name)),
+            // CuTe's negative static integer, `_-1`.
+            kw("_")
+                .ignore_then(just(Token::Op("-")))
+                .ignore_then(select! { Token::Int(n) => ExprKind::Int(-n) }),
             kw("_").to(ExprKind::Underscore),
+            // CuTe's static integer, `_4`, as it prints shapes and coordinates.
+            select! { Token::Ident(s) if is_static_int(s) => s }.try_map(|s: &str, span| {
+                s[1..]
+                    .parse()
+                    .map(ExprKind::Int)
+                    .map_err(|_| Rich::custom(span, "this integer does not fit in 64 bits"))
+            }),
             ident().map(|i| ExprKind::Name(i.name)),
             args.clone()
                 .delimited_by(ctrl('('), ctrl(')'))
                 .map(|mut args| {
-                    if args.len() == 1 && args[0].name.is_none() {
+                    // `(x)` groups, except where CuTe prints a one-element
+                    // tuple: `(1)`, `((2,3))`.
+                    let cute_tuple =
+                        |e: &Expr| matches!(e.kind, ExprKind::Int(_) | ExprKind::Tuple(_));
+                    if args.len() == 1 && args[0].name.is_none() && !cute_tuple(&args[0].value) {
                         args.pop().unwrap().value.kind
                     } else {
                         ExprKind::Tuple(args)
