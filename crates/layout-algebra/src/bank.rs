@@ -495,6 +495,28 @@ pub fn wavefronts_by_rank(access: &Access, target: &BankTarget) -> Result<Wavefr
 
 /// Wavefronts by walking every request of warp 0 (the oracle).
 pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result<Wavefronts> {
+    padded_wavefronts_by_enumeration(access, target, &[])
+}
+
+/// The offset of element `offset` once `padding` is inserted: after every
+/// `interval` elements, `pad` more (Triton's `#ttg.padded_shared`,
+/// `[interval:+pad, ...]`): `offset + sum of (offset / interval) * pad`.
+pub fn padded_offset(padding: &[(u32, u32)], offset: u64) -> u64 {
+    padding
+        .iter()
+        .map(|&(interval, pad)| (offset >> interval.trailing_zeros()) << pad.trailing_zeros())
+        .fold(offset, |acc, extra| acc + extra)
+}
+
+/// [`wavefronts_by_enumeration`] for a shared layout whose offsets are
+/// padded: the addresses are no longer linear in the element, so only
+/// enumeration can count them.
+pub fn padded_wavefronts_by_enumeration(
+    access: &Access,
+    target: &BankTarget,
+    padding: &[(u32, u32)],
+) -> Result<Wavefronts> {
+    let pad = |o: u64| padded_offset(padding, o);
     // The geometry validates the access (vectorisation, fragment shape) and
     // gives the instruction grouping; the addresses come from the layouts.
     let g = geometry(access, target)?;
@@ -605,7 +627,7 @@ pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result
                     requests_by_instruction
                         .entry((k as u64, phase_id))
                         .or_default()
-                        .push((block * vec, vec));
+                        .push((pad(block * vec), vec));
                 }
             }
             for requests in requests_by_instruction.values() {
@@ -628,7 +650,7 @@ pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result
                         } else {
                             (reg_high, r << 2)
                         };
-                        requests.push((offset_of(reg, lane)?, 8));
+                        requests.push((pad(offset_of(reg, lane)?), 8));
                     }
                     wavefronts += count_phase(&requests);
                 }

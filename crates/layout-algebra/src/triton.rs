@@ -12,6 +12,10 @@
 //! tensor smaller than the layout), so do we; Triton's older C++ kept them as
 //! zero bases. [`strip_zero_register_bases`] converts between the two.
 
+mod shared;
+
+pub use shared::{AmdRotatingShared, PaddedLinear, PaddedShared, PartitionedShared, SharedLinear};
+
 use crate::error::{LayoutError, Result};
 use crate::linear::{DimName, LinearLayout, standard_out_name};
 
@@ -631,6 +635,10 @@ pub enum Encoding {
     Slice(Box<Slice>),
     DotOperand(Box<DotOperand>),
     Linear(LinearEncoding),
+    AmdRotatingShared(AmdRotatingShared),
+    SharedLinear(SharedLinear),
+    PaddedShared(PaddedShared),
+    PartitionedShared(Box<PartitionedShared>),
 }
 
 impl Encoding {
@@ -646,6 +654,10 @@ impl Encoding {
             Encoding::Slice(_) => "slice",
             Encoding::DotOperand(_) => "dot_op",
             Encoding::Linear(_) => "linear",
+            Encoding::AmdRotatingShared(_) => "amd_rotating_shared",
+            Encoding::SharedLinear(_) => "shared_linear",
+            Encoding::PaddedShared(_) => "padded_shared",
+            Encoding::PartitionedShared(_) => "partitioned_shared",
         }
     }
 
@@ -655,6 +667,10 @@ impl Encoding {
         match self {
             Encoding::SwizzledShared(s) => Some(s.order.len()),
             Encoding::NvmmaShared(s) => Some(s.cga.rank()),
+            Encoding::AmdRotatingShared(s) => Some(s.order.len()),
+            Encoding::SharedLinear(s) => Some(s.rank()),
+            Encoding::PaddedShared(s) => Some(s.rank()),
+            Encoding::PartitionedShared(p) => p.inner.fixed_rank(),
             Encoding::Blocked(b) => Some(b.rank()),
             _ => None,
         }
@@ -662,7 +678,15 @@ impl Encoding {
 
     /// Shared-memory layouts have in-dims `offset` and `block`.
     pub fn is_shared(&self) -> bool {
-        matches!(self, Encoding::SwizzledShared(_) | Encoding::NvmmaShared(_))
+        matches!(
+            self,
+            Encoding::SwizzledShared(_)
+                | Encoding::NvmmaShared(_)
+                | Encoding::AmdRotatingShared(_)
+                | Encoding::SharedLinear(_)
+                | Encoding::PaddedShared(_)
+                | Encoding::PartitionedShared(_)
+        )
     }
 
     /// Threads per warp the encoding assumes, where it fixes one.
@@ -675,7 +699,12 @@ impl Encoding {
             Encoding::Slice(s) => s.parent.warp_size(),
             Encoding::DotOperand(d) => d.parent.warp_size(),
             Encoding::Linear(l) => Some(1 << l.lane.len()),
-            Encoding::SwizzledShared(_) | Encoding::NvmmaShared(_) => None,
+            Encoding::SwizzledShared(_)
+            | Encoding::NvmmaShared(_)
+            | Encoding::AmdRotatingShared(_)
+            | Encoding::SharedLinear(_)
+            | Encoding::PaddedShared(_)
+            | Encoding::PartitionedShared(_) => None,
         }
     }
 
@@ -689,7 +718,12 @@ impl Encoding {
             Encoding::Slice(s) => s.parent.num_warps(),
             Encoding::DotOperand(d) => d.parent.num_warps(),
             Encoding::Linear(l) => Some(1 << l.warp.len()),
-            Encoding::SwizzledShared(_) | Encoding::NvmmaShared(_) => None,
+            Encoding::SwizzledShared(_)
+            | Encoding::NvmmaShared(_)
+            | Encoding::AmdRotatingShared(_)
+            | Encoding::SharedLinear(_)
+            | Encoding::PaddedShared(_)
+            | Encoding::PartitionedShared(_) => None,
         }
     }
 
@@ -704,7 +738,9 @@ impl Encoding {
             Encoding::AmdWmma(m) => Some(&m.cga),
             Encoding::Slice(s) => s.parent.cga(),
             Encoding::DotOperand(d) => d.parent.cga(),
-            Encoding::Linear(_) => None,
+            Encoding::AmdRotatingShared(s) => Some(&s.cga),
+            Encoding::PartitionedShared(p) => p.inner.cga(),
+            Encoding::Linear(_) | Encoding::SharedLinear(_) | Encoding::PaddedShared(_) => None,
         }
     }
 
@@ -765,6 +801,20 @@ impl Encoding {
             Encoding::Slice(s) => s.to_linear_layout(shape),
             Encoding::DotOperand(d) => d.to_linear_layout(shape),
             Encoding::Linear(l) => l.to_linear_layout(shape),
+            Encoding::AmdRotatingShared(s) => s.to_linear_layout(shape),
+            Encoding::SharedLinear(s) => s.to_linear_layout(shape),
+            Encoding::PaddedShared(s) => s.to_linear_layout(shape),
+            Encoding::PartitionedShared(s) => s.to_linear_layout(shape),
+        }
+    }
+
+    /// The padding of a `#ttg.padded_shared` (or of one inside a
+    /// partitioned layout): `(interval, padding)` pairs in elements.
+    pub fn padding(&self) -> &[(u32, u32)] {
+        match self {
+            Encoding::PaddedShared(p) => &p.intervals,
+            Encoding::PartitionedShared(p) => p.inner.padding(),
+            _ => &[],
         }
     }
 }
@@ -1903,6 +1953,47 @@ impl std::fmt::Display for Encoding {
                 bases(&l.lane),
                 bases(&l.warp),
                 bases(&l.block)
+            ),
+            Encoding::AmdRotatingShared(s) => format!(
+                "vec = {}, perPhase = {}, maxPhase = {}, order = {}{}",
+                s.vec,
+                s.per_phase,
+                s.max_phase,
+                list(&s.order),
+                cga(&s.cga)
+            ),
+            Encoding::SharedLinear(s) => {
+                let block = if s.block.is_empty() {
+                    String::new()
+                } else {
+                    format!(", block = {}", bases(&s.block))
+                };
+                return write!(
+                    f,
+                    "#ttg.shared_linear<{{offset = {}{block}}}, alignment = {}>",
+                    bases(&s.offset),
+                    s.alignment
+                );
+            }
+            Encoding::PaddedShared(p) => {
+                let pairs: Vec<String> = p
+                    .intervals
+                    .iter()
+                    .map(|(i, q)| format!("{i}:+{q}"))
+                    .collect();
+                let dict = match &p.linear {
+                    PaddedLinear::Identity { order, shape } => {
+                        format!("order = {}, shape = {}", list(order), list(shape))
+                    }
+                    PaddedLinear::Bases { offset, block } => {
+                        format!("offset = {}, block = {}", bases(offset), bases(block))
+                    }
+                };
+                return write!(f, "#ttg.padded_shared<[{}] {{{dict}}}>", pairs.join(", "));
+            }
+            Encoding::PartitionedShared(p) => format!(
+                "numPartitions = {}, numGroups = {}, partitionDim = {}, partitionLayout = {}",
+                p.num_partitions, p.num_groups, p.partition_dim, p.inner
             ),
         };
         write!(f, "#ttg.{}<{{{body}}}>", self.kind())

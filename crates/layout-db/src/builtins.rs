@@ -2,8 +2,8 @@
 //! application of a layout to coordinates.
 
 use layout_algebra::bank::{
-    Access, Direction, Instruction, bank_conflicts, largest_vectorisation,
-    wavefronts_by_enumeration,
+    Access, BankTarget, Direction, Instruction, Wavefronts, bank_conflicts, largest_vectorisation,
+    padded_wavefronts_by_enumeration,
 };
 use layout_algebra::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
 use layout_algebra::convert::{
@@ -1173,49 +1173,46 @@ fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
     };
     let target = ctx.target().bank_target();
     let (dl, sl) = (&dist.layout, &shared.layout);
-    Ok(match name {
-        "bank_conflicts" => {
-            Value::Int(ctx.alg(bank_conflicts(dl, sl, bits, &target), Family::Bank, span)? as i64)
-        }
-        "vectorisation" => {
-            let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
-            Value::Int(v as i64)
-        }
-        _ => {
-            // Loads and stores differ only where the target's phases say so
-            // (AMD's ds_read_b128 and ds_write_b128).
-            let direction = match b.get(3).cloned().flatten() {
-                None => Direction::Store,
-                Some((v, s)) => match ctx.string(&v, s)?.as_str() {
-                    "store" => Direction::Store,
-                    "load" => Direction::Load,
-                    other => {
-                        return Err(ctx.error(
-                            Code::TypeMismatch,
-                            s,
-                            format!("the access is \"store\" or \"load\", not \"{other}\""),
-                        ));
-                    }
-                },
-            };
-            let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
-            let access = Access {
-                distributed: dl,
-                shared: sl,
-                element_bits: bits,
-                instruction: Instruction::LdSt {
-                    bits: (v as u32) * bits,
-                },
-                direction,
-            };
-            let w = ctx.alg(
-                wavefronts_by_enumeration(&access, &target),
-                Family::Bank,
-                span,
-            )?;
-            Value::Int(w.wavefronts as i64)
-        }
-    })
+    if name == "bank_conflicts" && shared.encoding.padding().is_empty() {
+        // The rank formula: no enumeration needed.
+        let n = ctx.alg(bank_conflicts(dl, sl, bits, &target), Family::Bank, span)?;
+        return Ok(Value::Int(n as i64));
+    }
+    let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
+    if name == "vectorisation" {
+        return Ok(Value::Int(v as i64));
+    }
+    // Loads and stores differ only where the target's phases say so (AMD's
+    // ds_read_b128 and ds_write_b128).
+    let direction = match b.get(3).cloned().flatten() {
+        None => Direction::Store,
+        Some((v, s)) => match ctx.string(&v, s)?.as_str() {
+            "store" => Direction::Store,
+            "load" => Direction::Load,
+            other => {
+                return Err(ctx.error(
+                    Code::TypeMismatch,
+                    s,
+                    format!("the access is \"store\" or \"load\", not \"{other}\""),
+                ));
+            }
+        },
+    };
+    let access = Access {
+        distributed: dl,
+        shared: sl,
+        element_bits: bits,
+        instruction: Instruction::LdSt {
+            bits: (v as u32) * bits,
+        },
+        direction,
+    };
+    let (w, conflicts) = shared_access_cost(ctx, &access, &shared.encoding, &target, ss, span)?;
+    Ok(Value::Int(if name == "bank_conflicts" {
+        conflicts as i64
+    } else {
+        w.wavefronts as i64
+    }))
 }
 
 /// `convert(src, dst)` and `convert NAME = src -> dst`: the analysis of
@@ -1357,7 +1354,6 @@ pub(crate) fn memory_access(
     let target = ctx.target().bank_target();
     let (dl, sl) = (&distributed.layout, &shared.layout);
     let (vector, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
-    let conflicts = ctx.alg(bank_conflicts(dl, sl, bits, &target), Family::Bank, span)?;
     let access = Access {
         distributed: dl,
         shared: sl,
@@ -1367,11 +1363,7 @@ pub(crate) fn memory_access(
         },
         direction,
     };
-    let w = ctx.alg(
-        wavefronts_by_enumeration(&access, &target),
-        Family::Bank,
-        span,
-    )?;
+    let (w, conflicts) = shared_access_cost(ctx, &access, &shared.encoding, &target, ss, span)?;
     Ok(Value::Access(Box::new(AccessReport {
         op,
         direction,
@@ -1382,6 +1374,47 @@ pub(crate) fn memory_access(
         distributed,
         shared,
     })))
+}
+
+/// The wavefronts of an access and Triton's conflict measure. A padded
+/// layout's addresses are not linear, so both come from enumeration there
+/// (the measure as the average extra wavefronts per wavefront).
+fn shared_access_cost(
+    ctx: &mut Ctx,
+    access: &Access,
+    encoding: &Encoding,
+    target: &BankTarget,
+    shared_span: Span,
+    span: Span,
+) -> R<(Wavefronts, u64)> {
+    if matches!(encoding, Encoding::PartitionedShared(_)) {
+        return Err(ctx.error(
+            Code::UnsupportedEncoding,
+            shared_span,
+            "the banks of a partitioned layout (separate LDS partitions) are not modelled; ask about the layout inside it",
+        ));
+    }
+    let padding = encoding.padding();
+    let w = ctx.alg(
+        padded_wavefronts_by_enumeration(access, target, padding),
+        Family::Bank,
+        span,
+    )?;
+    let conflicts = if padding.is_empty() {
+        ctx.alg(
+            bank_conflicts(
+                access.distributed,
+                access.shared,
+                access.element_bits,
+                target,
+            ),
+            Family::Bank,
+            span,
+        )?
+    } else {
+        w.wavefronts.div_ceil(w.ideal.max(1)).saturating_sub(1)
+    };
+    Ok((w, conflicts))
 }
 
 fn shape_text(shape: &[u32]) -> String {

@@ -85,6 +85,28 @@ pub const KINDS: &[(&str, &[&str], &[&str])] = &[
             "CTAOrder",
         ],
     ),
+    (
+        "amd_rotating_shared",
+        &["vec", "perPhase", "maxPhase", "order"],
+        CTA_KEYS,
+    ),
+    ("shared_linear", &["offset", "alignment"], &["block"]),
+    // The padding intervals arrive as `intervals` (`[32:+4]` when pasted).
+    (
+        "padded_shared",
+        &["intervals"],
+        &["order", "shape", "offset", "block"],
+    ),
+    (
+        "partitioned_shared",
+        &[
+            "numPartitions",
+            "numGroups",
+            "partitionDim",
+            "partitionLayout",
+        ],
+        &[],
+    ),
     ("slice", &["dim", "parent"], &[]),
     ("dot_op", &["opIdx", "parent"], &["kWidth"]),
     (
@@ -301,7 +323,12 @@ impl Reader<'_> {
     }
 
     fn parent(&mut self) -> Encoding {
-        match self.get("parent") {
+        self.encoding("parent")
+    }
+
+    /// A key whose value is an encoding (`parent`, `partitionLayout`).
+    fn encoding(&mut self, key: &str) -> Encoding {
+        match self.get(key) {
             Some(Param {
                 value: Value::Encoding(e),
                 ..
@@ -311,7 +338,7 @@ impl Reader<'_> {
                     Code::TypeMismatch,
                     p.span,
                     format!(
-                        "`parent` must be a Triton encoding, but this is {}",
+                        "`{key}` must be a Triton encoding, but this is {}",
                         p.value.type_name()
                     ),
                 );
@@ -319,10 +346,50 @@ impl Reader<'_> {
                 dummy()
             }
             None => {
-                self.missing("parent");
+                self.missing(key);
                 dummy()
             }
         }
+    }
+
+    /// `intervals`: `(interval, padding)` pairs, pasted as `[32:+4, ...]`.
+    fn intervals(&mut self) -> Vec<(u32, u32)> {
+        let Some(p) = self.get("intervals") else {
+            self.missing("intervals");
+            return Vec::new();
+        };
+        let (value, span) = (p.value.clone(), p.span);
+        let pair = |v: &Value| match v {
+            Value::Tuple(t) | Value::List(t) => match t.as_slice() {
+                [Value::Int(i), Value::Int(p)] => Some((*i, *p)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let pairs: Option<Vec<(i64, i64)>> = match &value {
+            Value::List(items) => items.iter().map(pair).collect(),
+            _ => None,
+        };
+        let Some(pairs) = pairs else {
+            self.fail(Diagnostic::error(
+                Code::TypeMismatch,
+                span,
+                "padding intervals are `[32:+4, ...]` (or, in a call, `[(32, 4), ...]`)",
+            ));
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(pairs.len());
+        for (i, q) in pairs {
+            match (u32::try_from(i), u32::try_from(q)) {
+                (Ok(i), Ok(q)) => out.push((i, q)),
+                _ => self.fail(Diagnostic::error(
+                    Code::NotPowerOfTwo,
+                    span,
+                    format!("{i}:+{q} is not an interval and padding in elements"),
+                )),
+            }
+        }
+        out
     }
 
     /// CTA placement in either of Triton's forms.
@@ -589,6 +656,60 @@ pub fn build(
                 cta_tiles: tiles,
             })
         }
+        "amd_rotating_shared" => {
+            let order = r.order();
+            Encoding::AmdRotatingShared(AmdRotatingShared {
+                vec: r.uint("vec", None),
+                per_phase: r.uint("perPhase", None),
+                max_phase: r.uint("maxPhase", None),
+                cga: r.cga(order.len()),
+                order,
+            })
+        }
+        "shared_linear" => Encoding::SharedLinear(SharedLinear {
+            offset: r.bases("offset"),
+            block: r.bases("block"),
+            alignment: r.uint("alignment", None),
+        }),
+        "padded_shared" => {
+            let intervals = r.intervals();
+            let by_order = r.get("order").is_some() || r.get("shape").is_some();
+            let linear = if by_order {
+                if r.get("offset").is_some() || r.get("block").is_some() {
+                    let span = r
+                        .get("offset")
+                        .or(r.get("block"))
+                        .map_or(whole, |p| p.key_span);
+                    r.fail(Diagnostic::error(
+                        Code::UnknownKey,
+                        span,
+                        "#ttg.padded_shared takes either `order` and `shape` or `offset` and `block`, not both",
+                    ));
+                }
+                PaddedLinear::Identity {
+                    order: r.order(),
+                    shape: r.list("shape", true),
+                }
+            } else {
+                // Triton prints both, `block = []` included, and asks for both.
+                for key in ["offset", "block"] {
+                    if r.get(key).is_none() {
+                        r.missing(key);
+                    }
+                }
+                PaddedLinear::Bases {
+                    offset: r.bases("offset"),
+                    block: r.bases("block"),
+                }
+            };
+            Encoding::PaddedShared(PaddedShared { intervals, linear })
+        }
+        "partitioned_shared" => Encoding::PartitionedShared(Box::new(PartitionedShared {
+            num_partitions: r.uint("numPartitions", None),
+            num_groups: r.uint("numGroups", None),
+            partition_dim: r.uint("partitionDim", None) as usize,
+            inner: Box::new(r.encoding("partitionLayout")),
+        })),
         "slice" => Encoding::Slice(Box::new(Slice {
             dim: r.uint("dim", None) as usize,
             parent: r.parent(),
@@ -622,6 +743,10 @@ pub fn build(
         Encoding::AmdWmma(m) => m.validate(),
         Encoding::Blocked(b) => b.validate(),
         Encoding::DotOperand(d) => d.validate(),
+        Encoding::AmdRotatingShared(s) => s.validate(),
+        Encoding::SharedLinear(s) => s.layout().map(|_| ()),
+        Encoding::PaddedShared(s) => s.layout().map(|_| ()),
+        Encoding::PartitionedShared(s) => s.validate(),
         Encoding::Slice(_) | Encoding::Linear(_) => Ok(()),
     };
     if let Err(e) = validated {

@@ -31,6 +31,17 @@ pub(crate) struct Ctx<'db> {
     pub diags: Vec<Diagnostic>,
     /// The name being declared (`#x` for aliases) and its span.
     pub declaring: Option<(String, Span)>,
+    /// The item being evaluated. Its text is read only to quote a failed
+    /// check, so that a comment edit does not re-evaluate the item.
+    pub item: SourceItem,
+}
+
+/// Whether a `check`'s expression holds, and if not, why, in the user's
+/// words: `scratch_bytes(epilogue) is 8192, expected 0`.
+struct Verdict {
+    holds: bool,
+    why: String,
+    labels: Vec<(Span, String)>,
 }
 
 pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
@@ -40,6 +51,7 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
         file: *key.file(db),
         diags: Vec::new(),
         declaring: None,
+        item: key,
     };
     let value = match &parsed.item {
         // Syntax errors are reported by the parse; evaluating a broken item
@@ -110,7 +122,7 @@ pub(crate) fn collect_references(item: &Item, out: &mut Vec<String>) {
                 expr(lhs, out);
                 expr(rhs, out);
             }
-            ExprKind::Neg(x) => expr(x, out),
+            ExprKind::Neg(x) | ExprKind::Not(x) => expr(x, out),
             ExprKind::Attribute(a) => attr(a, out),
             ExprKind::Tensor(t) => {
                 if let Some(e) = &t.encoding {
@@ -693,52 +705,149 @@ impl<'db> Ctx<'db> {
     }
 
     fn check(&mut self, expr: &Expr) -> R<Value> {
-        // For comparisons, keep both sides to explain a failure.
-        if let ExprKind::Binary { op, lhs, rhs } = &expr.kind {
-            if matches!(
-                op,
-                BinaryOp::Eq
-                    | BinaryOp::Ne
-                    | BinaryOp::Lt
-                    | BinaryOp::Le
-                    | BinaryOp::Gt
-                    | BinaryOp::Ge
-            ) {
+        let v = self.verdict(expr)?;
+        if !v.holds {
+            let mut d = Diagnostic::error(Code::CheckFailed, expr.span, v.why);
+            for (span, text) in v.labels {
+                d = d.with_label(span, text);
+            }
+            self.report(d);
+        }
+        Ok(Value::Bool(v.holds))
+    }
+
+    /// The source text of `e`, shortened for a message.
+    fn quote(&self, e: &Expr) -> String {
+        let text = self
+            .item
+            .text(self.db)
+            .get(e.span.start..e.span.end)
+            .unwrap_or("this");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.chars().count() > 60 {
+            format!("{}...", text.chars().take(57).collect::<String>())
+        } else {
+            text
+        }
+    }
+
+    /// Evaluates a `check`'s expression, keeping what explains a failure:
+    /// both sides of a comparison, the failing part of `and`, every part of
+    /// `or`.
+    fn verdict(&mut self, e: &Expr) -> R<Verdict> {
+        let holds = |holds| Verdict {
+            holds,
+            why: String::new(),
+            labels: Vec::new(),
+        };
+        match &e.kind {
+            ExprKind::Binary { op, lhs, rhs }
+                if matches!(
+                    op,
+                    BinaryOp::Eq
+                        | BinaryOp::Ne
+                        | BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                        | BinaryOp::In
+                ) =>
+            {
                 let l = self.expr(lhs)?;
                 let r = self.expr(rhs)?;
-                let v = self.compare(*op, &l, &r, expr.span)?;
-                if v == Value::Bool(false) {
-                    let mut d = Diagnostic::error(
-                        Code::CheckFailed,
-                        expr.span,
-                        format!(
-                            "check failed: {} {} {} does not hold",
-                            short(&l),
-                            op.symbol(),
-                            short(&r)
-                        ),
-                    );
-                    d = d
-                        .with_label(lhs.span, format!("this is {}", short(&l)))
-                        .with_label(rhs.span, format!("this is {}", short(&r)));
-                    self.report(d);
+                let ok = match self.compare(*op, &l, &r, e.span)? {
+                    Value::Bool(b) => b,
+                    _ => unreachable!("comparisons are booleans"),
+                };
+                if ok {
+                    return Ok(holds(true));
                 }
-                return Ok(v);
+                let (ls, rs) = (short(&l), short(&r));
+                let rhs_text = self.quote(rhs);
+                let expected = match op {
+                    BinaryOp::Eq => rs.clone(),
+                    BinaryOp::Ne => format!("anything but {rs}"),
+                    BinaryOp::In => format!("one of {rs}"),
+                    other => format!("{} {rs}", other.symbol()),
+                };
+                let mut why = format!("{} is {ls}, expected {expected}", self.quote(lhs));
+                let mut labels = vec![(lhs.span, format!("this is {ls}"))];
+                if rhs_text != rs && !matches!(rhs.kind, ExprKind::Str(_)) {
+                    why += &format!(" (the value of {rhs_text})");
+                    labels.push((rhs.span, format!("this is {rs}")));
+                }
+                Ok(Verdict {
+                    holds: false,
+                    why,
+                    labels,
+                })
             }
+            ExprKind::Not(x) => {
+                let v = self.verdict(x)?;
+                Ok(Verdict {
+                    holds: !v.holds,
+                    why: format!("{} holds, expected it not to", self.quote(x)),
+                    labels: Vec::new(),
+                })
+            }
+            ExprKind::Binary {
+                op: BinaryOp::And,
+                lhs,
+                rhs,
+            } => {
+                let a = self.verdict(lhs)?;
+                if !a.holds {
+                    return Ok(a);
+                }
+                self.verdict(rhs)
+            }
+            ExprKind::Binary {
+                op: BinaryOp::Or,
+                lhs,
+                rhs,
+            } => {
+                let a = self.verdict(lhs)?;
+                if a.holds {
+                    return Ok(a);
+                }
+                let b = self.verdict(rhs)?;
+                if b.holds {
+                    return Ok(b);
+                }
+                let mut labels = a.labels;
+                labels.extend(b.labels);
+                Ok(Verdict {
+                    holds: false,
+                    why: format!("neither holds: {}; {}", a.why, b.why),
+                    labels,
+                })
+            }
+            _ => match self.expr(e)? {
+                Value::Bool(b) => Ok(Verdict {
+                    holds: b,
+                    why: format!("{} is false", self.quote(e)),
+                    labels: Vec::new(),
+                }),
+                other => Err(self.error(
+                    Code::CheckNotBool,
+                    e.span,
+                    format!(
+                        "`check` needs a boolean (a comparison or a predicate), but this is {}",
+                        other.type_name()
+                    ),
+                )),
+            },
         }
-        match self.expr(expr)? {
-            Value::Bool(true) => Ok(Value::Bool(true)),
-            Value::Bool(false) => {
-                self.error(Code::CheckFailed, expr.span, "check failed: this is false");
-                Ok(Value::Bool(false))
-            }
+    }
+
+    /// `not x`, `a and b`, `a or b` outside a `check`: plain booleans.
+    fn boolean(&mut self, e: &Expr) -> R<bool> {
+        match self.expr(e)? {
+            Value::Bool(b) => Ok(b),
             other => Err(self.error(
-                Code::CheckNotBool,
-                expr.span,
-                format!(
-                    "`check` needs a boolean (a comparison or a predicate), but this is {}",
-                    other.type_name()
-                ),
+                Code::TypeMismatch,
+                e.span,
+                format!("expected a boolean, but this is {}", other.type_name()),
             )),
         }
     }
@@ -794,6 +903,19 @@ impl<'db> Ctx<'db> {
                 n.checked_neg()
                     .map(Value::Int)
                     .ok_or_else(|| self.error(Code::Arithmetic, e.span, "integer overflow"))
+            }
+            ExprKind::Not(x) => Ok(Value::Bool(!self.boolean(x)?)),
+            ExprKind::Binary {
+                op: op @ (BinaryOp::And | BinaryOp::Or),
+                lhs,
+                rhs,
+            } => {
+                let l = self.boolean(lhs)?;
+                // Short-circuit, as a reader expects.
+                if l == (*op == BinaryOp::Or) {
+                    return Ok(Value::Bool(l));
+                }
+                Ok(Value::Bool(self.boolean(rhs)?))
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let l = self.expr(lhs)?;
@@ -979,15 +1101,31 @@ impl<'db> Ctx<'db> {
             }
             return Ok(Value::MemorySpace(space.to_string()));
         }
-        let params = self.attr_params(&a.entries)?;
+        let params = self.attr_params(a)?;
         let mut diags = Vec::new();
         let enc = encoding::build(&a.kind.name, a.kind.span, span, &params, &mut diags);
         self.diags.extend(diags);
         enc.map(|e| Value::Encoding(Box::new(e))).ok_or(Reported)
     }
 
-    fn attr_params(&mut self, entries: &[layout_syntax::AttrEntry]) -> R<Vec<Param>> {
-        let mut params = Vec::with_capacity(entries.len());
+    fn attr_params(&mut self, a: &TritonAttribute) -> R<Vec<Param>> {
+        let entries = &a.entries;
+        let mut params = Vec::with_capacity(entries.len() + 1);
+        // `[32:+4, 64:+8]` of a padded layout, as one parameter.
+        if let (Some(first), Some(last)) = (a.padding.first(), a.padding.last()) {
+            let span = first.span.to(last.span);
+            params.push(Param {
+                key: "intervals".into(),
+                key_span: span,
+                value: Value::List(
+                    a.padding
+                        .iter()
+                        .map(|p| Value::Tuple(vec![Value::Int(p.interval), Value::Int(p.padding)]))
+                        .collect(),
+                ),
+                span,
+            });
+        }
         for entry in entries {
             params.push(Param {
                 key: entry.key.name.clone(),
@@ -1169,7 +1307,8 @@ impl<'db> Ctx<'db> {
     ) -> R<Value> {
         use BinaryOp::*;
         match op {
-            Eq | Ne | Lt | Le | Gt | Ge => self.compare(op, &l, &r, span),
+            Eq | Ne | Lt | Le | Gt | Ge | In => self.compare(op, &l, &r, span),
+            And | Or => unreachable!("`and` and `or` short-circuit before their operands meet"),
             Mul if l.as_linear().is_some() || r.as_linear().is_some() => {
                 let a = self.linear(&l, ls)?;
                 let b = self.linear(&r, rs)?;
@@ -1198,6 +1337,27 @@ impl<'db> Ctx<'db> {
 
     fn compare(&mut self, op: BinaryOp, l: &Value, r: &Value, span: Span) -> R<Value> {
         use BinaryOp::*;
+        if op == In {
+            let Value::List(items) = r else {
+                return Err(self.error(
+                    Code::TypeMismatch,
+                    span,
+                    format!(
+                        "`in` looks a value up in a list (`kind(c) in [\"noop\", \"register\"]`), but the right side is {}",
+                        r.type_name()
+                    ),
+                ));
+            };
+            for item in items {
+                // Values of different kinds are simply not equal here.
+                let same_kind = std::mem::discriminant(l) == std::mem::discriminant(item)
+                    || (l.as_linear().is_some() && item.as_linear().is_some());
+                if same_kind && self.equal(l, item, span)? {
+                    return Ok(Value::Bool(true));
+                }
+            }
+            return Ok(Value::Bool(false));
+        }
         if let (Value::Int(a), Value::Int(b)) = (l, r) {
             return Ok(Value::Bool(match op {
                 Eq => a == b,

@@ -234,6 +234,10 @@ pub enum BinaryOp {
     Le,
     Gt,
     Ge,
+    /// `x in [a, b]`
+    In,
+    And,
+    Or,
 }
 
 impl BinaryOp {
@@ -250,6 +254,9 @@ impl BinaryOp {
             BinaryOp::Le => "<=",
             BinaryOp::Gt => ">",
             BinaryOp::Ge => ">=",
+            BinaryOp::In => "in",
+            BinaryOp::And => "and",
+            BinaryOp::Or => "or",
         }
     }
 }
@@ -287,6 +294,8 @@ pub enum ExprKind {
         rhs: Box<Expr>,
     },
     Neg(Box<Expr>),
+    /// `not x`
+    Not(Box<Expr>),
     /// `#ttg.KIND<{...}>`
     Attribute(TritonAttribute),
     /// `cute TEXT`: CuTe's printed form, kept verbatim.

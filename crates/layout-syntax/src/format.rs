@@ -20,7 +20,7 @@ pub fn format(src: &str) -> Result<String, Vec<SyntaxError>> {
     }
     let mut verbatim = Vec::new();
     for item in &parsed.items {
-        item_verbatim(item, &mut verbatim);
+        item_verbatim(src, item, &mut verbatim);
     }
     verbatim.sort_by_key(|s| s.start);
     let item_starts: Vec<usize> = parsed.items.iter().map(|i| i.span.start).collect();
@@ -221,7 +221,11 @@ fn space_between(atoms: &[Atom], i: usize, src: &str, stack: &[(char, bool)]) ->
         (_, Some(Class::Close(_))) => stack.last().is_some_and(|&(_, spaced)| spaced),
         // Calls and applications: `f(x)`, `blk(register = 1)`.
         (Some(Class::Word | Class::Close(_)), Some(Class::Open('('))) => {
-            prev == Some(Class::Word) && matches!(text(i - 1), "check" | "layout" | "let")
+            prev == Some(Class::Word)
+                && matches!(
+                    text(i - 1),
+                    "check" | "layout" | "let" | "not" | "and" | "or" | "in"
+                )
         }
         (_, Some(Class::Colon)) => {
             // MLIR's `4 : i32`.
@@ -251,7 +255,7 @@ fn space_between(atoms: &[Atom], i: usize, src: &str, stack: &[(char, bool)]) ->
     }
 }
 
-fn item_verbatim(item: &Item, out: &mut Vec<Span>) {
+fn item_verbatim(src: &str, item: &Item, out: &mut Vec<Span>) {
     // A line pasted from a TTGIR dump stays as it was pasted.
     let pasted_operation = match &item.kind {
         ItemKind::Convert { name, .. } => name.name.starts_with('%'),
@@ -262,10 +266,12 @@ fn item_verbatim(item: &Item, out: &mut Vec<Span>) {
         out.push(item.span);
         return;
     }
-    // The `loc(...)` and the region closers after the item.
+    // The `loc(...)` after a pasted item, and a module's `{`.
     let end = item_end_without_trailer(item);
-    if end < item.span.end && (item.location.is_some() || src_has_closer(item)) {
-        out.push(Span::new(end, item.span.end));
+    if end < item.span.end {
+        let start =
+            end + src[end..item.span.end].len() - src[end..item.span.end].trim_start().len();
+        out.push(Span::new(start, item.span.end));
     }
     match &item.kind {
         ItemKind::Alias { value, .. }
@@ -292,14 +298,6 @@ fn item_verbatim(item: &Item, out: &mut Vec<Span>) {
     }
 }
 
-/// Whether the item was followed by `}` lines that close MLIR regions.
-fn src_has_closer(item: &Item) -> bool {
-    !matches!(
-        item.kind,
-        ItemKind::Solve { .. } | ItemKind::Target { .. } | ItemKind::Error
-    )
-}
-
 /// Where an item's own text ends, before its `loc(...)`: the end of its
 /// last expression, or of its attribute list.
 fn item_end_without_trailer(item: &Item) -> usize {
@@ -309,6 +307,7 @@ fn item_end_without_trailer(item: &Item) -> usize {
         | ItemKind::Let { value, .. } => value.span.end,
         ItemKind::Check { expr } => expr.span.end,
         ItemKind::Convert { dst, .. } => dst.span.end,
+        ItemKind::Solve { .. } | ItemKind::Target { .. } => item.span.end,
         ItemKind::MemoryOp { to, .. } => to.span.end,
         ItemKind::Module { body, .. } => body.map_or(item.span.end, |b| b.start),
         _ => item.span.end,
@@ -333,7 +332,7 @@ fn expr_verbatim(e: &Expr, out: &mut Vec<Span>) {
             expr_verbatim(lhs, out);
             expr_verbatim(rhs, out);
         }
-        ExprKind::Neg(x) => expr_verbatim(x, out),
+        ExprKind::Neg(x) | ExprKind::Not(x) => expr_verbatim(x, out),
         _ => {}
     }
 }

@@ -757,15 +757,54 @@ where
             binary(Token::Ctrl('<'), BinaryOp::Lt),
             binary(Token::Ctrl('>'), BinaryOp::Gt),
         ));
-        sum.clone()
-            .foldl_with(compare_op.then(sum).repeated(), |lhs, (op, rhs), e| Expr {
+        let compare_op = compare_op.or(binary(Token::Ident("in"), BinaryOp::In));
+        let comparison =
+            sum.clone()
+                .foldl_with(compare_op.then(sum).repeated(), |lhs, (op, rhs), e| Expr {
+                    kind: ExprKind::Binary {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    span: span(e.span()),
+                });
+        // `not` binds looser than a comparison (`not a == b` is
+        // `not (a == b)`), `and` looser than `not`, `or` loosest.
+        let negation = kw("not")
+            .repeated()
+            .foldr_with(comparison, |_, operand, e| Expr {
+                kind: ExprKind::Not(Box::new(operand)),
+                span: span(e.span()),
+            });
+        let conjunction = negation
+            .clone()
+            .foldl_with(
+                binary(Token::Ident("and"), BinaryOp::And)
+                    .then(negation)
+                    .repeated(),
+                |lhs, (op, rhs), e| Expr {
+                    kind: ExprKind::Binary {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    span: span(e.span()),
+                },
+            )
+            .boxed();
+        conjunction.clone().foldl_with(
+            binary(Token::Ident("or"), BinaryOp::Or)
+                .then(conjunction)
+                .repeated(),
+            |lhs, (op, rhs), e| Expr {
                 kind: ExprKind::Binary {
                     op,
                     lhs: Box::new(lhs),
                     rhs: Box::new(rhs),
                 },
                 span: span(e.span()),
-            })
+            },
+        )
     })
     .labelled("an expression")
 }
@@ -916,8 +955,14 @@ where
                     .collect::<Vec<_>>()
                     .delimited_by(ctrl('{'), ctrl('}')),
             )
-            // The `{` that opens the module's body, as a dump prints it.
-            .then(ctrl('{').map_with(|_, e| span(e.span())).or_not())
+            // The `{` that opens the module's body, as a dump prints it (and
+            // the `}` that closes it, when the body is not pasted).
+            .then(
+                ctrl('{')
+                    .then(ctrl('}').then(location().or_not()).or_not())
+                    .map_with(|_, e| span(e.span()))
+                    .or_not(),
+            )
             .map(|(attributes, body)| ItemKind::Module { attributes, body }),
         mlir_convert,
         memory_op,
@@ -970,13 +1015,8 @@ where
                 fields,
             }),
     ));
-    // What may follow an item on a pasted line: its `loc(...)`, and the
-    // `}` lines that close the MLIR regions around it.
-    let closers = choice((ctrl('}'), ctrl(')')))
-        .then(location().or_not())
-        .repeated();
+    // A pasted line may end with its `loc(...)`.
     kind.then(location().or_not())
-        .then_ignore(closers)
         .then_ignore(ctrl(';').or_not())
         .map_with(|(kind, location), e| Item {
             kind,
@@ -1053,7 +1093,10 @@ fn describe(e: &Rich<'_, Token<'_>>) -> String {
             // `->` is structure (a conversion's arrow), not an operator.
             let is_operator = |t: &Token| {
                 matches!(t, Token::Op(o) if *o != "->")
-                    || matches!(t, Token::Ctrl('<') | Token::Ctrl('>'))
+                    || matches!(
+                        t,
+                        Token::Ctrl('<') | Token::Ctrl('>') | Token::Ident("and" | "or" | "in")
+                    )
             };
             let structural = e.expected().any(|p| match p {
                 chumsky::error::RichPattern::Token(t) => !is_operator(t),

@@ -132,6 +132,7 @@ fn sketch(e: &ExprKind) -> String {
             sketch(&rhs.kind)
         ),
         ExprKind::Neg(x) => format!("-{}", sketch(&x.kind)),
+        ExprKind::Not(x) => format!("not {}", sketch(&x.kind)),
         ExprKind::Attribute(a) => format!(
             "#{}.{}<{}>",
             a.dialect,

@@ -116,30 +116,74 @@ pub fn ariadne_report(path: &str, text: &str, d: &Diagnostic, color: bool) -> St
 
 fn text_report(checked: &[Checked], color: bool) -> String {
     let mut out = String::new();
-    let (mut errors, mut checks, mut passed) = (0, 0, 0);
     for c in checked {
         let path = c.path.display().to_string();
         for d in &c.report.diagnostics {
             out += &ariadne_report(&path, &c.text, d, color);
-            if d.severity == Severity::Error {
-                errors += 1;
-            }
         }
-        checks += c.report.checks;
-        passed += c.report.checks_passed;
     }
-    if errors > 0 {
+    let summary = Summary::of(checked);
+    if summary.errors > 0 {
         out += "`layoutc explain CODE` tells more about a code, with an example.\n";
     }
-    let files = checked.len();
     out += &format!(
-        "{} {files} file{}: {passed} of {checks} check{} passed, {errors} error{}\n",
-        if errors == 0 { "ok:" } else { "failed:" },
-        if files == 1 { "" } else { "s" },
-        if checks == 1 { "" } else { "s" },
-        if errors == 1 { "" } else { "s" },
+        "{} {summary}\n",
+        if summary.errors == 0 {
+            "ok:"
+        } else {
+            "failed:"
+        }
     );
     out
+}
+
+/// What a run of `check` found, for the last line of text and GitHub output.
+struct Summary {
+    files: usize,
+    checks: usize,
+    passed: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+impl Summary {
+    fn of(checked: &[Checked]) -> Summary {
+        let count = |severity| {
+            checked
+                .iter()
+                .flat_map(|c| &c.report.diagnostics)
+                .filter(|d| d.severity == severity)
+                .count()
+        };
+        Summary {
+            files: checked.len(),
+            checks: checked.iter().map(|c| c.report.checks).sum(),
+            passed: checked.iter().map(|c| c.report.checks_passed).sum(),
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+        }
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} file{}: {} of {} check{} passed, {} error{}",
+            self.files,
+            plural(self.files),
+            self.passed,
+            self.checks,
+            plural(self.checks),
+            self.errors,
+            plural(self.errors)
+        )?;
+        if self.warnings > 0 {
+            write!(f, ", {} warning{}", self.warnings, plural(self.warnings))?;
+        }
+        Ok(())
+    }
 }
 
 /// `{"start", "end", "line", "column"}` (1-based line and column).
@@ -291,5 +335,16 @@ fn github(checked: &[Checked]) -> String {
             );
         }
     }
+    // The run's outcome, shown on the workflow's summary page.
+    let summary = Summary::of(checked);
+    out += &format!(
+        "::notice title=layoutc {}::{}\n",
+        if summary.errors == 0 {
+            "passed"
+        } else {
+            "failed"
+        },
+        data(&summary.to_string())
+    );
     out
 }

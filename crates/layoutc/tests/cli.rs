@@ -163,7 +163,8 @@ fn sarif_and_github_formats() {
     let o = layoutc(&["check", &f, "--format", "github"]);
     let line = stdout(&o).replace(&f, "FILE");
     expect![[r#"
-        ::error file=FILE,line=2,col=7,endLine=2,endColumn=13,title=E0401 check failed::check failed: 1 == 2 does not hold
+        ::error file=FILE,line=2,col=7,endLine=2,endColumn=13,title=E0401 check failed::a is 1, expected 2
+        ::notice title=layoutc failed::1 file: 0 of 1 check passed, 1 error
     "#]]
     .assert_eq(&line);
 }

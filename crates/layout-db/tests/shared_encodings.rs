@@ -1,0 +1,173 @@
+//! The shared encodings of real AMD and Gluon dumps, pasted as Triton 3.9
+//! prints them, lay tensors out exactly as the wheel does
+//! (tests/vectors/triton/shared_encodings.json, made by
+//! gen_shared_encodings.py): `amd_rotating_shared`, `shared_linear`,
+//! `padded_shared` in both printed forms (with the offsets the padding
+//! moves, checked against compiled kernels), and `partitioned_shared`.
+
+use layout_algebra::triton::Encoding;
+use layout_db::{Database, SourceFile, Value, named_values};
+
+fn vectors() -> serde_json::Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/vectors/triton/shared_encodings.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn bases(v: &serde_json::Value) -> Vec<Vec<u32>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            b.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as u32)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn pasted_shared_encodings_lay_out_tensors_as_triton_does() {
+    let doc = vectors();
+    let cases = doc["cases"].as_array().unwrap();
+    let mut failures = Vec::new();
+    let mut kinds = std::collections::BTreeMap::<String, usize>::new();
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let shape: Vec<u64> = case["shape"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
+        let text = format!(
+            "layout x = tensor<{}xf16, {}>\n",
+            dims.join("x"),
+            case["ttgir"].as_str().unwrap()
+        );
+        let mut db = Database::default();
+        let file = SourceFile::open(&mut db, "case.lay".into(), text.clone());
+        let values = named_values(&db, file);
+        let Some(Value::Tensor(t)) = &values[0].value else {
+            let report = layout_db::check_file(&db, file);
+            failures.push(format!("{name}: {text} -> {:?}", report.diagnostics));
+            continue;
+        };
+        *kinds
+            .entry(case["kind"].as_str().unwrap().into())
+            .or_default() += 1;
+        let got = t.layout.bases();
+        // Partitioned layouts around a padded one have no layout in the wheel;
+        // their bases come from Triton's rule (`model_bases`).
+        let want_bases = case.get("bases").or(case.get("model_bases"));
+        for (dim, want) in want_bases.and_then(|b| b.as_object()).into_iter().flatten() {
+            let got_dim = got
+                .iter()
+                .find(|(n, _)| n.as_str() == dim)
+                .map(|(_, b)| b.clone())
+                .unwrap_or_default();
+            if got_dim != bases(want) {
+                failures.push(format!("{name} {dim}: {got_dim:?}, Triton {want}"));
+            }
+        }
+        // Padded layouts: every element's offset once the padding is in,
+        // and the size of the allocation.
+        if let (Some(want), Encoding::PaddedShared(p)) = (case.get("padded_offsets"), &t.encoding) {
+            let n: u64 = shape.iter().product();
+            let mut offsets = vec![u64::MAX; n as usize];
+            let block_free = got
+                .iter()
+                .all(|(d, b)| d.as_str() != "block" || b.is_empty());
+            if block_free {
+                for o in 0..n {
+                    let coords = t.layout.apply(&[("offset", o), ("block", 0)]).unwrap();
+                    let index = coords
+                        .iter()
+                        .zip(&shape)
+                        .fold(0u64, |acc, ((_, c), &d)| acc * d + *c as u64);
+                    offsets[index as usize] = p.padded_offset(o);
+                }
+                let want: Vec<u64> = want
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap())
+                    .collect();
+                if offsets != want {
+                    failures.push(format!("{name}: padded offsets differ from Triton's"));
+                }
+            }
+            // Each CTA allocates its own share: the elements its offsets reach.
+            let per_cta = 1u64 << t.layout.in_dim_size_log2("offset");
+            let alloc = case["alloc_elements"].as_u64().unwrap();
+            if p.alloc_elements(per_cta) != alloc {
+                failures.push(format!(
+                    "{name}: {} elements allocated, Triton {alloc}",
+                    p.alloc_elements(per_cta)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for kind in [
+        "amd_rotating_shared",
+        "shared_linear",
+        "padded_shared",
+        "partitioned_shared",
+    ] {
+        assert!(kinds.get(kind).copied().unwrap_or(0) >= 10, "{kinds:?}");
+    }
+}
+
+/// Where layoutc and the wheel part ways on an invalid paste, on purpose.
+const DELIBERATE: &[(&str, &str)] = &[
+    // Triton 3.9 accepts these and then divides by zero or builds a
+    // non-permutation; layoutc refuses them with the reason.
+    ("rotating_defaults", "refused"),
+    ("rotating_order_not_permutation", "refused"),
+    ("rotating_maxPhase_3", "refused"),
+    // Triton ignores keys beside offset/block; layoutc asks for one form.
+    ("padded_mixed_forms", "refused"),
+    // The CTA keys of older dumps (CTAsPerCGA, ...) are still read.
+    ("rotating_old_cta_keys", "accepted"),
+    // `alignment` inside the braces means the same as after them.
+    ("shared_linear_alignment_inside", "accepted"),
+];
+
+#[test]
+fn pasted_shared_encodings_are_refused_where_triton_refuses_them() {
+    let doc = vectors();
+    let mut failures = Vec::new();
+    for case in doc["invalid"].as_array().unwrap() {
+        let Some(ttgir) = case.get("ttgir").and_then(|t| t.as_str()) else {
+            continue;
+        };
+        let name = case["name"].as_str().unwrap();
+        let text = format!("#smem = #ttg.shared_memory\nlayout x = {ttgir}\n");
+        let mut db = Database::default();
+        let file = SourceFile::open(&mut db, "case.lay".into(), text);
+        let errors = layout_db::check_file(&db, file)
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == layout_db::Severity::Error)
+            .count();
+        let triton_refuses = case["outcome"] != "ok";
+        let refuses = match DELIBERATE.iter().find(|(n, _)| *n == name) {
+            Some((_, what)) => *what == "refused",
+            None => triton_refuses,
+        };
+        if (errors > 0) != refuses {
+            failures.push(format!(
+                "{name}: {} errors, but it should be {}",
+                errors,
+                if refuses { "refused" } else { "accepted" }
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
