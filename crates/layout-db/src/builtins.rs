@@ -75,7 +75,7 @@ sigs! {
     "amd_wmma"("version", "isTransposed", "warpsPerCTA", "ctaLayout", "instrShape", "rank", "CTAsPerCGA", "CTASplitNum", "CTAOrder", "CGALayout") 0 "#ttg.amd_wmma as a call";
     "slice"("parent", "dim") 2 "#ttg.slice: the parent without one dim (of an encoding or a tensor layout)";
     "dot_op"("parent", "opIdx", "kWidth") 2 "#ttg.dot_op: operand opIdx of a dot with the parent's result layout";
-    "to_linear"("x", "arg") 1 "the linear layout of a tensor, an encoding over a shape, a CuTe layout or an XLA shape";
+    "to_linear"("x", "arg") 1 "the linear layout of a tensor, an encoding over a shape, a CuTe layout, a swizzle over a domain or an XLA shape";
     "to_cute"("x") 1 "a linear layout whose bases are single bits, as a CuTe layout";
     "make_layout"("shape", "stride") 1 "a CuTe layout from shape and stride (without stride, column-major), or the concatenation of two layouts";
     "owner"("layout", "element") 2 "the smallest input (register, lane, ...) that a layout maps to an element";
@@ -112,9 +112,9 @@ sigs! {
     "first_tile_linear_index"("x", "index") 2 "XLA's own LinearIndex, which tiles by the first tile only";
     "first_tile_array_size"("x") 1 "XLA's own ArraySize, which pads by the first tile only";
     "tpu"("element_type", "dims") 2 "the TPU's default tiled layout for an array (seed 001)";
-    "bank_conflicts"("dist", "shared", "bits") 2 "Triton's measure: extra wavefronts per wavefront after the widest vectorisation";
-    "wavefronts"("dist", "shared", "bits", "access") 2 "total shared-memory wavefronts of one warp's access (\"store\" or \"load\"), widest vectorisation";
-    "vectorisation"("dist", "shared", "bits") 2 "elements per vectorised access (Triton's largestVectorisation)";
+    "bank_conflicts"("dist", "shared", "bits") 1 "Triton's measure: extra wavefronts per wavefront after the widest vectorisation (also of a pasted local_alloc/local_store/local_load)";
+    "wavefronts"("dist", "shared", "bits", "access") 1 "total shared-memory wavefronts of one warp's access (\"store\" or \"load\"), widest vectorisation (or of a pasted local_alloc/local_store/local_load)";
+    "vectorisation"("dist", "shared", "bits") 1 "elements per vectorised access (Triton's largestVectorisation; also of a pasted local_alloc/local_store/local_load)";
     "convert"("src", "dst") 2 "Triton's convert_layout between two tensor types: kind, scratch bytes, conflicts of its swizzle";
     "kind"("conversion") 1 "a conversion's lowering: \"noop\", \"register\", \"shuffle\" or \"shared\"";
     "scratch_bytes"("conversion") 1 "shared memory a conversion allocates (0 unless it goes through shared memory)";
@@ -712,6 +712,26 @@ pub(crate) fn call(
                     linear_value(alg!(swizzled_to_linear(l, &dims), Conversion))
                 }
                 Value::Xla(x) => linear_value(alg!(xla_to_linear(x), Conversion)),
+                Value::Swizzle(sw) => {
+                    // A swizzle maps integers to integers; over which ones is
+                    // the user's to say: `to_linear(cute Sw<3,4,3>, 1024)`.
+                    let Some((v, s)) = opt(1) else {
+                        return Err(ctx.error(
+                            Code::ArgumentCount,
+                            span,
+                            "to_linear of a swizzle needs its domain, the number of offsets: to_linear(cute Sw<3,4,3>, 1024)",
+                        ));
+                    };
+                    let n = ctx.size(&v, s)?;
+                    let l = alg!(Layout::new(IntTuple::Int(n as i64), IntTuple::Int(1)), Cute);
+                    let swizzled = SwizzledLayout {
+                        swizzle: *sw,
+                        offset: 0,
+                        layout: l,
+                    };
+                    let dims = CuteInDims::Flat(DimName::from("offset"));
+                    linear_value(alg!(swizzled_to_linear(&swizzled, &dims), Conversion))
+                }
                 other => {
                     return Err(ctx.error(
                         Code::TypeMismatch,
@@ -1129,7 +1149,21 @@ fn measure(ctx: &mut Ctx, name: &str, x: &Value, span: Span) -> R<Value> {
 
 fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
     let (d, ds) = b[0].clone().expect("required");
-    let (s, ss) = b[1].clone().expect("required");
+    // A pasted shared-memory access carries its own analysis.
+    if let (Value::Access(a), None) = (&d, &b[1]) {
+        return match name {
+            "bank_conflicts" => Ok(Value::Int(a.conflicts as i64)),
+            "wavefronts" => Ok(Value::Int(a.wavefronts as i64)),
+            _ => Ok(Value::Int(a.vector as i64)),
+        };
+    }
+    let Some((s, ss)) = b[1].clone() else {
+        return Err(ctx.error(
+            Code::ArgumentCount,
+            span,
+            format!("{name} needs `shared`: {name}(dist, shared), or one pasted local_alloc/local_store/local_load"),
+        ));
+    };
     let dist = ctx.tensor(&d, ds, "distributed")?;
     let shared = ctx.tensor(&s, ss, "shared")?;
     if dist.encoding.is_shared() {

@@ -22,6 +22,13 @@ pub fn format(src: &str) -> Result<String, Vec<SyntaxError>> {
     for item in &parsed.items {
         item_verbatim(src, item, &mut verbatim);
     }
+    // Pasted MLIR operations keep their lines' indentation as well.
+    let pasted: Vec<usize> = parsed
+        .items
+        .iter()
+        .filter(|i| is_pasted_operation(i))
+        .map(|i| i.span.start)
+        .collect();
     verbatim.sort_by_key(|s| s.start);
     let item_starts: Vec<usize> = parsed.items.iter().map(|i| i.span.start).collect();
 
@@ -87,7 +94,12 @@ pub fn format(src: &str) -> Result<String, Vec<SyntaxError>> {
         } else if newlines > 0 || out.ends_with('\n') || last_line_is_comment(&out) {
             out.push_str(if newlines > 1 { "\n\n" } else { "\n" });
             let depth = stack.len() - usize::from(closer && !stack.is_empty());
-            out.push_str(&indent(depth, !is_item_start && !closer && depth == 0));
+            if pasted.contains(&atom.start) {
+                let line_start = src[..atom.start].rfind('\n').map_or(0, |n| n + 1);
+                out.push_str(&src[line_start..atom.start]);
+            } else {
+                out.push_str(&indent(depth, !is_item_start && !closer && depth == 0));
+            }
         } else if space_between(&atoms, i, src, &stack) {
             out.push(' ');
         }
@@ -257,12 +269,7 @@ fn space_between(atoms: &[Atom], i: usize, src: &str, stack: &[(char, bool)]) ->
 
 fn item_verbatim(src: &str, item: &Item, out: &mut Vec<Span>) {
     // A line pasted from a TTGIR dump stays as it was pasted.
-    let pasted_operation = match &item.kind {
-        ItemKind::Convert { name, .. } => name.name.starts_with('%'),
-        ItemKind::MemoryOp { .. } | ItemKind::Operation { .. } => true,
-        _ => false,
-    };
-    if pasted_operation {
+    if is_pasted_operation(item) {
         out.push(item.span);
         return;
     }
@@ -276,25 +283,35 @@ fn item_verbatim(src: &str, item: &Item, out: &mut Vec<Span>) {
     match &item.kind {
         ItemKind::Alias { value, .. }
         | ItemKind::Layout { value, .. }
-        | ItemKind::Let { value, .. } => expr_verbatim(value, out),
-        ItemKind::Check { expr } => expr_verbatim(expr, out),
+        | ItemKind::Let { value, .. } => expr_verbatim(src, value, out),
+        ItemKind::Check { expr } => expr_verbatim(src, expr, out),
         ItemKind::Convert {
             operation,
-            src,
-            dst,
+            src: from,
+            dst: to,
             ..
         } => {
             out.extend(*operation);
-            expr_verbatim(src, out);
-            expr_verbatim(dst, out);
+            expr_verbatim(src, from, out);
+            expr_verbatim(src, to, out);
         }
-        ItemKind::Solve { fields, .. } | ItemKind::Target { fields, .. } => {
-            fields.iter().for_each(|f| expr_verbatim(&f.value, out))
-        }
+        ItemKind::Solve { fields, .. } | ItemKind::Target { fields, .. } => fields
+            .iter()
+            .for_each(|f| expr_verbatim(src, &f.value, out)),
         ItemKind::Module { .. }
         | ItemKind::Error
         | ItemKind::MemoryOp { .. }
         | ItemKind::Operation { .. } => {}
+    }
+}
+
+/// An MLIR operation line pasted from a dump (`%41 = ttg.convert_layout
+/// ...`, `tt.return`).
+fn is_pasted_operation(item: &Item) -> bool {
+    match &item.kind {
+        ItemKind::Convert { name, .. } => name.name.starts_with('%'),
+        ItemKind::MemoryOp { .. } | ItemKind::Operation { .. } => true,
+        _ => false,
     }
 }
 
@@ -314,7 +331,7 @@ fn item_end_without_trailer(item: &Item) -> usize {
     }
 }
 
-fn expr_verbatim(e: &Expr, out: &mut Vec<Span>) {
+fn expr_verbatim(src: &str, e: &Expr, out: &mut Vec<Span>) {
     match &e.kind {
         ExprKind::Cute(_)
         | ExprKind::Xla(_)
@@ -322,17 +339,27 @@ fn expr_verbatim(e: &Expr, out: &mut Vec<Span>) {
         | ExprKind::Tensor(_)
         | ExprKind::MemDesc(_)
         | ExprKind::Location(_) => out.push(e.span),
-        ExprKind::Tuple(args) => args.iter().for_each(|a| expr_verbatim(&a.value, out)),
-        ExprKind::List(items) => items.iter().for_each(|x| expr_verbatim(x, out)),
+        // Only `#ttg.KIND<{...}>` is respaced; the other printed forms
+        // (`<[32:+4] {...}>`, `<{...}, alignment = 16>`, `<key = v>`) stay as pasted.
+        ExprKind::Attribute(a) => {
+            let text = &src[e.span.start..e.span.end];
+            let dictionary_only =
+                text.contains("<{") && text.ends_with("}>") && a.padding.is_empty();
+            if !dictionary_only || text.matches("}>").count() != text.matches("<{").count() {
+                out.push(e.span);
+            }
+        }
+        ExprKind::Tuple(args) => args.iter().for_each(|a| expr_verbatim(src, &a.value, out)),
+        ExprKind::List(items) => items.iter().for_each(|x| expr_verbatim(src, x, out)),
         ExprKind::Call { callee, args } => {
-            expr_verbatim(callee, out);
-            args.iter().for_each(|a| expr_verbatim(&a.value, out));
+            expr_verbatim(src, callee, out);
+            args.iter().for_each(|a| expr_verbatim(src, &a.value, out));
         }
         ExprKind::Binary { lhs, rhs, .. } => {
-            expr_verbatim(lhs, out);
-            expr_verbatim(rhs, out);
+            expr_verbatim(src, lhs, out);
+            expr_verbatim(src, rhs, out);
         }
-        ExprKind::Neg(x) | ExprKind::Not(x) => expr_verbatim(x, out),
+        ExprKind::Neg(x) | ExprKind::Not(x) => expr_verbatim(src, x, out),
         _ => {}
     }
 }
