@@ -56,7 +56,7 @@ pub fn cute_to_linear(layout: &Layout, in_dims: &CuteInDims) -> Result<LinearLay
                 not_linear(
                     what(),
                     format!(
-                        "a mode of size {s} is not a power of two (it needs the mixed-radix path)"
+                        "a mode of size {s} is not a power of two, and a linear layout's sizes are; keep this layout in CuTe notation, whose algebra handles any size"
                     ),
                 )
             })?;
@@ -154,7 +154,7 @@ pub fn xla_to_linear(shape: &XlaShape) -> Result<LinearLayout> {
             return Err(not_linear(
                 what(),
                 format!(
-                    "dim {i} has size {d}, not a power of two (the tiling needs the mixed-radix path)"
+                    "dim {i} has size {d}, not a power of two, and a linear layout's sizes are; the XLA shape itself handles any size"
                 ),
             ));
         }

@@ -400,14 +400,7 @@ pub fn combine_cta_cga_with_shape(
             ),
         ));
     }
-    require_pow2(
-        || {
-            format!(
-                "every dim of the tensor shape {shape:?} (non-powers of two need the mixed-radix path)"
-            )
-        },
-        shape,
-    )?;
+    require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
     let std_names = names(rank);
     let labeled: Vec<(DimName, u64)> = std_names
         .iter()

@@ -44,6 +44,7 @@ macro_rules! codes {
 
 codes! {
     Syntax = "E0001", "syntax error";
+    NotUtf8 = "E0002", "file is not UTF-8";
     UndefinedName = "E0101", "undefined name";
     DuplicateName = "E0102", "duplicate definition";
     CyclicDefinition = "E0103", "cyclic definition";
@@ -131,6 +132,42 @@ impl Diagnostic {
         self
     }
 }
+
+/// A file's bytes as text. Each byte that is not part of UTF-8 becomes
+/// U+001A (SUBSTITUTE, one byte), so every offset after it still points at
+/// the same byte of the file and the rest is still checked; the first bad
+/// byte is an E0002 at its place.
+pub fn decode_source(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return (text, None),
+        Err(e) => e.into_bytes(),
+    };
+    let mut text = String::with_capacity(bytes.len());
+    let mut first_bad = None;
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for _ in chunk.invalid() {
+            first_bad.get_or_insert(text.len());
+            text.push(SUBSTITUTE);
+        }
+    }
+    let at = first_bad.expect("invalid UTF-8 has a bad byte");
+    let d = Diagnostic::error(
+        Code::NotUtf8,
+        Span::new(at, at + 1),
+        format!(
+            "this file is not UTF-8: byte {at} (0x{:02X}) starts no character",
+            bytes[at]
+        ),
+    )
+    .with_note(
+        "layoutc reads .lay files as UTF-8; the rest was checked with each bad byte read as U+001A",
+    );
+    (text, Some(d))
+}
+
+/// What [`decode_source`] puts in place of a byte that is not UTF-8.
+pub const SUBSTITUTE: char = '\u{1A}';
 
 /// Which family an operation belongs to decides the code of a generic
 /// precondition failure.

@@ -1257,8 +1257,11 @@ impl<'db> Ctx<'db> {
                     other => code_for(other, Family::Triton),
                 };
                 let mut d = Diagnostic::error(code, span, e.to_string());
-                if let Some(n) = mixed_radix_note(e) {
-                    d = d.with_note(n);
+                if matches!(e, LayoutError::NotPowerOfTwo { .. }) {
+                    // Triton's own rule, in Triton's terms.
+                    d = d.with_note(
+                        "Triton tensors have power-of-two dims (tl.arange needs them): round the block up and mask the extra elements",
+                    );
                 }
                 return Err(self.report(d));
             }

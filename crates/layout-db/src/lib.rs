@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use layout_syntax::{Item, ItemKind, Span, SyntaxError};
 
-pub use diagnostic::{Code, Diagnostic, Severity};
+pub use diagnostic::{Code, Diagnostic, Severity, decode_source};
 pub use target::TargetFacts;
 pub use value::Value;
 

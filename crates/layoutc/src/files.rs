@@ -51,17 +51,19 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Reads a file as UTF-8; a file that cannot be read is a usage error.
-pub fn read(path: &Path) -> Result<String, Usage> {
+/// A file's text, with E0002 when it is not UTF-8 (then the text is
+/// decoded lossily). A file that cannot be read is a usage error.
+#[derive(Clone)]
+pub struct Source {
+    pub text: String,
+    pub not_utf8: Option<layout_db::Diagnostic>,
+}
+
+pub fn read(path: &Path) -> Result<Source, Usage> {
     let bytes =
         std::fs::read(path).map_err(|e| Usage(format!("cannot read {}: {e}", path.display())))?;
-    String::from_utf8(bytes).map_err(|e| {
-        Usage(format!(
-            "{} is not UTF-8 (first bad byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    let (text, not_utf8) = layout_db::decode_source(bytes);
+    Ok(Source { text, not_utf8 })
 }
 
 /// Byte offsets to 1-based lines and columns (columns in characters).

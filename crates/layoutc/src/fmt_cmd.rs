@@ -10,7 +10,18 @@ use crate::files;
 pub fn fmt(paths: &[String], check: bool, write: bool) -> Result<u8, Usage> {
     let mut status = 0;
     for path in files::expand(paths)? {
-        let text = files::read(&path)?;
+        let files::Source { text, not_utf8 } = files::read(&path)?;
+        if let Some(d) = not_utf8 {
+            // Formatting would write the replacement characters back.
+            eprintln!(
+                "{}: {} {} (not formatted)",
+                path.display(),
+                d.code.as_str(),
+                d.message
+            );
+            status = 1;
+            continue;
+        }
         let formatted = match layout_syntax::format::format(&text) {
             Ok(f) => f,
             Err(errors) => {

@@ -21,10 +21,20 @@ pub struct Checked {
 }
 
 /// Checks one file in a fresh database.
-pub fn check_text(path: PathBuf, text: String, with_values: bool) -> Checked {
+pub fn check_text(path: PathBuf, source: files::Source, with_values: bool) -> Checked {
+    let text = source.text;
     let mut db = Database::default();
     let file = SourceFile::open(&mut db, path.display().to_string(), text.clone());
-    let report = check_file(&db, file).clone();
+    let mut report = check_file(&db, file).clone();
+    if let Some(d) = source.not_utf8 {
+        // A bad byte outside comments and strings is also a stray
+        // character; E0002 already says so.
+        report.diagnostics.retain(|e| {
+            !(e.code == layout_db::Code::Syntax
+                && text[e.span.start..].starts_with(layout_db::diagnostic::SUBSTITUTE))
+        });
+        report.diagnostics.insert(0, d);
+    }
     let values = if with_values {
         layout_db::named_values(&db, file)
     } else {
@@ -40,7 +50,7 @@ pub fn check_text(path: PathBuf, text: String, with_values: bool) -> Checked {
 
 /// Checks files on all cores; results come back in input order.
 fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
-    let texts: Vec<(PathBuf, String)> = paths
+    let texts: Vec<(PathBuf, files::Source)> = paths
         .into_iter()
         .map(|p| files::read(&p).map(|t| (p, t)))
         .collect::<Result<_, _>>()?;

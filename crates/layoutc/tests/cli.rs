@@ -29,7 +29,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 fn examples_pass_and_exit_zero() {
     let o = layoutc(&["check", "examples", "--color", "never"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(stdout(&o).starts_with("ok: 12 files:"), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("ok: 13 files:"), "{}", stdout(&o));
 }
 
 #[test]
@@ -267,4 +267,41 @@ check kind(f) == \"noop\"\n";
     .map(|(c, l)| (c.to_string(), *l))
     .collect();
     assert_eq!(got, want, "{}", stdout(&o));
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_bad_input_not_bad_usage() {
+    let dir = tempfile::tempdir().unwrap();
+    // Latin-1 `é` (0xE9) in a comment at byte 42; the rest checks, and a
+    // failing check after it is still found at its own byte offsets.
+    let mut bytes = b"layout a = identity_1d(4, \"i\", \"o\")\n// caf".to_vec();
+    bytes.push(0xE9);
+    bytes.extend_from_slice(b"\ncheck a(3) == 2\n");
+    let path = dir.path().join("latin1.lay");
+    std::fs::write(&path, &bytes).unwrap();
+    let path = path.display().to_string();
+    let o = layoutc(&["check", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let diags = j["files"][0]["diagnostics"].as_array().unwrap();
+    let got: Vec<(&str, u64)> = diags
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["span"]["start"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let check_at = bytes.windows(5).position(|w| w == b"a(3) ").unwrap() as u64;
+    assert_eq!(got, [("E0002", 42), ("E0401", check_at)]);
+    // show still prints its JSON, with the values.
+    let o = layoutc(&["show", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["values"][0]["name"], "a");
+    // fmt does not rewrite it.
+    let o = layoutc(&["fmt", "--write", &path]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read(dir.path().join("latin1.lay")).unwrap(), bytes);
 }
