@@ -83,7 +83,7 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
     Evaluated {
         value,
         diagnostics: ctx.diags,
-        syntax: crate::ItemSyntax::of(parsed),
+        syntax: crate::ItemSyntax::of(parsed, || key.text(db)),
     }
 }
 
@@ -1533,6 +1533,6 @@ pub(crate) fn cycle_fallback(db: &dyn salsa::Database, key: SourceItem) -> Evalu
     Evaluated {
         value: None,
         diagnostics,
-        syntax: crate::ItemSyntax::of(crate::parse_item(db, key)),
+        syntax: crate::ItemSyntax::of(crate::parse_item(db, key), || key.text(db)),
     }
 }

@@ -290,11 +290,25 @@ pub struct ItemSyntax {
 }
 
 impl ItemSyntax {
-    fn of(parsed: &ParsedItem) -> ItemSyntax {
-        let declares = parsed
-            .item
-            .as_ref()
-            .and_then(|item| Some((item.declared_name()?, item.name()?.span, item.span)));
+    /// `text` is read only when the item does not parse, so that an item
+    /// that parses depends on its tree, not its text.
+    fn of<'t>(parsed: &ParsedItem, text: impl FnOnce() -> &'t str) -> ItemSyntax {
+        let declares = match &parsed.item {
+            // An item that does not parse still declares its name (CONTRACT
+            // §3: every named declaration is listed, without a value).
+            None
+            | Some(Item {
+                kind: ItemKind::Error,
+                ..
+            }) => {
+                let text = text();
+                layout_syntax::declared_name(text)
+                    .map(|(name, span)| (name, span, Span::new(0, text.trim_end().len())))
+            }
+            Some(item) => item
+                .declared_name()
+                .and_then(|full| Some((full, item.name()?.span, item.span))),
+        };
         ItemSyntax {
             errors: parsed.errors.clone(),
             span: parsed.item.as_ref().map_or(Span::default(), |i| i.span),

@@ -40,6 +40,26 @@ pub fn parse(src: &str) -> Parse {
     Parse { items, errors }
 }
 
+/// The name an item's text declares, read from its first tokens as the
+/// outline reads it (`#name` for an alias), with the name's span: for an
+/// item that does not parse, so that it is still listed by name.
+pub fn declared_name(text: &str) -> Option<(String, Span)> {
+    use lexer::Token;
+    let mut tokens = lexer::lex_from(text, 0);
+    let (first, _) = tokens.next()?;
+    let (second, range) = tokens.next()?;
+    let span = Span::new(range.start, range.end);
+    match (first, second) {
+        (Token::Ident("layout" | "let" | "solve" | "convert" | "target"), Token::Ident(n)) => {
+            Some((n.to_string(), span))
+        }
+        (Token::Hash, Token::Ident(n)) => {
+            Some((format!("#{n}"), Span::new(span.start - 1, span.end)))
+        }
+        _ => None,
+    }
+}
+
 /// One top-level item's source, found without parsing it: where its text
 /// starts and ends, and the name it declares (`#name` for a Triton alias).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -305,3 +305,22 @@ fn a_file_that_is_not_utf8_is_bad_input_not_bad_usage() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(std::fs::read(dir.path().join("latin1.lay")).unwrap(), bytes);
 }
+
+#[test]
+fn show_json_lists_declarations_that_do_not_parse_without_a_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "layout good = identity_1d(4, \"i\", \"o\")\nlayout bad = compose(good,\n#b = #ttg.blocked<{sizePerThread = [1, }>\nlayout after = good\n";
+    let path = write(dir.path(), "broken.lay", text);
+    let o = layoutc(&["show", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let values = j["values"].as_array().unwrap();
+    let names: Vec<&str> = values.iter().map(|v| v["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["good", "bad", "#b", "after"]);
+    for v in &values[1..3] {
+        assert!(v.get("linear").is_none(), "{v}");
+        let start = v["span"]["start"].as_u64().unwrap() as usize;
+        let name = v["name"].as_str().unwrap();
+        assert!(text[start..].starts_with(name), "{name} at {start}");
+    }
+}
