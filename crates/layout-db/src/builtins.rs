@@ -1,10 +1,6 @@
 //! The functions of the language (CONTRACT §2 and more) and the
 //! application of a layout to coordinates.
 
-use layout_algebra::bank::{
-    Access, BankTarget, Direction, Instruction, Wavefronts, bank_conflicts, largest_vectorisation,
-    padded_wavefronts_by_enumeration,
-};
 use layout_algebra::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
 use layout_algebra::convert::{
     CuteInDims, cute_to_linear, linear_to_cute, swizzled_to_linear, xla_to_linear,
@@ -19,7 +15,7 @@ use layout_syntax::{Arg, Span};
 use crate::diagnostic::{Code, Diagnostic, Family, did_you_mean};
 use crate::encoding::{self, Param};
 use crate::eval::{Ctx, R, Reported};
-use crate::value::{AccessReport, ConversionReport, TensorLayout, Value};
+use crate::value::{ConversionReport, TensorLayout, Value};
 
 /// A function's parameters: names in order, how many are required, and a
 /// one-line description (for hovers and completion).
@@ -113,7 +109,7 @@ sigs! {
     "first_tile_array_size"("x") 1 "XLA's own ArraySize, which pads by the first tile only";
     "tpu"("element_type", "dims") 2 "the TPU's default tiled layout for an array (seed 001)";
     "bank_conflicts"("dist", "shared", "bits") 1 "Triton's measure: extra wavefronts per wavefront after the widest vectorisation (also of a pasted local_alloc/local_store/local_load)";
-    "wavefronts"("dist", "shared", "bits", "access") 1 "total shared-memory wavefronts of one warp's access (\"store\" or \"load\"), widest vectorisation (or of a pasted local_alloc/local_store/local_load)";
+    "wavefronts"("dist", "shared", "bits", "access", "instruction") 1 "total shared-memory wavefronts of one warp's access (\"store\" or \"load\"), widest vectorisation (or of a pasted local_alloc/local_store/local_load)";
     "vectorisation"("dist", "shared", "bits") 1 "elements per vectorised access (Triton's largestVectorisation; also of a pasted local_alloc/local_store/local_load)";
     "convert"("src", "dst") 2 "Triton's convert_layout between two tensor types: kind, scratch bytes, conflicts of its swizzle";
     "kind"("conversion") 1 "a conversion's lowering: \"noop\", \"register\", \"shuffle\" or \"shared\"";
@@ -133,7 +129,7 @@ pub fn signature(name: &str) -> Option<&'static Signature> {
     SIGNATURES.iter().find(|s| s.name == name)
 }
 
-type Bound = Vec<Option<(Value, Span)>>;
+pub(crate) type Bound = Vec<Option<(Value, Span)>>;
 
 /// Binds call arguments to parameters (positional, then by name).
 fn bind(ctx: &mut Ctx, sig: &Signature, args: &[Arg], call_span: Span) -> R<Bound> {
@@ -206,7 +202,7 @@ fn cute_value(l: Layout) -> Value {
 }
 
 impl Ctx<'_> {
-    fn string(&mut self, v: &Value, span: Span) -> R<String> {
+    pub(crate) fn string(&mut self, v: &Value, span: Span) -> R<String> {
         match v {
             Value::Str(s) => Ok(s.clone()),
             other => Err(self.error(
@@ -220,7 +216,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn size(&mut self, v: &Value, span: Span) -> R<u64> {
+    pub(crate) fn size(&mut self, v: &Value, span: Span) -> R<u64> {
         let n = self.int(v, span)?;
         u64::try_from(n).map_err(|_| {
             self.error(
@@ -383,7 +379,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn tensor(&mut self, v: &Value, span: Span, role: &str) -> R<TensorLayout> {
+    pub(crate) fn tensor(&mut self, v: &Value, span: Span, role: &str) -> R<TensorLayout> {
         match v {
             Value::Tensor(t) => Ok((**t).clone()),
             other => Err(self.error(
@@ -1027,7 +1023,9 @@ pub(crate) fn call(
             let dims = ctx.int_list(&v, s)?;
             Value::Xla(Box::new(alg!(XlaShape::tpu(&ty, dims), Xla)))
         }
-        "bank_conflicts" | "wavefronts" | "vectorisation" => bank(ctx, name, &b, span)?,
+        "bank_conflicts" | "wavefronts" | "vectorisation" => {
+            crate::access::bank(ctx, name, &b, span)?
+        }
         "convert" => convert_layout(ctx, arg(0), arg(1), span)?,
         "kind" | "scratch_bytes" | "rounds" | "read_conflicts" | "write_conflicts"
         | "scratch_layout" => {
@@ -1147,108 +1145,6 @@ fn measure(ctx: &mut Ctx, name: &str, x: &Value, span: Span) -> R<Value> {
     })
 }
 
-fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
-    let (d, ds) = b[0].clone().expect("required");
-    // A pasted shared-memory access carries its own analysis.
-    if let (Value::Access(a), None) = (&d, &b[1]) {
-        return match name {
-            "bank_conflicts" => Ok(Value::Int(a.conflicts as i64)),
-            "wavefronts" => Ok(Value::Int(a.wavefronts as i64)),
-            _ => Ok(Value::Int(a.vector as i64)),
-        };
-    }
-    let Some((s, ss)) = b[1].clone() else {
-        return Err(ctx.error(
-            Code::ArgumentCount,
-            span,
-            format!("{name} needs `shared`: {name}(dist, shared), or one pasted local_alloc/local_store/local_load"),
-        ));
-    };
-    let dist = ctx.tensor(&d, ds, "distributed")?;
-    let shared = ctx.tensor(&s, ss, "shared")?;
-    if dist.encoding.is_shared() {
-        return Err(ctx.error(
-            Code::TypeMismatch,
-            ds,
-            "the first layout must be distributed (registers, lanes, warps)",
-        ));
-    }
-    if !shared.encoding.is_shared() {
-        return Err(ctx.error(
-            Code::TypeMismatch,
-            ss,
-            "the second layout must be a shared-memory layout",
-        ));
-    }
-    if dist.shape != shared.shape {
-        return Err(ctx.error(
-            Code::RankMismatch,
-            span,
-            format!(
-                "the two layouts are for different tensors: {:?} and {:?}",
-                dist.shape, shared.shape
-            ),
-        ));
-    }
-    let bits = match b[2].clone() {
-        Some((v, s)) => ctx.size(&v, s)? as u32,
-        None => {
-            match dist.element_bits {
-                Some(bits) => bits,
-                None => {
-                    return Err(ctx.error(
-                    Code::ArgumentCount,
-                    span,
-                    format!("{name} needs the element width in bits: the tensor type does not give one"),
-                ));
-                }
-            }
-        }
-    };
-    let target = ctx.target().bank_target();
-    let (dl, sl) = (&dist.layout, &shared.layout);
-    if name == "bank_conflicts" && shared.encoding.padding().is_empty() {
-        // The rank formula: no enumeration needed.
-        let n = ctx.alg(bank_conflicts(dl, sl, bits, &target), Family::Bank, span)?;
-        return Ok(Value::Int(n as i64));
-    }
-    let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
-    if name == "vectorisation" {
-        return Ok(Value::Int(v as i64));
-    }
-    // Loads and stores differ only where the target's phases say so (AMD's
-    // ds_read_b128 and ds_write_b128).
-    let direction = match b.get(3).cloned().flatten() {
-        None => Direction::Store,
-        Some((v, s)) => match ctx.string(&v, s)?.as_str() {
-            "store" => Direction::Store,
-            "load" => Direction::Load,
-            other => {
-                return Err(ctx.error(
-                    Code::TypeMismatch,
-                    s,
-                    format!("the access is \"store\" or \"load\", not \"{other}\""),
-                ));
-            }
-        },
-    };
-    let access = Access {
-        distributed: dl,
-        shared: sl,
-        element_bits: bits,
-        instruction: Instruction::LdSt {
-            bits: (v as u32) * bits,
-        },
-        direction,
-    };
-    let (w, conflicts) = shared_access_cost(ctx, &access, &shared.encoding, &target, ss, span)?;
-    Ok(Value::Int(if name == "bank_conflicts" {
-        conflicts as i64
-    } else {
-        w.wavefronts as i64
-    }))
-}
-
 /// `convert(src, dst)` and `convert NAME = src -> dst`: the analysis of
 /// Triton's `convert_layout` from one tensor type to another.
 pub(crate) fn convert_layout(
@@ -1318,7 +1214,7 @@ pub(crate) fn convert_layout(
 
 /// A warning on a value that depends on the machine when the file names
 /// none: which default was used, and how to name one.
-fn warn_if_default_target(ctx: &mut Ctx, span: Span) {
+pub(crate) fn warn_if_default_target(ctx: &mut Ctx, span: Span) {
     let facts = ctx.target();
     if facts.preset.is_none() && facts.banks.is_none() {
         ctx.report(
@@ -1334,124 +1230,7 @@ fn warn_if_default_target(ctx: &mut Ctx, span: Span) {
     }
 }
 
-/// A pasted `ttg.local_alloc` / `local_store` / `local_load`: the
-/// wavefronts of one warp's vectorised ld/st.shared access.
-pub(crate) fn memory_access(
-    ctx: &mut Ctx,
-    op: layout_syntax::MemoryOpKind,
-    from: Option<(Value, Span)>,
-    (to, to_span): (Value, Span),
-    span: Span,
-) -> R<Value> {
-    use layout_syntax::MemoryOpKind;
-    let Some((from, from_span)) = from else {
-        // An allocation without an initial value only reserves the buffer.
-        ctx.tensor(&to, to_span, "allocated")?;
-        return Ok(to);
-    };
-    let (direction, (d, ds), (s, ss)) = match op {
-        MemoryOpKind::Alloc | MemoryOpKind::Store => {
-            (Direction::Store, (from, from_span), (to, to_span))
-        }
-        MemoryOpKind::Load => (Direction::Load, (to, to_span), (from, from_span)),
-    };
-    let distributed = ctx.tensor(&d, ds, "distributed")?;
-    let shared = ctx.tensor(&s, ss, "shared-memory")?;
-    if distributed.encoding.is_shared() {
-        return Err(ctx.error(
-            Code::TypeMismatch,
-            ds,
-            "this side of the access is in registers: its encoding must be distributed, not a shared one",
-        ));
-    }
-    if !shared.encoding.is_shared() {
-        return Err(ctx.error(
-            Code::TypeMismatch,
-            ss,
-            "this side of the access is in shared memory: write it as !ttg.memdesc<..., #shared, #smem>",
-        ));
-    }
-    if distributed.shape != shared.shape {
-        return Err(ctx.error(
-            Code::DimMismatch,
-            span,
-            format!(
-                "the access moves one tile: {} in registers and {} in shared memory differ",
-                shape_text(&distributed.shape),
-                shape_text(&shared.shape)
-            ),
-        ));
-    }
-    warn_if_default_target(ctx, span);
-    // Triton stores sub-byte and boolean elements as bytes.
-    let bits = distributed.element_bits.unwrap_or(8).max(8);
-    let target = ctx.target().bank_target();
-    let (dl, sl) = (&distributed.layout, &shared.layout);
-    let (vector, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
-    let access = Access {
-        distributed: dl,
-        shared: sl,
-        element_bits: bits,
-        instruction: Instruction::LdSt {
-            bits: (vector as u32) * bits,
-        },
-        direction,
-    };
-    let (w, conflicts) = shared_access_cost(ctx, &access, &shared.encoding, &target, ss, span)?;
-    Ok(Value::Access(Box::new(AccessReport {
-        op,
-        direction,
-        element_bits: bits,
-        vector: vector as u32,
-        wavefronts: w.wavefronts,
-        conflicts,
-        distributed,
-        shared,
-    })))
-}
-
-/// The wavefronts of an access and Triton's conflict measure. A padded
-/// layout's addresses are not linear, so both come from enumeration there
-/// (the measure as the average extra wavefronts per wavefront).
-fn shared_access_cost(
-    ctx: &mut Ctx,
-    access: &Access,
-    encoding: &Encoding,
-    target: &BankTarget,
-    shared_span: Span,
-    span: Span,
-) -> R<(Wavefronts, u64)> {
-    if matches!(encoding, Encoding::PartitionedShared(_)) {
-        return Err(ctx.error(
-            Code::UnsupportedEncoding,
-            shared_span,
-            "the banks of a partitioned layout (separate LDS partitions) are not modelled; ask about the layout inside it",
-        ));
-    }
-    let padding = encoding.padding();
-    let w = ctx.alg(
-        padded_wavefronts_by_enumeration(access, target, padding),
-        Family::Bank,
-        span,
-    )?;
-    let conflicts = if padding.is_empty() {
-        ctx.alg(
-            bank_conflicts(
-                access.distributed,
-                access.shared,
-                access.element_bits,
-                target,
-            ),
-            Family::Bank,
-            span,
-        )?
-    } else {
-        w.wavefronts.div_ceil(w.ideal.max(1)).saturating_sub(1)
-    };
-    Ok((w, conflicts))
-}
-
-fn shape_text(shape: &[u32]) -> String {
+pub(crate) fn shape_text(shape: &[u32]) -> String {
     shape
         .iter()
         .map(u32::to_string)

@@ -278,7 +278,7 @@ impl<'db> Ctx<'db> {
                     None => None,
                 };
                 let to = (self.expr(to)?, to.span);
-                crate::builtins::memory_access(self, *op, from, to, item.span)
+                crate::access::memory_access(self, *op, from, to, item.span)
             }
             ItemKind::Operation { op, .. } => Ok(Value::Operation(op.name.clone())),
             ItemKind::Target { preset, fields, .. } => self.target_item(preset.as_ref(), fields),
@@ -1083,11 +1083,36 @@ impl<'db> Ctx<'db> {
                 }
             }
         }
-        let buffers = enc
-            .fixed_rank()
-            .map_or(0, |rank| shape.len().saturating_sub(rank));
-        shape.drain(..buffers);
-        self.bind_tensor(*enc, shape, &m.element_type, span, enc_span)
+        let rank = enc.fixed_rank().unwrap_or(shape.len()).min(shape.len());
+        shape.drain(..shape.len() - rank);
+        // A sub-view (`..., mutable, 128x32>`) is laid out by its whole
+        // allocation, as Triton does; the view is taken at the origin (its
+        // position is not part of the type).
+        let Some(alloc) = &m.alloc_shape else {
+            return self.bind_tensor(*enc, shape, &m.element_type, span, enc_span);
+        };
+        let alloc: Vec<u32> = alloc[alloc.len().saturating_sub(rank)..]
+            .iter()
+            .map(|&d| u32::try_from(d).unwrap_or(0))
+            .collect();
+        if alloc.len() != rank || alloc.iter().zip(&shape).any(|(&a, &v)| a < v || a == 0) {
+            return Err(self.error(
+                Code::DimMismatch,
+                span,
+                format!(
+                    "the view {} does not fit in its allocation {}",
+                    crate::builtins::shape_text(&shape),
+                    crate::builtins::shape_text(&alloc)
+                ),
+            ));
+        }
+        match self.bind_tensor(*enc, alloc, &m.element_type, span, enc_span)? {
+            Value::Tensor(mut t) => {
+                t.shape = shape;
+                Ok(Value::Tensor(t))
+            }
+            other => Ok(other),
+        }
     }
 
     fn attribute(&mut self, a: &TritonAttribute, span: Span) -> R<Value> {

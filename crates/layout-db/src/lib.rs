@@ -9,6 +9,7 @@
 //! puts the pieces together, shifting each item's diagnostics to file
 //! offsets.
 
+mod access;
 pub mod builtins;
 pub mod diagnostic;
 mod encoding;

@@ -53,9 +53,13 @@ pub struct AccessReport {
     pub distributed: TensorLayout,
     pub shared: TensorLayout,
     pub element_bits: u32,
-    /// Elements per access instruction (the widest vector both layouts
-    /// allow, at most 128 bits).
+    /// Elements per lane and instruction (the widest vector both layouts
+    /// allow, at most 128 bits; 8 for ldmatrix/stmatrix rows).
     pub vector: u32,
+    /// The instruction, as PTX names it (`ld.shared.b128`, `ldmatrix.x4.trans`).
+    pub instruction: String,
+    /// How many of them one warp issues.
+    pub instructions: u64,
     /// The shared-memory wavefronts one warp needs for its whole share.
     pub wavefronts: u64,
     /// Triton's measure: extra wavefronts per wavefront.
@@ -265,10 +269,11 @@ impl fmt::Display for Value {
             ),
             Value::Access(a) => write!(
                 f,
-                "{} ({} bits, {} per access): {} wavefronts, {} conflicts",
+                "{} ({} bits): {} x {}, {} wavefronts, {} conflicts",
                 a.op.mlir_name(),
                 a.element_bits,
-                a.vector,
+                a.instructions,
+                a.instruction,
                 a.wavefronts,
                 a.conflicts
             ),

@@ -203,6 +203,8 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
                 },
                 "element_bits": a.element_bits,
                 "vector": a.vector,
+                "instruction": a.instruction,
+                "instructions": a.instructions,
                 "wavefronts": a.wavefronts,
                 "conflicts": a.conflicts,
                 "shared": linear_json(&a.shared.layout),
