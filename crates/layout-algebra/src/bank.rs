@@ -26,7 +26,7 @@ use crate::linear::{DimName, LinearLayout};
 
 /// The memory system: banks, their width, lanes per warp, and how lanes are
 /// grouped into phases.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BankTarget {
     pub banks: u32,
     pub bank_bytes: u32,

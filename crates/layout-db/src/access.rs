@@ -465,7 +465,12 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
         .is_some_and(|e| !e.padding().is_empty());
     if name == "bank_conflicts" && !padded {
         // The rank formula: no enumeration needed.
-        let n = ctx.alg(bank_conflicts(dl, sl, bits, &target), Family::Bank, span)?;
+        let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target.clone());
+        let n = ctx.alg(
+            crate::bank_conflicts_of(ctx.db, q).clone(),
+            Family::Bank,
+            span,
+        )?;
         return Ok(Value::Int(n as i64));
     }
     let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;

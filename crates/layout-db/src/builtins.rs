@@ -857,7 +857,10 @@ pub(crate) fn call(
                         layout: inner,
                     }))
                 }
-                (Value::Cute(l), Value::Cute(r)) => cute_value(alg!(l.compose(r), Cute)),
+                (Value::Cute(l), Value::Cute(r)) => {
+                    let q = crate::CuteCompositionQuery::new(ctx.db, (**l).clone(), (**r).clone());
+                    cute_value(alg!(crate::cute_composition(ctx.db, q).clone(), Cute))
+                }
                 _ => {
                     let l = ctx.cute_layout(&a, as_)?;
                     let t = ctx.tiler(&b, bs)?;

@@ -90,6 +90,11 @@ pub struct SourceItem {
     pub file: SourceFile,
     #[returns(ref)]
     pub text: String,
+    /// The item's tree, when it was parsed together with the whole file
+    /// (one parser for every item of a file opened from disk); `None` after
+    /// an edit, when [`parse_item`] parses the text alone.
+    #[returns(ref)]
+    preparsed: Option<ParsedItem>,
 }
 
 impl SourceFile {
@@ -104,10 +109,13 @@ impl SourceFile {
             .new(db);
         // An item names its file, so the file's item fields are filled in
         // once it exists (nothing has read them yet).
-        let items: Vec<SourceItem> = outline
+        let texts: Vec<&str> = outline.iter().map(|o| &text[o.range.clone()]).collect();
+        let parses = layout_syntax::parse_each(&texts);
+        let items: Vec<SourceItem> = texts
             .iter()
-            .map(|o| {
-                SourceItem::builder(file, text[o.range.clone()].to_string())
+            .zip(parses)
+            .map(|(t, parse)| {
+                SourceItem::builder(file, t.to_string(), Some(ParsedItem::from(parse)))
                     .durability(Durability::HIGH)
                     .new(db)
             })
@@ -161,10 +169,15 @@ impl SourceFile {
                         item.set_text(db)
                             .with_durability(Durability::LOW)
                             .to(new_text(k).to_string());
+                        if item.preparsed(db).is_some() {
+                            item.set_preparsed(db)
+                                .with_durability(Durability::LOW)
+                                .to(None);
+                        }
                     }
                     item
                 }
-                None => SourceItem::new(db, self, new_text(k).to_string()),
+                None => SourceItem::new(db, self, new_text(k).to_string(), None),
             };
             items.push(item);
         }
@@ -226,12 +239,20 @@ pub struct ParsedItem {
     pub errors: Vec<SyntaxError>,
 }
 
+impl From<layout_syntax::Parse> for ParsedItem {
+    fn from(mut parse: layout_syntax::Parse) -> ParsedItem {
+        ParsedItem {
+            item: (!parse.items.is_empty()).then(|| parse.items.swap_remove(0)),
+            errors: parse.errors,
+        }
+    }
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn parse_item(db: &dyn salsa::Database, key: SourceItem) -> ParsedItem {
-    let mut parse = layout_syntax::parse(key.text(db));
-    ParsedItem {
-        item: (!parse.items.is_empty()).then(|| parse.items.swap_remove(0)),
-        errors: parse.errors,
+    match key.preparsed(db) {
+        Some(parsed) => parsed.clone(),
+        None => layout_syntax::parse(key.text(db)).into(),
     }
 }
 
@@ -371,6 +392,51 @@ pub fn encoding_layout<'db>(
     key: EncodingOnShape<'db>,
 ) -> Result<layout_algebra::LinearLayout, layout_algebra::LayoutError> {
     key.encoding(db).to_linear_layout(key.shape(db))
+}
+
+/// Triton's bank-conflict measure of an access: the key of
+/// [`bank_conflicts_of`], so that a spec asking the same question of many
+/// declarations computes it once.
+#[salsa::interned(debug)]
+pub struct BankQuery<'db> {
+    #[returns(ref)]
+    pub distributed: layout_algebra::LinearLayout,
+    #[returns(ref)]
+    pub shared: layout_algebra::LinearLayout,
+    pub element_bits: u32,
+    #[returns(ref)]
+    pub target: layout_algebra::bank::BankTarget,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn bank_conflicts_of<'db>(
+    db: &'db dyn salsa::Database,
+    q: BankQuery<'db>,
+) -> Result<u64, layout_algebra::LayoutError> {
+    layout_algebra::bank::bank_conflicts(
+        q.distributed(db),
+        q.shared(db),
+        *q.element_bits(db),
+        q.target(db),
+    )
+}
+
+/// Two CuTe layouts to compose: the key of [`cute_composition`].
+#[salsa::interned(debug)]
+pub struct CuteCompositionQuery<'db> {
+    #[returns(ref)]
+    pub a: layout_algebra::cute::Layout,
+    #[returns(ref)]
+    pub b: layout_algebra::cute::Layout,
+}
+
+/// `composition(a, b)` of two CuTe layouts (memoized: specs repeat them).
+#[salsa::tracked(returns(ref))]
+pub fn cute_composition<'db>(
+    db: &'db dyn salsa::Database,
+    q: CuteCompositionQuery<'db>,
+) -> Result<layout_algebra::cute::Layout, layout_algebra::LayoutError> {
+    q.a(db).compose(q.b(db))
 }
 
 /// The machine the file describes: module attributes and `target` items.

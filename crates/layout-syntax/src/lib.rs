@@ -18,26 +18,48 @@ pub struct Parse {
 
 /// Parses a whole `.lay` file.
 pub fn parse(src: &str) -> Parse {
-    let (tokens, mut errors) = lexer::lex(src);
-    let lex_errors = errors.clone();
-    let items = parser::split_items(src, &tokens)
-        .into_iter()
-        .map(|range| {
-            let mut item_errors = Vec::new();
-            let item = parser::parse_item(src, &tokens[range], &mut item_errors);
-            // A stray character already has its diagnostic; the parse error it
-            // causes in the same item would only repeat it.
-            if !lex_errors
-                .iter()
-                .any(|e| item.span.start <= e.span.start && e.span.end <= item.span.end)
-            {
-                errors.extend(item_errors);
-            }
-            item
-        })
+    parse_each(&[src]).pop().expect("one text, one parse")
+}
+
+/// Parses several texts (the items of a file, each on its own) with one
+/// parser: building it is the costly part.
+pub fn parse_each(texts: &[&str]) -> Vec<Parse> {
+    let lexed: Vec<_> = texts.iter().map(|src| lexer::lex(src)).collect();
+    let ranges: Vec<Vec<std::ops::Range<usize>>> = texts
+        .iter()
+        .zip(&lexed)
+        .map(|(src, (tokens, _))| parser::split_items(src, tokens))
         .collect();
-    errors.sort_by_key(|e| (e.span.start, e.span.end));
-    Parse { items, errors }
+    let runs = texts
+        .iter()
+        .zip(&lexed)
+        .zip(&ranges)
+        .flat_map(|((src, (tokens, _)), ranges)| {
+            ranges.iter().map(move |r| (*src, &tokens[r.clone()]))
+        });
+    let mut parsed = parser::parse_items(runs).into_iter();
+    texts
+        .iter()
+        .zip(&lexed)
+        .zip(&ranges)
+        .map(|((_, (_, lex_errors)), ranges)| {
+            let mut errors = lex_errors.clone();
+            let mut items = Vec::with_capacity(ranges.len());
+            for (item, item_errors) in parsed.by_ref().take(ranges.len()) {
+                // A stray character already has its diagnostic; the parse
+                // error it causes in the same item would only repeat it.
+                if !lex_errors
+                    .iter()
+                    .any(|e| item.span.start <= e.span.start && e.span.end <= item.span.end)
+                {
+                    errors.extend(item_errors);
+                }
+                items.push(item);
+            }
+            errors.sort_by_key(|e| (e.span.start, e.span.end));
+            Parse { items, errors }
+        })
+        .collect()
 }
 
 /// The name an item's text declares, read from its first tokens as the

@@ -8,13 +8,21 @@
 //! file still parses. Inside an item, chumsky recovers from unbalanced or
 //! malformed bracketed groups.
 
+use chumsky::extra::SimpleState;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
 use crate::ast::*;
 use crate::lexer::{Spanned, Token};
 
-type Err<'t, 's> = extra::Err<Rich<'t, Token<'s>>>;
+/// Errors, and the text being parsed as the state: one parser (costly to
+/// build) serves every item of a file, each parsed with its own text.
+type Err<'t, 's> = extra::Full<Rich<'t, Token<'s>>, SimpleState<&'s str>, ()>;
+
+/// The source text under span `s`.
+fn text_at(state: &SimpleState<&str>, s: SimpleSpan) -> String {
+    state.0[s.start..s.end].to_string()
+}
 
 fn span(s: SimpleSpan) -> Span {
     Span::new(s.start, s.end)
@@ -478,11 +486,10 @@ where
         .labelled("an SSA result like %41")
 }
 
-fn expr<'t, 's: 't, I>(src: &'s str) -> impl Parser<'t, I, Expr, Err<'t, 's>> + Clone
+fn expr<'t, 's: 't, I>() -> impl Parser<'t, I, Expr, Err<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    let slice = move |s: SimpleSpan| src[s.start..s.end].to_string();
     recursive(move |expr| {
         let arg = ident()
             .then_ignore(ctrl('='))
@@ -504,7 +511,10 @@ where
             span: span(e.span()),
         });
         let shape_text = type_text()
-            .map_with(move |_, e| slice(e.span()))
+            .map_with(|_, e| {
+                let s = e.span();
+                text_at(e.state(), s)
+            })
             .try_map(|text, s| {
                 tensor_dims(&text).ok_or_else(|| {
                     Rich::custom(s, format!("'{text}' is not a tensor shape like 64x64xf16"))
@@ -524,7 +534,10 @@ where
             });
         // `!ttg.memdesc<3x64x32xf16, #shared, #smem, mutable, 3x64x32>`
         let alloc_shape = type_text()
-            .map_with(move |_, e| slice(e.span()))
+            .map_with(|_, e| {
+                let s = e.span();
+                text_at(e.state(), s)
+            })
             .try_map(|text, s| {
                 let dims: Option<Vec<i64>> =
                     text.split('x').map(|d| d.trim().parse().ok()).collect();
@@ -617,22 +630,33 @@ where
             select! { Token::Str(s) => ExprKind::Str(s.to_string()) },
             kw("true").to(ExprKind::Bool(true)),
             kw("false").to(ExprKind::Bool(false)),
-            kw("cute")
-                .ignore_then(cute_text().map_with(move |_, e| ExprKind::Cute(slice(e.span())))),
+            kw("cute").ignore_then(cute_text().map_with(move |_, e| {
+                let s = e.span();
+                ExprKind::Cute(text_at(e.state(), s))
+            })),
             kw("xla").ignore_then(
                 ident()
                     .then(ctrl('['))
                     .then(any().filter(|t: &Token| *t != Token::Ctrl(']')).repeated())
                     .then(ctrl(']'))
                     .then(braced().or_not())
-                    .map_with(move |_, e| ExprKind::Xla(slice(e.span()))),
+                    .map_with(move |_, e| {
+                        let s = e.span();
+                        ExprKind::Xla(text_at(e.state(), s))
+                    }),
             ),
             tensor,
             memdesc,
             location().map(ExprKind::Location),
-            ssa_value().map_with(move |_, e| ExprKind::Name(slice(e.span()))),
+            ssa_value().map_with(move |_, e| {
+                let s = e.span();
+                ExprKind::Name(text_at(e.state(), s))
+            }),
             linear,
-            tiler_text().map_with(move |_, e| ExprKind::Tiler(slice(e.span()))),
+            tiler_text().map_with(move |_, e| {
+                let s = e.span();
+                ExprKind::Tiler(text_at(e.state(), s))
+            }),
             attribute().map(ExprKind::Attribute),
             just(Token::Hash)
                 .ignore_then(ident())
@@ -809,13 +833,13 @@ where
     .labelled("an expression")
 }
 
-fn item<'t, 's: 't, I>(src: &'s str) -> impl Parser<'t, I, Item, Err<'t, 's>> + Clone
+fn item<'t, 's: 't, I>() -> impl Parser<'t, I, Item, Err<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
     // One expression parser, cloned (cheaply) into every place that needs
     // it: building chumsky parsers is costly, parsing with them is not.
-    let expr = expr(src);
+    let expr = expr();
     let field = ident()
         .then_ignore(ctrl('='))
         .then(expr.clone())
@@ -830,9 +854,9 @@ where
     let dotted_key = ident()
         .separated_by(ctrl('.'))
         .at_least(1)
-        .map_with(move |_, e| {
-            let s: SimpleSpan = e.span();
-            src[s.start..s.end].to_string()
+        .map_with(|_, e| {
+            let s = e.span();
+            text_at(e.state(), s)
         });
     let module_value = choice((
         signed()
@@ -923,10 +947,10 @@ where
         select! { Token::Str(s) if s.contains('.') => () },
         ctrl('^').then(ident()).ignored(),
     ))
-    .map_with(move |_, e| {
-        let s: SimpleSpan = e.span();
+    .map_with(|_, e| {
+        let s = e.span();
         Ident {
-            name: src[s.start..s.end].to_string(),
+            name: text_at(e.state(), s),
             span: span(s),
         }
     })
@@ -1052,35 +1076,45 @@ where
         .ignored()
 }
 
-/// Parses one item's tokens; a failed item becomes [`ItemKind::Error`].
-pub fn parse_item<'s>(
-    src: &'s str,
-    tokens: &[Spanned<Token<'s>>],
-    errors: &mut Vec<SyntaxError>,
-) -> Item {
-    let Some(first) = tokens.first() else {
-        return Item {
-            kind: ItemKind::Error,
-            span: Span::default(),
-            location: None,
-        };
-    };
-    let last = tokens.last().map_or(first.1.end, |t| t.1.end);
-    let eoi: SimpleSpan = (last..last).into();
-    let (out, errs) = item(src)
-        .parse(tokens.map(eoi, |(t, s)| (t, s)))
-        .into_output_errors();
-    for e in errs {
-        errors.push(SyntaxError {
-            span: span(*e.span()),
-            message: describe(&e),
-        });
-    }
-    out.unwrap_or(Item {
-        kind: ItemKind::Error,
-        span: Span::new(first.1.start, last),
-        location: None,
-    })
+/// Parses items, each a run of tokens of its own text, with one parser
+/// (building the parser costs more than parsing an item). A failed item
+/// becomes [`ItemKind::Error`]; its errors go with it.
+pub fn parse_items<'t, 's: 't>(
+    items: impl IntoIterator<Item = (&'s str, &'t [Spanned<Token<'s>>])>,
+) -> Vec<(Item, Vec<SyntaxError>)> {
+    let parser = item();
+    items
+        .into_iter()
+        .map(|(src, tokens)| {
+            let mut errors = Vec::new();
+            let Some(first) = tokens.first() else {
+                let empty = Item {
+                    kind: ItemKind::Error,
+                    span: Span::default(),
+                    location: None,
+                };
+                return (empty, errors);
+            };
+            let last = tokens.last().map_or(first.1.end, |t| t.1.end);
+            let eoi: SimpleSpan = (last..last).into();
+            let mut state = SimpleState(src);
+            let (out, errs) = parser
+                .parse_with_state(tokens.map(eoi, |(t, s)| (t, s)), &mut state)
+                .into_output_errors();
+            for e in errs {
+                errors.push(SyntaxError {
+                    span: span(*e.span()),
+                    message: describe(&e),
+                });
+            }
+            let item = out.unwrap_or(Item {
+                kind: ItemKind::Error,
+                span: Span::new(first.1.start, last),
+                location: None,
+            });
+            (item, errors)
+        })
+        .collect()
 }
 
 /// A one-line message for a parse error.

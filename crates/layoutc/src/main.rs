@@ -3,6 +3,11 @@
 //! Exit codes (CONTRACT §5): 0 success, 1 the input has errors or a `check`
 //! failed, 2 bad usage (unknown flag, missing file).
 
+// The checker allocates many small trees (syntax, values); mimalloc serves
+// them about a third faster than the system allocator (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod files;
 mod fmt_cmd;
 mod render;
