@@ -8,7 +8,9 @@
 //! file still parses. Inside an item, chumsky recovers from unbalanced or
 //! malformed bracketed groups.
 
+use chumsky::error::{EmptyErr, LabelError};
 use chumsky::extra::SimpleState;
+use chumsky::input::Input;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
@@ -17,7 +19,33 @@ use crate::lexer::{Spanned, Token};
 
 /// Errors, and the text being parsed as the state: one parser (costly to
 /// build) serves every item of a file, each parsed with its own text.
-type Err<'t, 's> = extra::Full<Rich<'t, Token<'s>>, SimpleState<&'s str>, ()>;
+type Err<'t, 's, Er> = extra::Full<Er, SimpleState<&'s str>, ()>;
+
+/// The errors the grammar is run with: [`Rich`] for messages, and
+/// [`EmptyErr`] for the first pass over an item, which only asks whether it
+/// parses (most items do, and tracking what each failed alternative
+/// expected is most of a parse's cost).
+pub trait GrammarError<'t, 's: 't, I: Input<'t, Token = Token<'s>, Span = SimpleSpan>>:
+    chumsky::error::Error<'t, I> + LabelError<'t, I, &'static str> + 't
+{
+    fn custom(span: SimpleSpan, message: String) -> Self;
+}
+
+impl<'t, 's: 't, I: Input<'t, Token = Token<'s>, Span = SimpleSpan>> GrammarError<'t, 's, I>
+    for Rich<'t, Token<'s>>
+{
+    fn custom(span: SimpleSpan, message: String) -> Self {
+        Rich::custom(span, message)
+    }
+}
+
+impl<'t, 's: 't, I: Input<'t, Token = Token<'s>, Span = SimpleSpan>> GrammarError<'t, 's, I>
+    for EmptyErr
+{
+    fn custom(_: SimpleSpan, _: String) -> Self {
+        EmptyErr::default()
+    }
+}
 
 /// The source text under span `s`.
 fn text_at(state: &SimpleState<&str>, s: SimpleSpan) -> String {
@@ -110,9 +138,10 @@ pub fn split_items<'s>(src: &str, tokens: &[Spanned<Token<'s>>]) -> Vec<std::ops
     ranges
 }
 
-fn ident<'t, 's: 't, I>() -> impl Parser<'t, I, Ident, Err<'t, 's>> + Clone
+fn ident<'t, 's: 't, I, Er>() -> impl Parser<'t, I, Ident, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     select! { Token::Ident(s) => s }
         .map_with(|s: &str, e| Ident {
@@ -122,23 +151,26 @@ where
         .labelled("a name")
 }
 
-fn kw<'t, 's: 't, I>(k: &'static str) -> impl Parser<'t, I, Token<'s>, Err<'t, 's>> + Clone
+fn kw<'t, 's: 't, I, Er>(k: &'static str) -> impl Parser<'t, I, Token<'s>, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     just(Token::Ident(k))
 }
 
-fn ctrl<'t, 's: 't, I>(c: char) -> impl Parser<'t, I, Token<'s>, Err<'t, 's>> + Clone
+fn ctrl<'t, 's: 't, I, Er>(c: char) -> impl Parser<'t, I, Token<'s>, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     just(Token::Ctrl(c))
 }
 
-fn signed<'t, 's: 't, I>() -> impl Parser<'t, I, i64, Err<'t, 's>> + Clone
+fn signed<'t, 's: 't, I, Er>() -> impl Parser<'t, I, i64, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     just(Token::Op("-"))
         .or_not()
@@ -148,9 +180,10 @@ where
 }
 
 /// An integer as CuTe prints it: `4`, `-1`, or a static `_4` / `_-1`.
-fn cute_int<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+fn cute_int<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     choice((
         signed().ignored(),
@@ -174,9 +207,10 @@ pub fn is_static_int(s: &str) -> bool {
 
 /// CuTe's printed notation: `[Sw<B,M,S> o [offset o]] shape[:stride]`, or
 /// a bare swizzle `Sw<B,M,S>`.
-fn cute_text<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+fn cute_text<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     let tuple = recursive(|t| {
         choice((
@@ -217,9 +251,10 @@ where
 }
 
 /// A CuTe by-mode tiler `<t0, t1, ...>`; each mode `_`, a layout, or a tiler.
-fn tiler_text<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+fn tiler_text<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     recursive(|tiler| {
         let item = choice((kw("_").ignored(), tiler, cute_text()));
@@ -230,9 +265,10 @@ where
 }
 
 /// `#ttg.KIND<{key = value, ...}>`
-fn attribute<'t, 's: 't, I>() -> impl Parser<'t, I, TritonAttribute, Err<'t, 's>> + Clone
+fn attribute<'t, 's: 't, I, Er>() -> impl Parser<'t, I, TritonAttribute, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     recursive(|attr| {
         let value = recursive(|value| {
@@ -363,9 +399,10 @@ fn tensor_dims(text: &str) -> Option<(Vec<i64>, String)> {
 
 /// Tokens up to a top-level `,` or `>`, with `<...>` nested: the shape and
 /// element type of `tensor<64x!tt.ptr<f16>, #blocked>`.
-fn type_text<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+fn type_text<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     let angled = recursive(|angled| {
         ctrl('<')
@@ -395,9 +432,10 @@ where
 
 /// A balanced `{...}` group, any tokens inside (XLA's layout suffix, which
 /// nests: `{1,0:T(2,2)P(f32[4,6]{1,0})}`).
-fn braced<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+fn braced<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     recursive(|braced| {
         ctrl('{')
@@ -416,9 +454,10 @@ where
 }
 
 /// MLIR's `loc(...)`.
-fn location<'t, 's: 't, I>() -> impl Parser<'t, I, Location, Err<'t, 's>> + Clone
+fn location<'t, 's: 't, I, Er>() -> impl Parser<'t, I, Location, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     let inner = recursive(|loc| {
         let int = select! { Token::Int(n) => n as u32 };
@@ -466,17 +505,19 @@ where
 }
 
 /// An SSA value as an operand: `%41`, `%acc_62`, `%acc_62#2`.
-fn ssa_value<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+fn ssa_value<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     select! { Token::Ssa(_) => () }.labelled("an SSA value like %41")
 }
 
 /// An SSA result being defined: `%41`, `%acc`, with its span.
-fn ssa_result<'t, 's: 't, I>() -> impl Parser<'t, I, Ident, Err<'t, 's>> + Clone
+fn ssa_result<'t, 's: 't, I, Er>() -> impl Parser<'t, I, Ident, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     select! { Token::Ssa(s) if !s.contains('#') => s }
         .map_with(|s: &str, e| Ident {
@@ -486,9 +527,10 @@ where
         .labelled("an SSA result like %41")
 }
 
-fn expr<'t, 's: 't, I>() -> impl Parser<'t, I, Expr, Err<'t, 's>> + Clone
+fn expr<'t, 's: 't, I, Er>() -> impl Parser<'t, I, Expr, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     recursive(move |expr| {
         let arg = ident()
@@ -517,7 +559,7 @@ where
             })
             .try_map(|text, s| {
                 tensor_dims(&text).ok_or_else(|| {
-                    Rich::custom(s, format!("'{text}' is not a tensor shape like 64x64xf16"))
+                    Er::custom(s, format!("'{text}' is not a tensor shape like 64x64xf16"))
                 })
             });
         let tensor = kw("tensor")
@@ -542,7 +584,7 @@ where
                 let dims: Option<Vec<i64>> =
                     text.split('x').map(|d| d.trim().parse().ok()).collect();
                 dims.ok_or_else(|| {
-                    Rich::custom(
+                    Er::custom(
                         s,
                         format!("'{text}' is not an allocation shape like 3x64x32"),
                     )
@@ -671,7 +713,7 @@ where
                 s[1..]
                     .parse()
                     .map(ExprKind::Int)
-                    .map_err(|_| Rich::custom(span, "this integer does not fit in 64 bits"))
+                    .map_err(|_| Er::custom(span, "this integer does not fit in 64 bits".into()))
             }),
             ident().map(|i| ExprKind::Name(i.name)),
             args.clone()
@@ -833,9 +875,10 @@ where
     .labelled("an expression")
 }
 
-fn item<'t, 's: 't, I>() -> impl Parser<'t, I, Item, Err<'t, 's>> + Clone
+fn item<'t, 's: 't, I, Er>() -> impl Parser<'t, I, Item, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     // One expression parser, cloned (cheaply) into every place that needs
     // it: building chumsky parsers is costly, parsing with them is not.
@@ -1064,9 +1107,10 @@ const ANALYSED_OPERATIONS: [&str; 8] = [
 
 /// TTGIR's operation before the types, `ttg.convert_layout %41 :`, as a
 /// dump prints it (the SSA value is not kept).
-fn ttgir_convert_layout<'t, 's: 't, I>() -> impl Parser<'t, I, (), Err<'t, 's>> + Clone
+fn ttgir_convert_layout<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
 {
     choice((kw("ttg"), kw("triton_gpu")))
         .then(ctrl('.'))
@@ -1082,7 +1126,10 @@ where
 pub fn parse_items<'t, 's: 't>(
     items: impl IntoIterator<Item = (&'s str, &'t [Spanned<Token<'s>>])>,
 ) -> Vec<(Item, Vec<SyntaxError>)> {
-    let parser = item();
+    // Most items parse: a first pass that only asks whether, and a second
+    // one with messages for those that do not.
+    let quick = item::<_, EmptyErr>();
+    let mut explained = None;
     items
         .into_iter()
         .map(|(src, tokens)| {
@@ -1097,16 +1144,25 @@ pub fn parse_items<'t, 's: 't>(
             };
             let last = tokens.last().map_or(first.1.end, |t| t.1.end);
             let eoi: SimpleSpan = (last..last).into();
-            let mut state = SimpleState(src);
-            let (out, errs) = parser
-                .parse_with_state(tokens.map(eoi, |(t, s)| (t, s)), &mut state)
+            let input = || tokens.map(eoi, |(t, s)| (t, s));
+            let (out, failed) = quick
+                .parse_with_state(input(), &mut SimpleState(src))
                 .into_output_errors();
-            for e in errs {
-                errors.push(SyntaxError {
-                    span: span(*e.span()),
-                    message: describe(&e),
-                });
-            }
+            let out = if failed.is_empty() {
+                out
+            } else {
+                let rich = explained.get_or_insert_with(item::<_, Rich<'t, Token<'s>>>);
+                let (out, errs) = rich
+                    .parse_with_state(input(), &mut SimpleState(src))
+                    .into_output_errors();
+                for e in errs {
+                    errors.push(SyntaxError {
+                        span: span(*e.span()),
+                        message: describe(&e),
+                    });
+                }
+                out
+            };
             let item = out.unwrap_or(Item {
                 kind: ItemKind::Error,
                 span: Span::new(first.1.start, last),
