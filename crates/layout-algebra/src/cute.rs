@@ -1,12 +1,14 @@
-//! CuTe layouts (seed 004; CUTLASS `cute/layout.hpp`), with the C++ headers'
-//! semantics.
+//! CuTe layouts (seed 004; CUTLASS `cute/layout.hpp`), with the semantics of
+//! the C++ headers of CUTLASS 4.x (checked against the 4.2 headers by
+//! `tests/vectors/cute/cpp_vectors.tsv`), every integer taken as static.
 //!
 //! A layout is a hierarchical `shape:stride` pair of congruent integer tuples
 //! (`((4,2),4):((8,4),1)`): it maps a coordinate, or a 1-D index walked
 //! column-major (first mode fastest), to `Σ cᵢ·dᵢ`. On top of that: coalesce,
 //! filter, composition (also by-mode tilers `<3:3,(2,4):(1,8)>` and `_`),
-//! complement, left and right inverses, the divides and products, and
-//! `Swizzle<B,M,S>`.
+//! complement, left and right inverses, the divides and products,
+//! `tile_to_shape`, and `Swizzle<B,M,S>` with swizzled layouts (C++'s
+//! `ComposedLayout`, whose operations apply to the inner layout).
 //!
 //! Where the C++ `static_assert`s, these functions return a
 //! [`LayoutError`]; where C++'s divisibility check is too weak to catch a
@@ -426,10 +428,13 @@ impl Layout {
 
     // ----- composition ---------------------------------------------------------
 
-    /// `composition(A, B)`: the layout `c ↦ A(B(c))` with B's mode structure.
+    /// `composition(A, B)`: the layout `c ↦ A(B(c))` with B's mode structure,
+    /// built as CUTLASS 4.x builds it (`A` past its size extends along its
+    /// last mode). Refused where C++ `static_assert`s, and where C++'s check
+    /// lets through a layout that is not `A ∘ B` (verified point by point).
     pub fn compose(&self, rhs: &Layout) -> Result<Layout> {
         let flat = self.coalesce_x();
-        let result = composition_impl(&flat.leaves(), &rhs.shape, &rhs.stride)?;
+        let result = composition_impl(self, rhs, &flat.leaves(), &rhs.shape, &rhs.stride)?;
         self.verify_composition(rhs, &result)?;
         Ok(result)
     }
@@ -440,6 +445,7 @@ impl Layout {
         match tiler {
             Tiler::Underscore => Ok(self.clone()),
             Tiler::Layout(l) => self.compose(l),
+            Tiler::Int(n) => self.compose(&Layout::new(Int(*n), Int(1))?),
             Tiler::Modes(modes) => {
                 if modes.len() > self.rank() {
                     return Err(LayoutError::invalid(
@@ -461,19 +467,24 @@ impl Layout {
         }
     }
 
-    /// C++ checks divisibility only weakly; a composition that is not the
-    /// function `A ∘ B` is an error here, never a silent wrong answer.
+    /// C++ checks divisibility only where it cannot go wrong statically; a
+    /// result that is not the function `A ∘ B` is an error here, never a
+    /// silent wrong answer.
     fn verify_composition(&self, rhs: &Layout, result: &Layout) -> Result<()> {
         let n = rhs.size();
         if n > 1 << 16 {
             return Ok(());
         }
         for i in 0..n {
-            if result.call(i) != self.call(rhs.call(i)) {
+            let want = self.call(rhs.call(i));
+            let got = result.call(i);
+            if got != want {
                 return Err(LayoutError::invalid(
                     "composition",
                     format!(
-                        "{self} o {rhs} is not a layout: the strides of {rhs} do not divide the shape of {self}"
+                        "{self} o {rhs} is not a layout: CuTe's rule gives {result}, \
+                         which maps {i} to {got}, but {self} maps {rhs}({i}) = {} to {want}",
+                        rhs.call(i)
                     ),
                 ));
             }
@@ -484,39 +495,81 @@ impl Layout {
     // ----- complement and inverses --------------------------------------------
 
     /// `complement(layout, cotarget)`: the layout of the offsets below
-    /// `cotarget` that `self` does not reach, in order.
+    /// `cotarget` that `self` does not reach, in order (CUTLASS 4.x: filter,
+    /// then take the modes by increasing stride; each must start where the
+    /// previous one ends or later).
     pub fn complement(&self, cotarget: &IntTuple) -> Result<Layout> {
         let filtered = self.filter();
         let mut modes = filtered.leaves();
         if modes.len() == 1 && modes[0].1 == 0 {
-            return Ok(Layout::leaf(cotarget.product(), 1).coalesce());
+            return Layout::column_major(Int(cotarget.product()));
         }
-        let mut result: Vec<(i64, i64)> = Vec::with_capacity(modes.len() + 1);
-        let mut last_stride = 1i64;
-        while let Some(k) = (0..modes.len()).min_by_key(|&k| modes[k].1) {
+        if let Some(&(s, d)) = modes.iter().find(|m| m.1 < 0) {
+            return Err(LayoutError::invalid(
+                "complement",
+                format!(
+                    "{self} has the negative stride {d} (mode {s}:{d}); CuTe's complement \
+                     would build a negative shape from it"
+                ),
+            ));
+        }
+        let mut shapes: Vec<i64> = Vec::with_capacity(modes.len() + 1);
+        let mut strides: Vec<i64> = vec![1];
+        // The mode taken last, as (shape, stride), for the message.
+        let mut prev: Option<(i64, i64)> = None;
+        while !modes.is_empty() {
+            // The first mode with the least stride.
+            let k = (0..modes.len())
+                .min_by_key(|&k| modes[k].1)
+                .expect("modes is not empty");
             let (s, d) = modes.remove(k);
-            let new_shape = d / last_stride;
-            if new_shape == 0 || d < 0 {
+            let last = *strides.last().expect("strides starts with 1");
+            if d / last == 0 {
+                let (ps, pd) = prev.expect("the first stride is at least 1");
                 return Err(LayoutError::invalid(
                     "complement",
-                    format!("{self} is not injective (its modes overlap), so it has no complement"),
+                    format!(
+                        "{self} has no complement: taken by increasing stride, its mode {s}:{d} \
+                         starts at {d}, inside the mode {ps}:{pd}, which ends at {last} = {ps}*{pd} \
+                         (CuTe needs each stride to be at least the previous stride times its shape){}",
+                        self.injectivity_note()
+                    ),
                 ));
             }
-            result.push((new_shape, last_stride));
-            last_stride = d * s;
+            shapes.push(d / last);
+            strides.push(mul(d, s)?);
+            prev = Some((s, d));
         }
-        // The rest covers the whole cotarget: ceil(size / stride) (dividing
-        // mode by mode would drop elements when a mode is not divisible).
-        let size = cotarget.product();
-        let rest = (size + last_stride - 1) / last_stride;
-        result.push((rest, last_stride));
-        Ok(Layout::concat(
-            result
-                .into_iter()
-                .map(|(s, d)| Layout::leaf(s, d))
-                .collect(),
-        )
-        .coalesce())
+        let new_stride = strides.pop().expect("one stride per mode and one more");
+        let rest_shape = ceil_div_tuple(cotarget, new_stride).product();
+        let rest_stride = if rest_shape == 1 { 0 } else { new_stride };
+        let mut all: Vec<Layout> = shapes
+            .into_iter()
+            .zip(strides)
+            .map(|(s, d)| Layout::leaf(s, d))
+            .collect();
+        all.push(Layout::leaf(rest_shape, rest_stride));
+        let result = Layout::concat(all).coalesce();
+        Layout::new(result.shape, result.stride)
+    }
+
+    /// A note that the layout is not injective, when that is so (and cheap
+    /// to tell), so a refusal never claims more than is true.
+    fn injectivity_note(&self) -> &'static str {
+        match self.is_injective() {
+            Some(false) => " (the layout is also not injective)",
+            _ => "",
+        }
+    }
+
+    /// Whether distinct indices map to distinct offsets, for layouts of at
+    /// most 2^16 elements (`None` above that).
+    pub fn is_injective(&self) -> Option<bool> {
+        if self.size() > 1 << 16 {
+            return None;
+        }
+        let mut seen = std::collections::HashSet::new();
+        Some(self.table().into_iter().all(|x| seen.insert(x)))
     }
 
     /// `complement(layout)` with cotarget `cosize(filter(layout))`.
@@ -524,72 +577,89 @@ impl Layout {
         self.complement(&Int(self.filter().cosize()))
     }
 
-    /// `right_inverse`: `self(R(i)) == i` for `i < size(R)`. Follows the
-    /// strides from 1 through the modes that continue them (any position).
+    /// `right_inverse` (CUTLASS 4.x): `self(R(i)) == i` for `i < size(R)`.
+    /// Coalesce, sort the modes by stride, and follow the strides from 1
+    /// through the modes that continue them exactly.
     pub fn right_inverse(&self) -> Layout {
         let flat = self.coalesce();
         let leaves = flat.leaves();
-        let rstride = prefix_products(&leaves);
-        let mut seq = Vec::new();
-        let mut next = 1i64;
-        while let Some(k) = leaves.iter().position(|&(_, d)| d.abs() == next) {
-            seq.push(k);
-            let after = leaves[k].0 * leaves[k].1.abs();
-            if after == next {
-                break;
+        let preprod = prefix_products(&leaves);
+        let mut shapes = vec![1];
+        let mut strides = vec![0];
+        let mut curr = 1i64;
+        for k in sort_by_stride(&leaves) {
+            let (s, d) = leaves[k];
+            if d == curr {
+                shapes.push(s);
+                strides.push(preprod[k]);
+                curr = s.saturating_mul(d);
             }
-            next = after;
         }
-        if seq.is_empty() {
-            return Layout::leaf(1, 0);
-        }
-        Layout::from_modes(
-            seq.into_iter()
-                .map(|k| Layout::leaf(leaves[k].0, leaves[k].1.signum() * rstride[k]))
+        Layout::concat(
+            shapes
+                .into_iter()
+                .zip(strides)
+                .map(|(s, d)| Layout::leaf(s, d))
                 .collect(),
         )
+        .coalesce()
     }
 
-    /// `left_inverse`: `L(self(i)) == i` for `i < size(self)`. Walks the
-    /// modes by increasing stride; the gaps between them (offsets `self`
-    /// never produces) map to 0.
+    /// `left_inverse` (CUTLASS 4.x; a quasi-inverse when `self` is not
+    /// injective): `self(L(self(i))) == self(i)` for `i < size(self)`, and
+    /// `L(self(i)) == i` when `self` is injective. Coalesce, sort the modes by
+    /// stride; stride-0 modes are skipped; each stride must be a multiple of
+    /// the product of the shapes built so far.
     pub fn left_inverse(&self) -> Result<Layout> {
         let flat = self.coalesce();
         let leaves = flat.leaves();
-        let rstride = prefix_products(&leaves);
-        let mut used: Vec<usize> = (0..leaves.len())
-            .filter(|&k| leaves[k].1 != 0 && leaves[k].0 > 1)
-            .collect();
-        used.sort_by_key(|&k| leaves[k].1.abs());
-        if used.is_empty() {
-            return Ok(Layout::leaf(1, 0));
+        let preprod = prefix_products(&leaves);
+        let sorted = sort_by_stride(&leaves);
+        let mut shapes: Vec<i64> = Vec::new();
+        let mut strides = vec![0i64];
+        let mut built = 1i64;
+        for &k in &sorted {
+            let (s, d) = leaves[k];
+            if d == 0 {
+                continue;
+            }
+            // C++ computes with signed values: a negative stride first makes
+            // a negative shape, which is refused below.
+            if d % built != 0 {
+                return Err(LayoutError::invalid(
+                    "left_inverse",
+                    format!(
+                        "{self} has no left inverse: taken by increasing stride, its mode {s}:{d} \
+                         has a stride that is not a multiple of {built}, the size reached by the \
+                         modes before it (CuTe's left inverse divisibility condition){}",
+                        self.injectivity_note()
+                    ),
+                ));
+            }
+            shapes.push(d / built);
+            strides.push(preprod[k]);
+            built = d;
         }
-        let not_injective = || {
-            LayoutError::invalid(
+        if let Some(&(s, d)) = leaves.iter().find(|l| l.1 < 0) {
+            return Err(LayoutError::invalid(
                 "left_inverse",
-                format!("{self} is not injective, so it has no left inverse"),
-            )
-        };
-        let mut out = Vec::new();
-        let first = leaves[used[0]].1.abs();
-        if first > 1 {
-            out.push(Layout::leaf(first, 0));
+                format!(
+                    "{self} has the negative stride {d} (mode {s}:{d}); CuTe's left_inverse \
+                     builds a negative shape from it, which is no layout"
+                ),
+            ));
         }
-        for (j, &k) in used.iter().enumerate() {
-            let (s, d) = (leaves[k].0, leaves[k].1.abs());
-            let shape = match used.get(j + 1) {
-                Some(&next) => {
-                    let nd = leaves[next].1.abs();
-                    if nd < s * d || nd % d != 0 {
-                        return Err(not_injective());
-                    }
-                    nd / d
-                }
-                None => s,
-            };
-            out.push(Layout::leaf(shape, leaves[k].1.signum() * rstride[k]));
-        }
-        Ok(Layout::from_modes(out))
+        let last = *sorted.last().expect("a layout has a leaf");
+        shapes.push(leaves[last].0);
+        let result = Layout::concat(
+            shapes
+                .into_iter()
+                .zip(strides)
+                .map(|(s, d)| Layout::leaf(s, d))
+                .collect(),
+        )
+        .coalesce();
+        Layout::new(result.shape, result.stride)
     }
 
     // ----- divides and products ---------------------------------------------------
@@ -599,9 +669,10 @@ impl Layout {
         match tiler {
             Tiler::Underscore => Ok(self.clone()),
             Tiler::Layout(t) => {
-                let rest = t.complement(&self.shape)?;
+                let rest = t.complement(&self.coalesce().shape)?;
                 self.compose(&Layout::concat(vec![t.clone(), rest]))
             }
+            Tiler::Int(n) => self.logical_divide(&Tiler::Layout(Layout::column_major(Int(*n))?)),
             Tiler::Modes(modes) => self.by_mode(modes.len(), "logical_divide", |l, i| {
                 l.logical_divide(&modes[i])
             }),
@@ -610,23 +681,34 @@ impl Layout {
 
     /// `zipped_divide`: `((tiles...),(rests...))`.
     pub fn zipped_divide(&self, tiler: &Tiler) -> Result<Layout> {
-        Ok(self.logical_divide(tiler)?.tile_unzip(tiler))
+        self.logical_divide(tiler)?
+            .tile_unzip(tiler, "zipped_divide")
     }
 
     /// `tiled_divide`: `((tiles...),rest0,rest1,...)`.
     pub fn tiled_divide(&self, tiler: &Tiler) -> Result<Layout> {
         let z = self.zipped_divide(tiler)?;
         let mut modes = vec![z.mode(0)];
-        modes.extend(z.mode(1).modes());
+        modes.extend(z.mode(1).unpacked());
         Ok(Layout::concat(modes))
     }
 
     /// `flat_divide`: `(tile0,tile1,...,rest0,rest1,...)`.
     pub fn flat_divide(&self, tiler: &Tiler) -> Result<Layout> {
         let z = self.zipped_divide(tiler)?;
-        let mut modes = z.mode(0).modes();
-        modes.extend(z.mode(1).modes());
+        let mut modes = z.mode(0).unpacked();
+        modes.extend(z.mode(1).unpacked());
         Ok(Layout::concat(modes))
+    }
+
+    /// The modes a slice `(_,_,...)` with one `_` per mode brings up: C++
+    /// slices a rank-1 mode with a single `_`, which keeps it whole.
+    fn unpacked(&self) -> Vec<Layout> {
+        if self.rank() == 1 {
+            vec![self.clone()]
+        } else {
+            self.modes()
+        }
     }
 
     /// `logical_product(block, tiler)`: `(block, tiler over the complement of block)`.
@@ -634,9 +716,10 @@ impl Layout {
         match tiler {
             Tiler::Underscore => Ok(self.clone()),
             Tiler::Layout(t) => {
-                let rest = self.complement(&Int(self.size() * t.cosize()))?;
+                let rest = self.complement(&Int(mul(self.size(), t.cosize())?))?;
                 Ok(Layout::concat(vec![self.clone(), rest.compose(t)?]))
             }
+            Tiler::Int(n) => self.logical_product(&Tiler::Layout(Layout::column_major(Int(*n))?)),
             Tiler::Modes(modes) => self.by_mode(modes.len(), "logical_product", |l, i| {
                 l.logical_product(&modes[i])
             }),
@@ -645,22 +728,23 @@ impl Layout {
 
     /// `zipped_product`: `((block...),(repeats...))`.
     pub fn zipped_product(&self, tiler: &Tiler) -> Result<Layout> {
-        Ok(self.logical_product(tiler)?.tile_unzip(tiler))
+        self.logical_product(tiler)?
+            .tile_unzip(tiler, "zipped_product")
     }
 
     /// `tiled_product`: `((block...),repeat0,repeat1,...)`.
     pub fn tiled_product(&self, tiler: &Tiler) -> Result<Layout> {
         let z = self.zipped_product(tiler)?;
         let mut modes = vec![z.mode(0)];
-        modes.extend(z.mode(1).modes());
+        modes.extend(z.mode(1).unpacked());
         Ok(Layout::concat(modes))
     }
 
     /// `flat_product`: `(block0,block1,...,repeat0,repeat1,...)`.
     pub fn flat_product(&self, tiler: &Tiler) -> Result<Layout> {
         let z = self.zipped_product(tiler)?;
-        let mut modes = z.mode(0).modes();
-        modes.extend(z.mode(1).modes());
+        let mut modes = z.mode(0).unpacked();
+        modes.extend(z.mode(1).unpacked());
         Ok(Layout::concat(modes))
     }
 
@@ -668,57 +752,137 @@ impl Layout {
     /// `((block_i, tiler_i), ...)`.
     pub fn blocked_product(&self, tiler: &Layout) -> Result<Layout> {
         let (block, repeats) = self.rank_matched_product(tiler)?;
-        Ok(Layout::concat(
-            block
-                .into_iter()
-                .zip(repeats)
-                .map(|(b, t)| Layout::concat(vec![b, t]))
-                .collect(),
-        ))
+        zip2(&block, &repeats, "blocked_product")
     }
 
     /// `raked_product`: the repeats interleaved, `((tiler_i, block_i), ...)`.
     pub fn raked_product(&self, tiler: &Layout) -> Result<Layout> {
         let (block, repeats) = self.rank_matched_product(tiler)?;
-        Ok(Layout::concat(
-            block
-                .into_iter()
-                .zip(repeats)
-                .map(|(b, t)| Layout::concat(vec![t, b]))
-                .collect(),
-        ))
+        zip2(&repeats, &block, "raked_product")
     }
 
-    fn rank_matched_product(&self, tiler: &Layout) -> Result<(Vec<Layout>, Vec<Layout>)> {
+    /// `logical_product` of the operands padded with `1:0` modes to a common
+    /// rank (C++'s `append<R>`, which leaves a rank-1 layout as it is).
+    fn rank_matched_product(&self, tiler: &Layout) -> Result<(Layout, Layout)> {
         let r = self.rank().max(tiler.rank());
         let pad = |l: &Layout| {
+            if l.rank() == r {
+                return l.clone();
+            }
             let mut m = l.modes();
             m.resize(r, Layout::leaf(1, 0));
             Layout::concat(m)
         };
         let product = pad(self).logical_product(&Tiler::Layout(pad(tiler)))?;
-        Ok((product.mode(0).modes(), product.mode(1).modes()))
+        Ok((product.mode(0), product.mode(1)))
+    }
+
+    /// `tile_to_shape(block, shape, order)`: the block repeated (a
+    /// `blocked_product`) until it has the target shape; the repeats are laid
+    /// out column-major, or in `order` (CuTe's `Step`: the mode with the
+    /// smallest order repeats fastest). Each mode of the block must divide the
+    /// target's mode.
+    pub fn tile_to_shape(&self, target: &IntTuple, order: Option<&IntTuple>) -> Result<Layout> {
+        let r = target.rank();
+        if self.rank() > r {
+            return Err(LayoutError::invalid(
+                "tile_to_shape",
+                format!(
+                    "the block {self} has {} modes but the target shape {target} has {r}",
+                    self.rank()
+                ),
+            ));
+        }
+        let padded = if self.rank() == r {
+            self.clone()
+        } else {
+            let mut block_modes = self.modes();
+            block_modes.resize(r, Layout::leaf(1, 0));
+            Layout::concat(block_modes)
+        };
+        let block_shape: Vec<i64> = padded.modes().iter().map(Layout::size).collect();
+        let target_shape: Vec<i64> = target.modes().iter().map(IntTuple::product).collect();
+        for (i, (&t, &b)) in target_shape.iter().zip(&block_shape).enumerate() {
+            if t % b != 0 {
+                return Err(LayoutError::invalid(
+                    "tile_to_shape",
+                    format!(
+                        "mode {i} of the block {self} has {b} elements, which does not divide \
+                         the target's {t} (target shape {target})"
+                    ),
+                ));
+            }
+        }
+        let product_shape = Tuple(
+            target_shape
+                .iter()
+                .zip(&block_shape)
+                .map(|(&t, &b)| Int(t / b))
+                .collect(),
+        );
+        let repeats = match order {
+            None => Layout::column_major(product_shape)?,
+            Some(o) => Layout::new(product_shape.clone(), compact_order(&product_shape, o)?)?,
+        };
+        padded.blocked_product(&repeats)
     }
 
     /// `tile_unzip`: gathers the `(tile, rest)` pairs of a by-mode divide or
     /// product into `((tiles...), (rests..., untouched modes...))`.
-    fn tile_unzip(&self, tiler: &Tiler) -> Layout {
+    fn tile_unzip(&self, tiler: &Tiler, op: &str) -> Result<Layout> {
         match tiler {
             Tiler::Modes(modes) => {
                 let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
                 for (i, m) in self.modes().into_iter().enumerate() {
                     if i < modes.len() {
-                        let z = m.tile_unzip(&modes[i]);
+                        let z = m.tile_unzip(&modes[i], op)?;
                         firsts.push(z.mode(0));
                         seconds.push(z.mode(1));
                     } else {
                         seconds.push(m);
                     }
                 }
-                Layout::concat(vec![Layout::concat(firsts), Layout::concat(seconds)])
+                Ok(Layout::concat(vec![
+                    Layout::concat(firsts),
+                    Layout::concat(seconds),
+                ]))
             }
-            _ => self.clone(),
+            _ => match &self.shape {
+                Tuple(v) if v.len() == 2 => Ok(self.clone()),
+                _ => Err(LayoutError::invalid(
+                    op,
+                    format!(
+                        "the mode {self} (left alone by `{tiler}`) is not a (tile, rest) pair, \
+                         so CuTe cannot unzip it"
+                    ),
+                )),
+            },
         }
+    }
+}
+
+/// CuTe's `zip(a, b)` of two layouts: `((a0,b0),(a1,b1),...)`, or `((a,b))`
+/// when `a` has a single unnested mode.
+fn zip2(a: &Layout, b: &Layout, op: &str) -> Result<Layout> {
+    match (&a.shape, &b.shape) {
+        (Int(_), _) => Ok(Layout::concat(vec![Layout::concat(vec![
+            a.clone(),
+            b.clone(),
+        ])])),
+        (Tuple(x), Tuple(y)) if x.len() == y.len() => Ok(Layout::concat(
+            a.modes()
+                .into_iter()
+                .zip(b.modes())
+                .map(|(m, n)| Layout::concat(vec![m, n]))
+                .collect(),
+        )),
+        _ => Err(LayoutError::invalid(
+            op,
+            format!(
+                "CuTe cannot zip the modes of {a} with those of {b} (one is a tuple, \
+                 the other is not): give both operands the same nesting, e.g. (4):(1) and (3):(1)"
+            ),
+        )),
     }
 }
 
@@ -743,25 +907,100 @@ fn bw_coalesce(old: &[(i64, i64)], mut new: Vec<(i64, i64)>) -> Layout {
     Layout::from_modes(new.into_iter().map(|(s, d)| Layout::leaf(s, d)).collect())
 }
 
-/// CuTe's `shape_div` of integers, which requires one to divide the other.
-fn shape_div(a: i64, b: i64) -> Result<i64> {
-    if b != 0 && a % b == 0 {
-        Ok(a / b)
-    } else if a != 0 && b % a == 0 {
-        Ok(a.signum() * b.signum())
-    } else {
-        Err(LayoutError::invalid(
-            "composition",
-            format!("{a} and {b} do not divide one another"),
-        ))
-    }
-}
-
 fn map_leaves2(a: &IntTuple, b: &IntTuple, f: &impl Fn(i64, i64) -> i64) -> IntTuple {
     match (a, b) {
         (Int(x), Int(y)) => Int(f(*x, *y)),
         (Tuple(x), Tuple(y)) => Tuple(x.iter().zip(y).map(|(p, q)| map_leaves2(p, q, f)).collect()),
         _ => a.clone(),
+    }
+}
+
+/// CuTe's `compact_order(shape, order)`: column-major strides in which the
+/// modes are laid out by increasing `order` (ties share a start); `order`
+/// has the shape's profile or is coarser (an integer orders a whole mode).
+pub fn compact_order(shape: &IntTuple, order: &IntTuple) -> Result<IntTuple> {
+    // The reference: each leaf of `order` with the size of what it orders.
+    fn refs(shape: &IntTuple, order: &IntTuple, out: &mut Vec<(i64, i64)>) -> Result<()> {
+        match (shape, order) {
+            (_, Int(o)) => {
+                out.push((shape.product(), *o));
+                Ok(())
+            }
+            (Tuple(s), Tuple(o)) if s.len() == o.len() => {
+                s.iter().zip(o).try_for_each(|(s, o)| refs(s, o, out))
+            }
+            _ => Err(LayoutError::invalid(
+                "compact_order",
+                format!("the order {order} does not fit the shape {shape}"),
+            )),
+        }
+    }
+    fn walk(shape: &IntTuple, order: &IntTuple, refs: &[(i64, i64)]) -> IntTuple {
+        match (shape, order) {
+            (_, Int(o)) => {
+                let start = refs
+                    .iter()
+                    .filter(|&&(_, r)| r < *o)
+                    .map(|&(s, _)| s)
+                    .product::<i64>();
+                compact_col_major_from(shape, start)
+            }
+            (Tuple(s), Tuple(o)) => Tuple(s.iter().zip(o).map(|(s, o)| walk(s, o, refs)).collect()),
+            _ => unreachable!("checked by refs"),
+        }
+    }
+    let mut r = Vec::new();
+    refs(shape, order, &mut r)?;
+    Ok(walk(shape, order, &r))
+}
+
+/// Column-major strides starting at `start` (size-1 modes get 0).
+fn compact_col_major_from(shape: &IntTuple, start: i64) -> IntTuple {
+    fn walk(s: &IntTuple, current: &mut i64) -> IntTuple {
+        match s {
+            Int(n) => {
+                let d = if *n == 1 { 0 } else { *current };
+                *current = current.saturating_mul(*n);
+                Int(d)
+            }
+            Tuple(v) => Tuple(v.iter().map(|x| walk(x, current)).collect()),
+        }
+    }
+    let mut current = start;
+    walk(shape, &mut current)
+}
+
+/// The leaf indices sorted by stride as CuTe's `SortByKey` sorts them (an
+/// exchange sort, which is not stable: ties may come out reordered).
+fn sort_by_stride(leaves: &[(i64, i64)]) -> Vec<usize> {
+    let mut a: Vec<(i64, usize)> = leaves.iter().enumerate().map(|(k, l)| (l.1, k)).collect();
+    for i in 0..a.len() {
+        for j in i + 1..a.len() {
+            if a[j].0 < a[i].0 {
+                a.swap(i, j);
+            }
+        }
+    }
+    a.into_iter().map(|(_, k)| k).collect()
+}
+
+/// CuTe's `ceil_div(cotarget, n)`: a tuple is divided mode by mode, each
+/// mode by what is left of `n`.
+fn ceil_div_tuple(t: &IntTuple, n: i64) -> IntTuple {
+    match t {
+        Int(a) => Int(ceil_div(*a, n)),
+        Tuple(v) => {
+            let mut rest = n;
+            Tuple(
+                v.iter()
+                    .map(|x| {
+                        let r = ceil_div_tuple(x, rest);
+                        rest = ceil_div(rest, x.product());
+                        r
+                    })
+                    .collect(),
+            )
+        }
     }
 }
 
@@ -778,14 +1017,27 @@ fn prefix_products(leaves: &[(i64, i64)]) -> Vec<i64> {
         .collect()
 }
 
-/// `composition_impl(lhs, rhs)`: `lhs` flat leaves, `rhs` any layout.
-fn composition_impl(lhs: &[(i64, i64)], rs: &IntTuple, rd: &IntTuple) -> Result<Layout> {
+/// CUTLASS 4.x's `composition_impl`: `lhs` is `coalesce_x(A)` as flat
+/// leaves, `rhs` any layout (B's structure is kept, nothing is coalesced).
+/// For each leaf `s:d` of B, the modes of A are walked with
+/// `rest_stride`: a mode of shape `c` contributes `min(ceil(c / |rest_stride|),
+/// rest_shape)` elements at `rest_stride * its stride`, and leaves
+/// `ceil(|rest_stride| / c)` as the stride into the next mode. C++ asserts
+/// `rest_stride % c == 0 || rest_stride < c` (stride divisibility) and that
+/// the elements taken divide `rest_shape` (shape divisibility).
+fn composition_impl(
+    a: &Layout,
+    b: &Layout,
+    lhs: &[(i64, i64)],
+    rs: &IntTuple,
+    rd: &IntTuple,
+) -> Result<Layout> {
     match (rs, rd) {
-        (Tuple(ss), Tuple(ds)) => {
+        (Tuple(ss), Tuple(ds)) if ss.len() == ds.len() => {
             let modes = ss
                 .iter()
                 .zip(ds)
-                .map(|(s, d)| composition_impl(lhs, s, d))
+                .map(|(s, d)| composition_impl(a, b, lhs, s, d))
                 .collect::<Result<_>>()?;
             Ok(Layout::concat(modes))
         }
@@ -795,54 +1047,75 @@ fn composition_impl(lhs: &[(i64, i64)], rs: &IntTuple, rd: &IntTuple) -> Result<
                 return Ok(Layout::leaf(s, 0));
             }
             if lhs.len() == 1 {
-                return Ok(Layout::leaf(s, d * lhs[0].1));
+                return Ok(Layout::leaf(s, mul(d, lhs[0].1)?));
             }
             let (init, last) = lhs.split_at(lhs.len() - 1);
-            // Divide out the rhs stride from the lhs shape.
-            let mut rest_stride = d;
-            let mut shape1 = Vec::with_capacity(init.len());
-            let mut stride1 = Vec::with_capacity(init.len());
-            for &(si, di) in init {
-                let new_s = if d == 1 {
-                    si
-                } else {
-                    shape_div(si, rest_stride)?
-                };
-                stride1.push(if d == 1 { di } else { di * (si / new_s.max(1)) });
-                shape1.push(new_s);
-                if d != 1 {
-                    rest_stride = shape_div(rest_stride, si)?;
-                }
-            }
-            // Mod out the rhs shape.
-            let mut rest_shape = s;
-            let mut shape2 = Vec::with_capacity(init.len());
-            for &si in &shape1 {
-                let a = si.abs();
-                // Whole modes are consumed while they divide what is left;
-                // the last one may be cut short (its first elements).
-                if rest_shape % a != 0 && rest_shape > a {
+            let mut result: Vec<(i64, i64)> = Vec::with_capacity(init.len());
+            let (mut rest_shape, mut rest_stride) = (s, d);
+            for &(cs, cd) in init {
+                if !(rest_stride % cs == 0 || rest_stride < cs) {
                     return Err(LayoutError::invalid(
                         "composition",
-                        format!("the shape {s} does not divide along modes of size {a}"),
+                        format!(
+                            "{a} o {b}: the stride {rest_stride} left for the mode {cs}:{cd} of {a} \
+                             is neither a multiple of its shape {cs} nor smaller than it \
+                             (CuTe's stride divisibility condition)"
+                        ),
                     ));
                 }
-                shape2.push(a.min(rest_shape));
-                rest_shape = if rest_shape <= a { 1 } else { rest_shape / a };
+                let next_shape = ceil_div(cs, rest_stride.abs());
+                let next_stride = ceil_div(rest_stride.abs(), cs) * rest_stride.signum();
+                if next_shape != 1 && rest_shape != 1 {
+                    let new_shape = next_shape.min(rest_shape);
+                    if rest_shape % new_shape != 0 {
+                        return Err(LayoutError::invalid(
+                            "composition",
+                            format!(
+                                "{a} o {b}: the mode {cs}:{cd} of {a} holds {new_shape} elements \
+                                 of the {rest_shape} still to place, and {new_shape} does not \
+                                 divide {rest_shape} (CuTe's shape divisibility condition)"
+                            ),
+                        ));
+                    }
+                    result.push((new_shape, mul(rest_stride, cd)?));
+                    rest_shape /= new_shape;
+                }
+                rest_stride = next_stride;
             }
-            let old: Vec<(i64, i64)> = shape2.into_iter().zip(stride1).collect();
-            let tail_stride = if d == 1 {
-                last[0].1
+            let tail = (rest_shape, mul(rest_stride, last[0].1)?);
+            if result.is_empty() {
+                Ok(Layout::leaf(tail.0, tail.1))
             } else {
-                rest_stride * last[0].1
-            };
-            Ok(bw_coalesce(&old, vec![(rest_shape, tail_stride)]))
+                if rest_shape != 1 {
+                    result.push(tail);
+                }
+                Ok(Layout::from_modes(
+                    result
+                        .into_iter()
+                        .map(|(s, d)| Layout::leaf(s, d))
+                        .collect(),
+                ))
+            }
         }
         _ => Err(LayoutError::invalid(
             "composition",
             format!("shape {rs} and stride {rd} are not congruent"),
         )),
     }
+}
+
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+/// A product of strides or sizes that must stay inside 64 bits.
+fn mul(a: i64, b: i64) -> Result<i64> {
+    a.checked_mul(b).ok_or_else(|| {
+        LayoutError::invalid(
+            "layout",
+            format!("{a} * {b} is too large: sizes, strides and offsets must stay below 2^40"),
+        )
+    })
 }
 
 impl fmt::Display for Layout {
@@ -856,6 +1129,9 @@ impl fmt::Display for Layout {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Tiler {
     Layout(Layout),
+    /// A bare integer `n`: `n:1` in a composition, `make_layout(n)` (so
+    /// `1:0` for 1) in the divides and products, as in C++.
+    Int(i64),
     Underscore,
     Modes(Vec<Tiler>),
 }
@@ -874,6 +1150,7 @@ impl fmt::Display for Tiler {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tiler::Layout(l) => write!(f, "{l}"),
+            Tiler::Int(n) => write!(f, "{n}"),
             Tiler::Underscore => write!(f, "_"),
             Tiler::Modes(m) => {
                 write!(f, "<")?;
@@ -954,6 +1231,22 @@ impl SwizzledLayout {
 
     pub fn table(&self) -> Vec<i64> {
         (0..self.layout.size()).map(|i| self.call(i)).collect()
+    }
+
+    /// The offset of a coordinate: `swizzle(offset + layout(coord))`.
+    pub fn at(&self, coord: &IntTuple) -> Result<i64> {
+        Ok(self.swizzle.apply(self.offset + self.layout.at(coord)?))
+    }
+
+    /// An operation on the inner layout, with the swizzle and the offset kept
+    /// outside: how CuTe applies coalesce, the divides, the products and
+    /// `tile_to_shape` to a `ComposedLayout`.
+    pub fn map_inner(&self, f: impl FnOnce(&Layout) -> Result<Layout>) -> Result<SwizzledLayout> {
+        Ok(SwizzledLayout {
+            swizzle: self.swizzle,
+            offset: self.offset,
+            layout: f(&self.layout)?,
+        })
     }
 
     /// Parses `Sw<3,4,3> o (8,64):(64,1)` or `Sw<3,4,3> o 0 o (8,64):(64,1)`.
@@ -1111,7 +1404,8 @@ impl<'a> Parser<'a> {
             if self.eat(':') {
                 Ok(Tiler::Layout(Layout::new(shape, self.int_tuple()?)?))
             } else if let Int(n) = shape {
-                Ok(Tiler::Layout(Layout::new(Int(n), Int(1))?))
+                Layout::new(Int(n), Int(1))?;
+                Ok(Tiler::Int(n))
             } else {
                 Ok(Tiler::Layout(Layout::column_major(shape)?))
             }
