@@ -75,23 +75,24 @@ sigs! {
     "to_cute"("x") 1 "a linear layout whose bases are single bits, as a CuTe layout";
     "make_layout"("shape", "stride") 1 "a CuTe layout from shape and stride (without stride, column-major), or the concatenation of two layouts";
     "owner"("layout", "element") 2 "the smallest input (register, lane, ...) that a layout maps to an element";
-    "coalesce"("a", "profile") 1 "CuTe's coalesce (by mode with a profile)";
+    "coalesce"("a", "profile") 1 "CuTe's coalesce (by mode with a profile; of a swizzled layout, its inner layout)";
     "filter"("a") 1 "CuTe's filter: coalesce and drop stride-0 modes";
     "composition"("a", "b") 2 "CuTe's composition a o b (b may be a tiler, a swizzle comes first)";
-    "complement"("a", "cotarget") 1 "CuTe's complement, with an optional cotarget";
+    "complement"("a", "cotarget") 1 "CuTe's complement, with an optional cotarget (of a swizzled layout, of its inner layout)";
     "right_inverse"("a") 1 "CuTe's right_inverse";
-    "left_inverse"("a") 1 "CuTe's left_inverse";
-    "logical_divide"("a", "tiler") 2 "CuTe's logical_divide";
-    "zipped_divide"("a", "tiler") 2 "CuTe's zipped_divide";
-    "tiled_divide"("a", "tiler") 2 "CuTe's tiled_divide";
-    "flat_divide"("a", "tiler") 2 "CuTe's flat_divide";
-    "logical_product"("a", "tiler") 2 "CuTe's logical_product";
-    "zipped_product"("a", "tiler") 2 "CuTe's zipped_product";
-    "tiled_product"("a", "tiler") 2 "CuTe's tiled_product";
-    "flat_product"("a", "tiler") 2 "CuTe's flat_product";
-    "blocked_product"("a", "b") 2 "CuTe's blocked_product";
-    "raked_product"("a", "b") 2 "CuTe's raked_product";
-    "crd2idx"("coord", "layout", "stride") 2 "CuTe's crd2idx(coord, layout) or crd2idx(coord, shape, stride)";
+    "left_inverse"("a") 1 "CuTe's left_inverse (the quasi-inverse of a non-injective layout)";
+    "logical_divide"("a", "tiler") 2 "CuTe's logical_divide (a swizzle stays outside)";
+    "zipped_divide"("a", "tiler") 2 "CuTe's zipped_divide (a swizzle stays outside)";
+    "tiled_divide"("a", "tiler") 2 "CuTe's tiled_divide (a swizzle stays outside)";
+    "flat_divide"("a", "tiler") 2 "CuTe's flat_divide (a swizzle stays outside)";
+    "logical_product"("a", "tiler") 2 "CuTe's logical_product (a swizzle stays outside)";
+    "zipped_product"("a", "tiler") 2 "CuTe's zipped_product (a swizzle stays outside)";
+    "tiled_product"("a", "tiler") 2 "CuTe's tiled_product (a swizzle stays outside)";
+    "flat_product"("a", "tiler") 2 "CuTe's flat_product (a swizzle stays outside)";
+    "blocked_product"("a", "b") 2 "CuTe's blocked_product (a swizzle stays outside)";
+    "raked_product"("a", "b") 2 "CuTe's raked_product (a swizzle stays outside)";
+    "tile_to_shape"("atom", "shape", "order") 2 "CuTe's tile_to_shape: the atom repeated to the shape, column-major or in the order given (a swizzle stays outside)";
+    "crd2idx"("coord", "layout", "stride") 2 "CuTe's crd2idx(coord, layout) (also swizzled) or crd2idx(coord, shape, stride)";
     "idx2crd"("idx", "shape", "stride") 2 "CuTe's idx2crd";
     "size"("x") 1 "the number of elements (CuTe size, tensor elements, linear in-size)";
     "cosize"("x") 1 "CuTe's cosize: one past the largest offset";
@@ -199,6 +200,21 @@ fn linear_value(l: LinearLayout) -> Value {
 
 fn cute_value(l: Layout) -> Value {
     Value::Cute(Box::new(l))
+}
+
+/// Applies a CuTe operation to a layout, or to the inner layout of a swizzled
+/// one with the swizzle and offset kept outside (how C++'s ComposedLayout
+/// overloads apply coalesce, the divides, the products and tile_to_shape).
+fn cute_or_swizzled(
+    ctx: &mut Ctx,
+    v: &Value,
+    span: Span,
+    f: impl FnOnce(&Layout) -> layout_algebra::Result<Layout>,
+) -> R<layout_algebra::Result<Value>> {
+    Ok(match v {
+        Value::Swizzled(sl) => sl.map_inner(f).map(|s| Value::Swizzled(Box::new(s))),
+        other => f(&ctx.cute_layout(other, span)?).map(cute_value),
+    })
 }
 
 impl Ctx<'_> {
@@ -345,7 +361,8 @@ impl Ctx<'_> {
             Value::Underscore => Tiler::Underscore,
             Value::Int(n) => {
                 let l = Layout::new(IntTuple::Int(*n), IntTuple::Int(1));
-                Tiler::Layout(self.alg(l, Family::Cute, span)?)
+                self.alg(l, Family::Cute, span)?;
+                Tiler::Int(*n)
             }
             // A shape as a tiler: each mode n is n:1 (CuTe's Shape tilers).
             Value::Tuple(items) => {
@@ -829,14 +846,16 @@ pub(crate) fn call(
             cute_value(alg!(l, Cute))
         }
         "coalesce" => {
-            let a = cu!(0);
-            match opt(1) {
-                None => cute_value(a.coalesce()),
-                Some((v, s)) => {
-                    let p = ctx.int_tuple(&v, s)?;
-                    cute_value(alg!(a.coalesce_by(&p), Cute))
-                }
-            }
+            let profile = match opt(1) {
+                None => None,
+                Some((v, s)) => Some(ctx.int_tuple(&v, s)?),
+            };
+            let (a, as_) = arg(0);
+            let r = cute_or_swizzled(ctx, &a, as_, |l| match &profile {
+                None => Ok(l.coalesce()),
+                Some(p) => l.coalesce_by(p),
+            })?;
+            alg!(r, Cute)
         }
         "filter" => cute_value(cu!(0).filter()),
         "composition" => {
@@ -869,7 +888,11 @@ pub(crate) fn call(
             }
         }
         "complement" => {
-            let a = cu!(0);
+            // C++ takes the complement of a swizzled layout's inner layout.
+            let a = match arg(0) {
+                (Value::Swizzled(sl), _) => sl.layout.clone(),
+                (v, s) => ctx.cute_layout(&v, s)?,
+            };
             match opt(1) {
                 None => cute_value(alg!(a.complement_default(), Cute)),
                 Some((v, s)) => {
@@ -882,9 +905,9 @@ pub(crate) fn call(
         "left_inverse" => cute_value(alg!(cu!(0).left_inverse(), Cute)),
         "logical_divide" | "zipped_divide" | "tiled_divide" | "flat_divide" | "logical_product"
         | "zipped_product" | "tiled_product" | "flat_product" => {
-            let a = cu!(0);
             let t = til!(1);
-            let r = match name {
+            let (a, as_) = arg(0);
+            let r = cute_or_swizzled(ctx, &a, as_, |a| match name {
                 "logical_divide" => a.logical_divide(&t),
                 "zipped_divide" => a.zipped_divide(&t),
                 "tiled_divide" => a.tiled_divide(&t),
@@ -893,17 +916,31 @@ pub(crate) fn call(
                 "zipped_product" => a.zipped_product(&t),
                 "tiled_product" => a.tiled_product(&t),
                 _ => a.flat_product(&t),
-            };
-            cute_value(alg!(r, Cute))
+            })?;
+            alg!(r, Cute)
         }
         "blocked_product" | "raked_product" => {
-            let (a, b) = (cu!(0), cu!(1));
-            let r = if name == "blocked_product" {
-                a.blocked_product(&b)
-            } else {
-                a.raked_product(&b)
+            let b = cu!(1);
+            let (a, as_) = arg(0);
+            let r = cute_or_swizzled(ctx, &a, as_, |a| {
+                if name == "blocked_product" {
+                    a.blocked_product(&b)
+                } else {
+                    a.raked_product(&b)
+                }
+            })?;
+            alg!(r, Cute)
+        }
+        "tile_to_shape" => {
+            let (v, s) = arg(1);
+            let shape = ctx.int_tuple(&v, s)?;
+            let order = match opt(2) {
+                None => None,
+                Some((v, s)) => Some(ctx.int_tuple(&v, s)?),
             };
-            cute_value(alg!(r, Cute))
+            let (a, as_) = arg(0);
+            let r = cute_or_swizzled(ctx, &a, as_, |a| a.tile_to_shape(&shape, order.as_ref()))?;
+            alg!(r, Cute)
         }
         "crd2idx" => {
             let (v, s) = arg(0);
@@ -911,6 +948,7 @@ pub(crate) fn call(
             let (l, ls) = arg(1);
             let idx = match (&l, opt(2)) {
                 (Value::Cute(l), None) => l.at(&coord),
+                (Value::Swizzled(l), None) => l.at(&coord),
                 (_, Some((st, sts))) => {
                     let shape = ctx.int_tuple(&l, ls)?;
                     let stride = ctx.int_tuple(&st, sts)?;
