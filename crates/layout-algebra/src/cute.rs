@@ -618,6 +618,8 @@ impl Layout {
         let mut shapes: Vec<i64> = Vec::new();
         let mut strides = vec![0i64];
         let mut built = 1i64;
+        // The mode taken last, as (shape, stride), for the message.
+        let mut prev: Option<(i64, i64)> = None;
         for &k in &sorted {
             let (s, d) = leaves[k];
             if d == 0 {
@@ -626,12 +628,13 @@ impl Layout {
             // C++ computes with signed values: a negative stride first makes
             // a negative shape, which is refused below.
             if d % built != 0 {
+                let (ps, pd) = prev.expect("every stride is a multiple of 1");
                 return Err(LayoutError::invalid(
                     "left_inverse",
                     format!(
                         "{self} has no left inverse: taken by increasing stride, its mode {s}:{d} \
-                         has a stride that is not a multiple of {built}, the size reached by the \
-                         modes before it (CuTe's left inverse divisibility condition){}",
+                         has a stride that is not a multiple of {pd}, the stride of the mode \
+                         {ps}:{pd} before it (CuTe's left inverse divisibility condition){}",
                         self.injectivity_note()
                     ),
                 ));
@@ -639,6 +642,7 @@ impl Layout {
             shapes.push(d / built);
             strides.push(preprod[k]);
             built = d;
+            prev = Some((s, d));
         }
         if let Some(&(s, d)) = leaves.iter().find(|l| l.1 < 0) {
             return Err(LayoutError::invalid(
