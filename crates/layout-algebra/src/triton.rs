@@ -854,14 +854,32 @@ impl Blocked {
     }
 }
 
+/// The parameters of an XOR swizzle (`swizzled_shared`,
+/// `amd_rotating_shared`): order a permutation, the rest powers of two.
+fn validate_swizzle(
+    vec: u32,
+    per_phase: u32,
+    max_phase: u32,
+    order: &[usize],
+    cga: &CgaLayout,
+) -> Result<()> {
+    require_permutation("order", order)?;
+    require_rank("CTA placement", cga.rank(), order.len())?;
+    require_pow2(|| "vec".into(), &[vec])?;
+    require_pow2(|| "perPhase".into(), &[per_phase])?;
+    require_pow2(|| "maxPhase".into(), &[max_phase])?;
+    Ok(())
+}
+
 impl SwizzledShared {
     pub fn validate(&self) -> Result<()> {
-        require_permutation("order", &self.order)?;
-        require_rank("CTA placement", self.cga.rank(), self.order.len())?;
-        require_pow2(|| "vec".into(), &[self.vec])?;
-        require_pow2(|| "perPhase".into(), &[self.per_phase])?;
-        require_pow2(|| "maxPhase".into(), &[self.max_phase])?;
-        Ok(())
+        validate_swizzle(
+            self.vec,
+            self.per_phase,
+            self.max_phase,
+            &self.order,
+            &self.cga,
+        )
     }
 
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
@@ -1863,6 +1881,13 @@ impl std::fmt::Display for Encoding {
                 String::new()
             }
         };
+        let swizzle = |vec: u32, per_phase: u32, max_phase: u32, order: &[usize], c: &CgaLayout| {
+            format!(
+                "vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, order = {}{}",
+                list(order),
+                cga(c)
+            )
+        };
         let body = match self {
             Encoding::Blocked(b) => format!(
                 "sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}{}",
@@ -1872,14 +1897,9 @@ impl std::fmt::Display for Encoding {
                 list(&b.order),
                 cga(&b.cga)
             ),
-            Encoding::SwizzledShared(s) => format!(
-                "vec = {}, perPhase = {}, maxPhase = {}, order = {}{}",
-                s.vec,
-                s.per_phase,
-                s.max_phase,
-                list(&s.order),
-                cga(&s.cga)
-            ),
+            Encoding::SwizzledShared(s) => {
+                swizzle(s.vec, s.per_phase, s.max_phase, &s.order, &s.cga)
+            }
             Encoding::NvmmaShared(s) => format!(
                 "swizzlingByteWidth = {}, transposed = {}, elementBitWidth = {}{}{}",
                 s.swizzling_byte_width,
@@ -1947,14 +1967,9 @@ impl std::fmt::Display for Encoding {
                 bases(&l.warp),
                 bases(&l.block)
             ),
-            Encoding::AmdRotatingShared(s) => format!(
-                "vec = {}, perPhase = {}, maxPhase = {}, order = {}{}",
-                s.vec,
-                s.per_phase,
-                s.max_phase,
-                list(&s.order),
-                cga(&s.cga)
-            ),
+            Encoding::AmdRotatingShared(s) => {
+                swizzle(s.vec, s.per_phase, s.max_phase, &s.order, &s.cga)
+            }
             Encoding::SharedLinear(s) => {
                 let block = if s.block.is_empty() {
                     String::new()

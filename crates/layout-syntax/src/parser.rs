@@ -790,14 +790,7 @@ where
             ))
             .then(unary)
             .repeated(),
-            |lhs, (op, rhs), e| Expr {
-                kind: ExprKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span: span(e.span()),
-            },
+            |lhs, op_rhs, e| binary_node(lhs, op_rhs, e.span()),
         );
         let sum = product.clone().foldl_with(
             choice((
@@ -806,14 +799,7 @@ where
             ))
             .then(product)
             .repeated(),
-            |lhs, (op, rhs), e| Expr {
-                kind: ExprKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span: span(e.span()),
-            },
+            |lhs, op_rhs, e| binary_node(lhs, op_rhs, e.span()),
         );
         let compare_op = choice((
             binary(Token::Op("=="), BinaryOp::Eq),
@@ -824,16 +810,11 @@ where
             binary(Token::Ctrl('>'), BinaryOp::Gt),
         ));
         let compare_op = compare_op.or(binary(Token::Ident("in"), BinaryOp::In));
-        let comparison =
-            sum.clone()
-                .foldl_with(compare_op.then(sum).repeated(), |lhs, (op, rhs), e| Expr {
-                    kind: ExprKind::Binary {
-                        op,
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                    },
-                    span: span(e.span()),
-                });
+        let comparison = sum
+            .clone()
+            .foldl_with(compare_op.then(sum).repeated(), |lhs, op_rhs, e| {
+                binary_node(lhs, op_rhs, e.span())
+            });
         // `not` binds looser than a comparison (`not a == b` is
         // `not (a == b)`), `and` looser than `not`, `or` loosest.
         let negation = kw("not")
@@ -848,28 +829,14 @@ where
                 binary(Token::Ident("and"), BinaryOp::And)
                     .then(negation)
                     .repeated(),
-                |lhs, (op, rhs), e| Expr {
-                    kind: ExprKind::Binary {
-                        op,
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                    },
-                    span: span(e.span()),
-                },
+                |lhs, op_rhs, e| binary_node(lhs, op_rhs, e.span()),
             )
             .boxed();
         conjunction.clone().foldl_with(
             binary(Token::Ident("or"), BinaryOp::Or)
                 .then(conjunction)
                 .repeated(),
-            |lhs, (op, rhs), e| Expr {
-                kind: ExprKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span: span(e.span()),
-            },
+            |lhs, op_rhs, e| binary_node(lhs, op_rhs, e.span()),
         )
     })
     .labelled("an expression")
@@ -1171,6 +1138,18 @@ pub fn parse_items<'t, 's: 't>(
             (item, errors)
         })
         .collect()
+}
+
+/// `lhs op rhs` over `s`, for the left folds of the operator levels.
+fn binary_node(lhs: Expr, (op, rhs): (BinaryOp, Expr), s: SimpleSpan) -> Expr {
+    Expr {
+        kind: ExprKind::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
+        span: span(s),
+    }
 }
 
 /// A one-line message for a parse error.

@@ -7,7 +7,7 @@
 
 use super::{
     BLOCK, CgaLayout, Encoding, OFFSET, combine_cta_cga_with_shape, identity, names,
-    require_permutation, require_pow2, require_rank, shape_per_cta,
+    require_permutation, require_pow2, require_rank, shape_per_cta, validate_swizzle,
 };
 use crate::error::{LayoutError, Result};
 use crate::linear::{DimName, LinearLayout};
@@ -28,12 +28,13 @@ pub struct AmdRotatingShared {
 
 impl AmdRotatingShared {
     pub fn validate(&self) -> Result<()> {
-        require_permutation("order", &self.order)?;
-        require_rank("CTA placement", self.cga.rank(), self.order.len())?;
-        require_pow2(|| "vec".into(), &[self.vec])?;
-        require_pow2(|| "perPhase".into(), &[self.per_phase])?;
-        require_pow2(|| "maxPhase".into(), &[self.max_phase])?;
-        Ok(())
+        validate_swizzle(
+            self.vec,
+            self.per_phase,
+            self.max_phase,
+            &self.order,
+            &self.cga,
+        )
     }
 
     /// Like Triton, the rows and columns are those of the whole tensor (not
