@@ -114,25 +114,31 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::write_stdout(&format!("{}\n", format!($($arg)*))) };
 }
 
-/// The section of docs/diagnostics.md about `code`.
-fn explain(code: &str) -> Result<u8, Usage> {
+/// The section of docs/diagnostics.md about `code` (explanation and
+/// example), built into the binary.
+pub fn documentation(code: &str) -> Option<&'static str> {
     const DOC: &str = include_str!("../../../docs/diagnostics.md");
-    let code = code.trim().to_uppercase();
     let heading = format!("## {code}\n");
-    let Some(start) = DOC.find(&heading) else {
+    let start = DOC.find(&heading)?;
+    let body = &DOC[start + heading.len()..];
+    let end = body.find("\n## ").map_or(body.len(), |e| e + 1);
+    Some(body[..end].trim())
+}
+
+fn explain(code: &str) -> Result<u8, Usage> {
+    let code = code.trim().to_uppercase();
+    let Some(body) = documentation(&code) else {
         let known: Vec<&str> = layout_db::Code::ALL.iter().map(|c| c.as_str()).collect();
         return Err(Usage(format!(
             "no diagnostic {code}; the codes are {}",
             known.join(", ")
         )));
     };
-    let body = &DOC[start + heading.len()..];
-    let end = body.find("\n## ").map_or(body.len(), |e| e + 1);
     let title = layout_db::Code::ALL
         .iter()
         .find(|c| c.as_str() == code)
         .map_or("", |c| c.title());
-    outln!("{code}: {title}\n{}", body[..end].trim_end());
+    outln!("{code}: {title}\n{body}");
     Ok(0)
 }
 

@@ -254,10 +254,15 @@ fn sarif(checked: &[Checked]) -> Json {
     let rules: Vec<Json> = layout_db::Code::ALL
         .iter()
         .map(|c| {
+            let help = crate::documentation(c.as_str()).unwrap_or(c.title());
+            // The explanation is the documentation's first paragraph.
+            let full = help.split("\n\n").next().unwrap_or(help).replace('\n', " ");
             json!({
                 "id": c.as_str(),
                 "name": c.title(),
                 "shortDescription": {"text": c.title()},
+                "fullDescription": {"text": full},
+                "help": {"text": help, "markdown": help},
                 "helpUri": format!("https://github.com/layoutc/layoutc/blob/main/docs/diagnostics.md#{}", c.as_str().to_lowercase()),
             })
         })
@@ -312,11 +317,31 @@ fn message_with_notes(d: &Diagnostic) -> String {
     text
 }
 
-/// A relative path as a URI reference (forward slashes, spaces escaped).
+/// A path as a URI: a relative path as a relative reference (resolved
+/// against the repository by code scanning), an absolute one as a `file://`
+/// URI (SARIF forbids a relative reference that starts with `/`).
 fn uri(path: &std::path::Path) -> String {
     let s = path.display().to_string().replace('\\', "/");
-    let s = s.strip_prefix("./").unwrap_or(&s).to_string();
-    s.replace('%', "%25").replace(' ', "%20")
+    let s = s.strip_prefix("./").unwrap_or(&s);
+    let escaped: String = s
+        .chars()
+        .map(|c| match c {
+            '%' => "%25".to_string(),
+            ' ' => "%20".to_string(),
+            '#' => "%23".to_string(),
+            '?' => "%3F".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    if path.is_absolute() {
+        // `C:/x` on Windows becomes `file:///C:/x`.
+        format!(
+            "file://{}{escaped}",
+            if escaped.starts_with('/') { "" } else { "/" }
+        )
+    } else {
+        escaped
+    }
 }
 
 /// `::error file=...,line=...::message` lines for GitHub Actions.

@@ -155,9 +155,24 @@ fn sarif_and_github_formats() {
         (Some(2), Some(7))
     );
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    assert_eq!(
-        rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"],
-        "E0401"
+    let rule = &rules[r["ruleIndex"].as_u64().unwrap() as usize];
+    assert_eq!(rule["id"], "E0401");
+    // Every rule carries its documentation as help.
+    assert!(
+        rule["help"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("check identity_1d(8, \"i\", \"o\")(5) == 4"),
+        "{rule}"
+    );
+    // An absolute path is a file:// URI (a relative reference may not
+    // start with `/`, SARIF1004).
+    let uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(
+        uri.starts_with("file:///") && uri.ends_with("/bad.lay"),
+        "{uri}"
     );
 
     let o = layoutc(&["check", &f, "--format", "github"]);
