@@ -863,6 +863,12 @@ fn validate_swizzle(
     order: &[usize],
     cga: &CgaLayout,
 ) -> Result<()> {
+    if order.is_empty() {
+        return Err(LayoutError::invalid(
+            "order",
+            "is empty; a layout has at least one dim",
+        ));
+    }
     require_permutation("order", order)?;
     require_rank("CTA placement", cga.rank(), order.len())?;
     require_pow2(|| "vec".into(), &[vec])?;

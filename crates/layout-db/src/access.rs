@@ -6,7 +6,7 @@
 //! instruction the user names or the one Triton would pick on the target.
 
 use layout_algebra::bank::{
-    Access, BankTarget, Direction, Instruction, Wavefronts, bank_conflicts, largest_vectorisation,
+    Access, Direction, Instruction, Wavefronts, largest_vectorisation,
     padded_wavefronts_by_enumeration,
 };
 use layout_algebra::convert::{CuteInDims, cute_to_linear, swizzled_to_linear};
@@ -211,27 +211,122 @@ fn rename_out(l: &LinearLayout, name: &str) -> layout_algebra::Result<LinearLayo
     l.reshape_outs(&[(DimName::from(name), size)])
 }
 
-/// The instruction of an access: the user's (`"ldmatrix.x4.trans"`,
-/// `"vector"`) or, with `None`, the one Triton would use on the target
-/// (ldmatrix to load and stmatrix to store 16-bit elements where the
-/// layouts allow them and the machine has them, else the widest ld/st).
+/// Which instruction an access is counted with.
+enum Requested {
+    /// The widest `ld/st.shared` both layouts allow (`wavefronts`' default).
+    Widest,
+    /// The one Triton would use on the target.
+    Triton,
+    /// The user's: `"ldmatrix.x4.trans"`, `"ds_read_b64"`, `"vector"`.
+    Named(String, Span),
+}
+
+/// An access as counted: the instruction, elements per lane and
+/// instruction, the wavefronts of one warp, and Triton's conflict measure.
+struct Measured {
+    instruction: Instruction,
+    vector: u64,
+    wavefronts: Wavefronts,
+    conflicts: u64,
+}
+
+/// Counts one warp's access; the one path behind `wavefronts`,
+/// `bank_conflicts`, `vectorisation` and pasted `local_*` operations.
+#[allow(clippy::too_many_arguments)]
+fn measure(
+    ctx: &mut Ctx,
+    dist: &Distributed,
+    shared: &Shared,
+    bits: u32,
+    direction: Direction,
+    requested: Requested,
+    shared_span: Span,
+    span: Span,
+) -> R<Measured> {
+    if matches!(shared.encoding, Some(Encoding::PartitionedShared(_))) {
+        return Err(ctx.error(
+            Code::UnsupportedEncoding,
+            shared_span,
+            "the banks of a partitioned layout (separate LDS partitions) are not modelled; ask about the layout inside it",
+        ));
+    }
+    let target = ctx.target().bank_target();
+    let (dl, sl) = (&dist.layout, &shared.layout);
+    let padding = shared.encoding.as_ref().map_or(&[][..], Encoding::padding);
+    let (mut vector, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
+    // A vector never crosses padding: it holds at most one interval.
+    if let Some(&(interval, _)) = padding.iter().min_by_key(|(i, _)| *i) {
+        vector = vector.min(interval as u64);
+    }
+    let mut access = Access {
+        distributed: dl,
+        shared: sl,
+        element_bits: bits,
+        instruction: Instruction::LdSt {
+            bits: vector as u32 * bits,
+        },
+        direction,
+    };
+    access.instruction = instruction(ctx, &access, requested, padding, span)?;
+    let w = ctx.alg(
+        padded_wavefronts_by_enumeration(&access, &target, padding),
+        Family::Bank,
+        span,
+    )?;
+    let conflicts = match (padding.is_empty(), access.instruction) {
+        (true, Instruction::LdSt { .. }) => {
+            let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target.clone());
+            ctx.alg(
+                crate::bank_conflicts_of(ctx.db, q).clone(),
+                Family::Bank,
+                span,
+            )?
+        }
+        // Padded addresses and matrix rows: the extra wavefronts per
+        // wavefront, counted (rounded up).
+        _ => w.wavefronts.div_ceil(w.ideal.max(1)).saturating_sub(1),
+    };
+    Ok(Measured {
+        instruction: access.instruction,
+        vector: match access.instruction {
+            Instruction::LdSt { bits: b } => (b / bits) as u64,
+            Instruction::Matrix { .. } => 8,
+        },
+        wavefronts: w,
+        conflicts,
+    })
+}
+
+/// The instruction of an access: the widest ld/st, the user's, or the one
+/// Triton would use on the target (ldmatrix to load and stmatrix to store
+/// 16-bit elements where the layouts allow them and the machine has them,
+/// else the widest ld/st).
 fn instruction(
     ctx: &mut Ctx,
     access: &Access,
-    requested: Option<(String, Span)>,
-    vector: u64,
+    requested: Requested,
+    padding: &[(u32, u32)],
     span: Span,
 ) -> R<Instruction> {
-    let widest = Instruction::LdSt {
-        bits: vector as u32 * access.element_bits,
-    };
+    let widest = access.instruction;
     let target = ctx.target().bank_target();
+    let has = ctx.target().shared_instructions();
+    let (matrix_op, machine_has_it) = match access.direction {
+        Direction::Load => ("ldmatrix", has.ldmatrix),
+        Direction::Store => ("stmatrix", has.stmatrix),
+    };
+    // A matrix row is 8 contiguous elements: padding inside it breaks it.
+    let rows_fit = padding.iter().all(|&(interval, _)| interval >= 8);
     let legal = |instruction: Instruction| {
-        let probe = Access {
-            instruction,
-            ..*access
-        };
-        layout_algebra::bank::wavefronts_by_rank(&probe, &target).is_ok()
+        rows_fit
+            && layout_algebra::bank::wavefronts_by_rank(
+                &Access {
+                    instruction,
+                    ..*access
+                },
+                &target,
+            )
+            .is_ok()
     };
     let matrices = |trans: Option<bool>, count: Option<u32>| -> Vec<Instruction> {
         let mut out = Vec::new();
@@ -244,63 +339,107 @@ fn instruction(
         }
         out
     };
-    let Some((name, name_span)) = requested else {
-        let facts = ctx.target();
-        let has = facts.shared_instructions();
-        let allowed = match access.direction {
-            Direction::Load => has.ldmatrix,
-            Direction::Store => has.stmatrix,
-        };
-        if allowed && access.element_bits == 16 {
-            if let Some(i) = matrices(None, None).into_iter().find(|&i| legal(i)) {
-                return Ok(i);
+    let (name, name_span) = match requested {
+        Requested::Widest => return Ok(widest),
+        Requested::Triton => {
+            if machine_has_it && access.element_bits == 16 {
+                if let Some(i) = matrices(None, None).into_iter().find(|&i| legal(i)) {
+                    return Ok(i);
+                }
             }
+            return Ok(widest);
         }
-        return Ok(widest);
+        Requested::Named(name, span) => (name, span),
     };
-    let lowered = name.to_ascii_lowercase();
-    if matches!(lowered.as_str(), "vector" | "ld.shared" | "st.shared") {
+    let bad = |ctx: &mut Ctx, why: String| Err(ctx.error(Code::TypeMismatch, name_span, why));
+    let (plain, amd) = match access.direction {
+        Direction::Load => ("ld.shared", "ds_read_b"),
+        Direction::Store => ("st.shared", "ds_write_b"),
+    };
+    if name == "vector" || name == plain {
         return Ok(widest);
     }
-    let matrix_op = match access.direction {
-        Direction::Load => "ldmatrix",
-        Direction::Store => "stmatrix",
-    };
-    let Some(rest) = lowered.strip_prefix(matrix_op) else {
-        return Err(ctx.error(
-            Code::TypeMismatch,
-            name_span,
+    // AMD's LDS instructions by width: `ds_read_b64`.
+    if let Some(width) = name.strip_prefix(amd) {
+        let Instruction::LdSt { bits: widest_bits } = widest else {
+            unreachable!("the widest access is an ld/st");
+        };
+        return match width.parse::<u32>() {
+            Ok(w @ (32 | 64 | 128)) if w <= widest_bits && w >= access.element_bits => {
+                Ok(Instruction::LdSt { bits: w })
+            }
+            Ok(w @ (32 | 64 | 128)) => bad(
+                ctx,
+                format!(
+                    "{name} moves {w} bits per lane, but these layouts allow {access_bits} to {widest_bits}",
+                    access_bits = access.element_bits
+                ),
+            ),
+            _ => bad(
+                ctx,
+                format!("`{name}` is not an LDS instruction; {amd}32, {amd}64 or {amd}128"),
+            ),
+        };
+    }
+    let Some(rest) = name.strip_prefix(matrix_op) else {
+        return bad(
+            ctx,
             format!(
-                "a {} is \"vector\" (ld/st.shared) or \"{matrix_op}\" with optional .x1/.x2/.x4 and .trans, not \"{name}\"",
-                match access.direction {
-                    Direction::Load => "load",
-                    Direction::Store => "store",
+                "this access is a {}: the instruction is \"vector\", \"{plain}\", \"{amd}N\" or \"{matrix_op}\" with optional .x1/.x2/.x4 and .trans, not \"{name}\"",
+                if access.direction == Direction::Load {
+                    "load"
+                } else {
+                    "store"
                 }
             ),
-        ));
+        );
     };
-    let trans = Some(rest.contains(".trans"));
-    let count = [1, 2, 4]
-        .into_iter()
-        .find(|c| rest.contains(&format!(".x{c}")));
-    match matrices(trans, count).into_iter().find(|&i| legal(i)) {
+    // `.x4`, `.trans`, `.x2.trans`, or nothing.
+    let (count, trans) = match rest {
+        "" => (None, false),
+        ".trans" => (None, true),
+        ".x1" | ".x2" | ".x4" => (rest[2..].parse().ok(), false),
+        ".x1.trans" | ".x2.trans" | ".x4.trans" => (rest[2..3].parse().ok(), true),
+        _ => {
+            return bad(
+                ctx,
+                format!("`{name}`: {matrix_op} takes .x1, .x2 or .x4 and .trans"),
+            );
+        }
+    };
+    if !machine_has_it {
+        return bad(
+            ctx,
+            format!(
+                "the target has no {matrix_op} ({matrix_op} needs sm75+ to load, sm90+ to store, and NVIDIA)"
+            ),
+        );
+    }
+    match matrices(Some(trans), count).into_iter().find(|&i| legal(i)) {
         Some(i) => Ok(i),
         None => Err(ctx.error(
             Code::TypeMismatch,
             span,
             format!(
-                "{name} cannot do this access: its lanes must address 8x8 tiles of 16-bit elements whose rows (or, with .trans, columns) each thread holds in pairs"
+                "{name} cannot do this access: its lanes must address 8x8 tiles of 16-bit elements whose rows (or, with .trans, columns) each thread holds in pairs, with no padding inside a row"
             ),
         )),
     }
 }
 
-/// The instruction as PTX names it.
-fn instruction_name(i: Instruction, direction: Direction) -> String {
-    match (i, direction) {
-        (Instruction::LdSt { bits }, Direction::Load) => format!("ld.shared.b{bits}"),
-        (Instruction::LdSt { bits }, Direction::Store) => format!("st.shared.b{bits}"),
-        (Instruction::Matrix { count, trans }, d) => format!(
+/// The instruction as the machine names it.
+fn instruction_name(ctx: &Ctx, i: Instruction, direction: Direction) -> String {
+    let amd = ctx
+        .target()
+        .preset
+        .as_deref()
+        .is_some_and(|p| p.starts_with("gfx"));
+    match (i, direction, amd) {
+        (Instruction::LdSt { bits }, Direction::Load, true) => format!("ds_read_b{bits}"),
+        (Instruction::LdSt { bits }, Direction::Store, true) => format!("ds_write_b{bits}"),
+        (Instruction::LdSt { bits }, Direction::Load, false) => format!("ld.shared.b{bits}"),
+        (Instruction::LdSt { bits }, Direction::Store, false) => format!("st.shared.b{bits}"),
+        (Instruction::Matrix { count, trans }, d, _) => format!(
             "{}.x{count}{}",
             if d == Direction::Load {
                 "ldmatrix"
@@ -310,46 +449,6 @@ fn instruction_name(i: Instruction, direction: Direction) -> String {
             if trans { ".trans" } else { "" }
         ),
     }
-}
-
-/// The wavefronts of an access and Triton's conflict measure. A padded
-/// layout's addresses are not linear, so both come from enumeration there
-/// (the measure as the average extra wavefronts per wavefront).
-fn cost(
-    ctx: &mut Ctx,
-    access: &Access,
-    encoding: Option<&Encoding>,
-    target: &BankTarget,
-    shared_span: Span,
-    span: Span,
-) -> R<(Wavefronts, u64)> {
-    if matches!(encoding, Some(Encoding::PartitionedShared(_))) {
-        return Err(ctx.error(
-            Code::UnsupportedEncoding,
-            shared_span,
-            "the banks of a partitioned layout (separate LDS partitions) are not modelled; ask about the layout inside it",
-        ));
-    }
-    let padding = encoding.map_or(&[][..], Encoding::padding);
-    let w = ctx.alg(
-        padded_wavefronts_by_enumeration(access, target, padding),
-        Family::Bank,
-        span,
-    )?;
-    let conflicts = match (padding.is_empty(), access.instruction) {
-        (true, Instruction::LdSt { .. }) => ctx.alg(
-            bank_conflicts(
-                access.distributed,
-                access.shared,
-                access.element_bits,
-                target,
-            ),
-            Family::Bank,
-            span,
-        )?,
-        _ => w.wavefronts.div_ceil(w.ideal.max(1)).saturating_sub(1),
-    };
-    Ok((w, conflicts))
 }
 
 /// Both sides of an access over the same elements, or an error that says
@@ -425,7 +524,17 @@ fn matched(
 pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
     let (d, ds) = b[0].clone().expect("required");
     // A pasted shared-memory access carries its own analysis.
-    if let (Value::Access(a), None) = (&d, &b[1]) {
+    if let Value::Access(a) = &d {
+        if let Some((_, extra)) = b[1..].iter().flatten().next() {
+            return Err(ctx.error(
+                Code::ArgumentCount,
+                *extra,
+                format!(
+                    "{name} of a pasted access takes nothing more: it was counted with {}",
+                    a.instruction
+                ),
+            ));
+        }
         return Ok(Value::Int(match name {
             "bank_conflicts" => a.conflicts as i64,
             "wavefronts" => a.wavefronts as i64,
@@ -443,7 +552,17 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
     };
     let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
     let bits = match b[2].clone() {
-        Some((v, s)) => ctx.size(&v, s)? as u32,
+        Some((v, s)) => {
+            let bits = ctx.size(&v, s)?;
+            if !(1..=64).contains(&bits) || !bits.is_power_of_two() {
+                return Err(ctx.error(
+                    Code::TypeMismatch,
+                    s,
+                    format!("an element is a power of two up to 64 bits wide, not {bits}"),
+                ));
+            }
+            bits as u32
+        }
         None => match dist.element_bits {
             Some(bits) => bits,
             None => {
@@ -457,25 +576,21 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
             }
         },
     };
-    let target = ctx.target().bank_target();
-    let (dl, sl) = (&dist.layout, &shared.layout);
-    let padded = shared
+    let plain_shared = shared
         .encoding
         .as_ref()
-        .is_some_and(|e| !e.padding().is_empty());
-    if name == "bank_conflicts" && !padded {
+        .is_none_or(|e| e.padding().is_empty() && !matches!(e, Encoding::PartitionedShared(_)));
+    if name == "bank_conflicts" && plain_shared {
         // The rank formula: no enumeration needed.
-        let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target.clone());
+        let target = ctx.target().bank_target();
+        let (dl, sl) = (&dist.layout, &shared.layout);
+        let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target);
         let n = ctx.alg(
             crate::bank_conflicts_of(ctx.db, q).clone(),
             Family::Bank,
             span,
         )?;
         return Ok(Value::Int(n as i64));
-    }
-    let (v, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
-    if name == "vectorisation" {
-        return Ok(Value::Int(v as i64));
     }
     // Loads and stores differ where the target's phases say so (AMD's
     // ds_read_b128 and ds_write_b128) and in the matrix instructions.
@@ -493,36 +608,24 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
             }
         },
     };
-    let mut access = Access {
-        distributed: dl,
-        shared: sl,
-        element_bits: bits,
-        instruction: Instruction::LdSt {
-            bits: v as u32 * bits,
-        },
-        direction,
-    };
     // `wavefronts` counts the widest ld/st unless an instruction is named
     // (`"triton"`: the one Triton would pick on the target).
-    if let Some((v, s)) = b.get(4).cloned().flatten() {
-        let name = ctx.string(&v, s)?;
-        let requested = (name != "triton").then_some((name, s));
-        access.instruction = instruction(ctx, &access, requested, v_elems(&access), span)?;
-    }
-    let (w, conflicts) = cost(ctx, &access, shared.encoding.as_ref(), &target, ss, span)?;
-    Ok(Value::Int(if name == "bank_conflicts" {
-        conflicts as i64
-    } else {
-        w.wavefronts as i64
+    let requested = match b.get(4).cloned().flatten() {
+        None => Requested::Widest,
+        Some((v, s)) => match ctx.string(&v, s)?.as_str() {
+            "triton" => {
+                warn_if_default_target(ctx, span);
+                Requested::Triton
+            }
+            other => Requested::Named(other.to_string(), s),
+        },
+    };
+    let m = measure(ctx, &dist, &shared, bits, direction, requested, ss, span)?;
+    Ok(Value::Int(match name {
+        "bank_conflicts" => m.conflicts as i64,
+        "wavefronts" => m.wavefronts.wavefronts as i64,
+        _ => m.vector as i64,
     }))
-}
-
-/// Elements per vector of an ld/st access.
-fn v_elems(access: &Access) -> u64 {
-    match access.instruction {
-        Instruction::LdSt { bits } => (bits / access.element_bits) as u64,
-        Instruction::Matrix { .. } => 8,
-    }
 }
 
 /// A pasted `ttg.local_alloc` / `local_store` / `local_load`: one warp's
@@ -552,29 +655,25 @@ pub(crate) fn memory_access(
     warn_if_default_target(ctx, span);
     // Triton stores sub-byte and boolean elements as bytes.
     let bits = dist.element_bits.unwrap_or(8).max(8);
-    let target = ctx.target().bank_target();
-    let (dl, sl) = (&dist.layout, &shared.layout);
-    let (vector, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
-    let mut access = Access {
-        distributed: dl,
-        shared: sl,
-        element_bits: bits,
-        instruction: Instruction::LdSt {
-            bits: vector as u32 * bits,
-        },
+    let m = measure(
+        ctx,
+        &dist,
+        &shared,
+        bits,
         direction,
-    };
-    access.instruction = instruction(ctx, &access, None, vector, span)?;
-    let (w, conflicts) = cost(ctx, &access, shared.encoding.as_ref(), &target, ss, span)?;
+        Requested::Triton,
+        ss,
+        span,
+    )?;
     Ok(Value::Access(Box::new(AccessReport {
         op,
         direction,
         element_bits: bits,
-        vector: v_elems(&access) as u32,
-        instruction: instruction_name(access.instruction, direction),
-        instructions: w.instructions,
-        wavefronts: w.wavefronts,
-        conflicts,
+        vector: m.vector as u32,
+        instruction: instruction_name(ctx, m.instruction, direction),
+        instructions: m.wavefronts.instructions,
+        wavefronts: m.wavefronts.wavefronts,
+        conflicts: m.conflicts,
         distributed,
         shared: shared_tensor,
     })))

@@ -1257,7 +1257,7 @@ pub(crate) fn convert_layout(
 /// none: which default was used, and how to name one.
 pub(crate) fn warn_if_default_target(ctx: &mut Ctx, span: Span) {
     let facts = ctx.target();
-    if facts.preset.is_none() && facts.banks.is_none() {
+    if facts.preset.is_none() && facts.banks.is_none() && facts.unknown_machine.is_none() {
         ctx.report(
             Diagnostic::warning(
                 Code::DefaultTarget,

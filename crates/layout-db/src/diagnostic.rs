@@ -89,7 +89,7 @@ pub struct Diagnostic {
     pub span: Span,
     /// Secondary spans (the first definition of a duplicate, ...).
     pub labels: Vec<(Span, String)>,
-    /// Hints: "did you mean", the mixed-radix path, ...
+    /// Hints: "did you mean", another notation, ...
     pub notes: Vec<String>,
 }
 

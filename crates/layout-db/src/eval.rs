@@ -312,10 +312,11 @@ impl<'db> Ctx<'db> {
                         machine = Some((a, p));
                     }
                     None => {
+                        facts.unknown_machine = Some(name.clone());
                         self.report(Diagnostic::warning(
                             Code::UnknownMachine,
                             a.span,
-                            format!("layoutc has no model of \"{name}\"; the defaults apply (32 banks of 4 bytes)"),
+                            format!("layoutc has no model of \"{name}\"; shared memory is taken as 32 banks of 4 bytes, with ld/st.shared only"),
                         ).with_note(format!(
                             "known targets: {}",
                             target::TRITON_TARGETS.iter().map(|(t, _)| *t).collect::<Vec<_>>().join(", ")
@@ -795,11 +796,11 @@ impl<'db> Ctx<'db> {
                 lhs,
                 rhs,
             } => {
+                // Both parts are evaluated (an error in either is reported);
+                // the first false one explains the failure.
                 let a = self.verdict(lhs)?;
-                if !a.holds {
-                    return Ok(a);
-                }
-                self.verdict(rhs)
+                let b = self.verdict(rhs)?;
+                Ok(if a.holds { b } else { a })
             }
             ExprKind::Binary {
                 op: BinaryOp::Or,
@@ -807,10 +808,10 @@ impl<'db> Ctx<'db> {
                 rhs,
             } => {
                 let a = self.verdict(lhs)?;
+                let b = self.verdict(rhs)?;
                 if a.holds {
                     return Ok(a);
                 }
-                let b = self.verdict(rhs)?;
                 if b.holds {
                     return Ok(b);
                 }
@@ -910,12 +911,14 @@ impl<'db> Ctx<'db> {
                 lhs,
                 rhs,
             } => {
+                // Both sides are evaluated, so an error on either is reported.
                 let l = self.boolean(lhs)?;
-                // Short-circuit, as a reader expects.
-                if l == (*op == BinaryOp::Or) {
-                    return Ok(Value::Bool(l));
-                }
-                Ok(Value::Bool(self.boolean(rhs)?))
+                let r = self.boolean(rhs)?;
+                Ok(Value::Bool(if *op == BinaryOp::Or {
+                    l || r
+                } else {
+                    l && r
+                }))
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let l = self.expr(lhs)?;
@@ -1084,6 +1087,17 @@ impl<'db> Ctx<'db> {
             }
         }
         let rank = enc.fixed_rank().unwrap_or(shape.len()).min(shape.len());
+        if shape.len() > rank + 1 {
+            // Triton: the encoding's rank, or one more for a pipeline's buffers.
+            return Err(self.error(
+                Code::RankMismatch,
+                span,
+                format!(
+                    "a memdesc has the encoding's rank ({rank}) or one more dim (its buffers), not {}",
+                    shape.len()
+                ),
+            ));
+        }
         shape.drain(..shape.len() - rank);
         // A sub-view (`..., mutable, 128x32>`) is laid out by its whole
         // allocation, as Triton does; the view is taken at the origin (its
@@ -1206,7 +1220,12 @@ impl<'db> Ctx<'db> {
                         .collect::<Result<Vec<_>, _>>()
                 });
             return match inner {
-                Some(Ok(v)) if v.len() == 3 && v[0] >= 0 && v[1] >= 0 => {
+                Some(Ok(v))
+                    if v.len() == 3
+                        && (0..64).contains(&v[0])
+                        && (0..64).contains(&v[1])
+                        && (-64..64).contains(&v[2]) =>
+                {
                     let r = Swizzle::new(v[0] as u32, v[1] as u32, v[2] as i32);
                     self.alg(r, Family::Cute, span).map(Value::Swizzle)
                 }
@@ -1238,6 +1257,13 @@ impl<'db> Ctx<'db> {
         span: Span,
         enc_span: Span,
     ) -> R<Value> {
+        if shape.is_empty() {
+            return Err(self.error(
+                Code::RankMismatch,
+                span,
+                "a tensor here has at least one dim (`tensor<64xf16, ...>`)",
+            ));
+        }
         // A CTA's tile: Triton's tensors are far smaller; beyond this the
         // tables and bank enumerations would not finish in interactive time.
         const MAX_TENSOR_ELEMENTS: u64 = 1 << 24;
@@ -1385,6 +1411,23 @@ impl<'db> Ctx<'db> {
                 }
             }
             return Ok(Value::Bool(false));
+        }
+        // `(4)`, CuTe's one-element tuple, orders like the number 4.
+        let number = |v: &Value| match v {
+            Value::Int(n) => Some(*n),
+            Value::Tuple(items) if items.len() == 1 => match items[0] {
+                Value::Int(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let (Some(a), Some(b), false) = (number(l), number(r), matches!(op, Eq | Ne)) {
+            return Ok(Value::Bool(match op {
+                Lt => a < b,
+                Le => a <= b,
+                Gt => a > b,
+                _ => a >= b,
+            }));
         }
         if let (Value::Int(a), Value::Int(b)) = (l, r) {
             return Ok(Value::Bool(match op {

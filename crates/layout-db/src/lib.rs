@@ -539,7 +539,11 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
         }
         if let Some((full, name_span, item_span)) = &syntax.declares {
             let span = name_span.shift(shift);
+            // SSA names are scoped to their function in MLIR: a dump with two
+            // functions may reuse `%0` (a use finds the first).
+            let ssa = full.starts_with('%');
             let duplicate = match first_definition.get(full.as_str()) {
+                Some(_) if ssa => false,
                 Some(first) => {
                     report.diagnostics.push(
                         Diagnostic::error(

@@ -13,6 +13,9 @@ use crate::diagnostic::{Code, Diagnostic};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TargetFacts {
     pub preset: Option<String>,
+    /// A `ttg.target` layoutc has no preset for (`"cuda:70"`): named, so
+    /// no default is assumed in its place.
+    pub unknown_machine: Option<String>,
     pub threads_per_warp: Option<u32>,
     pub num_warps: Option<u32>,
     pub num_ctas: Option<u32>,
@@ -195,6 +198,7 @@ impl TargetFacts {
         }
         take!(
             preset,
+            unknown_machine,
             threads_per_warp,
             num_warps,
             num_ctas,
@@ -224,6 +228,10 @@ impl TargetFacts {
     /// sm75, `stmatrix` from sm90, neither on AMD. Without a preset, sm90's
     /// (the target of the conversion vectors and of most current kernels).
     pub fn shared_instructions(&self) -> SharedInstructions {
+        if self.preset.is_none() && self.unknown_machine.is_some() {
+            // A machine layoutc does not know: only what every one has.
+            return SharedInstructions::LD_ST;
+        }
         match self.preset.as_deref() {
             Some("sm80") => SharedInstructions {
                 ldmatrix: true,
@@ -255,7 +263,7 @@ pub fn contradiction(
     for (before, before_span) in earlier {
         let clash = |what: &str, a: String, b: String| {
             Diagnostic::error(
-                Code::TargetMismatch,
+                Code::InvalidTarget,
                 span,
                 format!("this says {what} {b}, but the machine was already given {what} {a}"),
             )

@@ -68,7 +68,13 @@ pub fn parse_each(texts: &[&str]) -> Vec<Parse> {
 pub fn declared_name(text: &str) -> Option<(String, Span)> {
     use lexer::Token;
     let mut tokens = lexer::lex_from(text, 0);
-    let (first, _) = tokens.next()?;
+    let (first, first_range) = tokens.next()?;
+    if let Token::Ssa(_) = first {
+        // `%41 = ttg.convert_layout ...`: the outline's rule.
+        let ahead: Vec<Token> = lexer::lex_from(text, 0).take(5).map(|(t, _)| t).collect();
+        return parser::analysed_result_name(&ahead)
+            .map(|name| (name, Span::new(first_range.start, first_range.end)));
+    }
     let (second, range) = tokens.next()?;
     let span = Span::new(range.start, range.end);
     match (first, second) {

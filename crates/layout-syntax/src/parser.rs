@@ -1049,13 +1049,34 @@ where
                 fields,
             }),
     ));
-    // A pasted line may end with its `loc(...)`.
+    // A pasted line may end with its `loc(...)`; a pasted operation may be
+    // followed by the `}` lines that close the regions around it (a
+    // `scf.for` whose body ends with a store has no `scf.yield`).
+    let closers = ctrl('}')
+        .then(location().or_not())
+        .map_with(|_, e| e.span())
+        .repeated()
+        .collect::<Vec<SimpleSpan>>();
     kind.then(location().or_not())
+        .then(closers)
         .then_ignore(ctrl(';').or_not())
-        .map_with(|(kind, location), e| Item {
-            kind,
-            span: span(e.span()),
-            location,
+        .validate(|((kind, location), closers), e, emitter| {
+            let pasted = match &kind {
+                ItemKind::Convert { name, .. } => name.name.starts_with('%'),
+                ItemKind::MemoryOp { .. } => true,
+                _ => false,
+            };
+            if let (false, Some(first)) = (pasted, closers.first()) {
+                emitter.emit(Er::custom(
+                    *first,
+                    "unexpected '}': nothing here is open".to_string(),
+                ));
+            }
+            Item {
+                kind,
+                span: span(e.span()),
+                location,
+            }
         })
 }
 
@@ -1164,7 +1185,10 @@ fn describe(e: &Rich<'_, Token<'_>>) -> String {
                 matches!(t, Token::Op(o) if *o != "->")
                     || matches!(
                         t,
-                        Token::Ctrl('<') | Token::Ctrl('>') | Token::Ident("and" | "or" | "in")
+                        Token::Ctrl('<')
+                            | Token::Ctrl('>')
+                            | Token::Ctrl('}')
+                            | Token::Ident("and" | "or" | "in" | "loc")
                     )
             };
             let structural = e.expected().any(|p| match p {

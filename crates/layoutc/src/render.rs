@@ -27,12 +27,11 @@ pub fn check_text(path: PathBuf, source: files::Source, with_values: bool) -> Ch
     let file = SourceFile::open(&mut db, path.display().to_string(), text.clone());
     let mut report = check_file(&db, file).clone();
     if let Some(d) = source.not_utf8 {
-        // A bad byte outside comments and strings is also a stray
-        // character; E0002 already says so.
-        report.diagnostics.retain(|e| {
-            !(e.code == layout_db::Code::Syntax
-                && text[e.span.start..].starts_with(layout_db::diagnostic::SUBSTITUTE))
-        });
+        // The first bad byte outside comments and strings is also a stray
+        // character; E0002 already says so there.
+        report
+            .diagnostics
+            .retain(|e| !(e.code == layout_db::Code::Syntax && e.span == d.span));
         report.diagnostics.insert(0, d);
     }
     let values = if with_values {
@@ -96,8 +95,18 @@ pub fn check(paths: &[String], format: CheckFormat, color: bool) -> Result<u8, U
     Ok(u8::from(failed))
 }
 
+/// A file as ariadne reads it: made once per file, since ariadne indexes
+/// the lines of the whole text when it is made.
+pub type SourceCache<'a> = (&'a str, Source<&'a str>);
+
+pub fn source_cache<'a>(path: &'a str, text: &'a str) -> SourceCache<'a> {
+    (path, Source::from(text))
+}
+
 /// A diagnostic as ariadne draws it, with byte offsets.
-pub fn ariadne_report(path: &str, text: &str, d: &Diagnostic, color: bool) -> String {
+pub fn ariadne_report(cache: &mut SourceCache, d: &Diagnostic, color: bool) -> String {
+    let path = cache.0;
+    let text: &str = cache.1.text();
     let kind = match d.severity {
         Severity::Error => ReportKind::Error,
         Severity::Warning => ReportKind::Warning,
@@ -120,7 +129,7 @@ pub fn ariadne_report(path: &str, text: &str, d: &Diagnostic, color: bool) -> St
         report = report.with_note(n);
     }
     let mut out = Vec::new();
-    let _ = report.finish().write((path, Source::from(text)), &mut out);
+    let _ = report.finish().write(&mut *cache, &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -128,8 +137,9 @@ fn text_report(checked: &[Checked], color: bool) -> String {
     let mut out = String::new();
     for c in checked {
         let path = c.path.display().to_string();
+        let mut cache = source_cache(&path, &c.text);
         for d in &c.report.diagnostics {
-            out += &ariadne_report(&path, &c.text, d, color);
+            out += &ariadne_report(&mut cache, d, color);
         }
     }
     let summary = Summary::of(checked);

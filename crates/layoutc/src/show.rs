@@ -9,7 +9,7 @@ use layout_db::{NamedValue, Value};
 use serde_json::{Value as Json, json};
 
 use crate::files::{self, LineIndex};
-use crate::render::{ariadne_report, check_text, diagnostic_json, span_json};
+use crate::render::{ariadne_report, check_text, diagnostic_json, source_cache, span_json};
 use crate::{ShowFormat, Usage};
 
 /// Above this many elements, tables and offsets are left out (CONTRACT §3).
@@ -53,8 +53,9 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
                 out += &value_text(&checked.text, &index, v);
                 out += "\n";
             }
+            let mut cache = source_cache(path, &checked.text);
             for d in &checked.report.diagnostics {
-                out += &ariadne_report(path, &checked.text, d, false);
+                out += &ariadne_report(&mut cache, d, false);
             }
             crate::out!("{out}");
         }

@@ -28,6 +28,12 @@ pub struct AmdRotatingShared {
 
 impl AmdRotatingShared {
     pub fn validate(&self) -> Result<()> {
+        if self.order.is_empty() {
+            return Err(LayoutError::invalid(
+                "order",
+                "is empty; a layout has at least one dim",
+            ));
+        }
         validate_swizzle(
             self.vec,
             self.per_phase,
@@ -225,6 +231,12 @@ impl PaddedShared {
             }
         }
         if let PaddedLinear::Identity { order, shape } = &self.linear {
+            if order.is_empty() {
+                return Err(LayoutError::invalid(
+                    "order",
+                    "is empty; a layout has at least one dim",
+                ));
+            }
             require_permutation("order", order)?;
             require_rank("shape", shape.len(), order.len())?;
             require_pow2(|| "every dim of `shape`".into(), shape)?;
@@ -363,8 +375,8 @@ impl PartitionedShared {
                 format!("is {pd}, but the tensor has rank {}", shape.len()),
             ));
         }
-        let pieces = self.num_partitions * self.num_groups;
-        if shape[pd] % pieces != 0 || shape[pd] < pieces {
+        let pieces = self.num_partitions as u64 * self.num_groups as u64;
+        if shape[pd] as u64 % pieces != 0 || (shape[pd] as u64) < pieces {
             return Err(LayoutError::invalid(
                 "partitioned_shared",
                 format!(
@@ -372,7 +384,7 @@ impl PartitionedShared {
                 ),
             ));
         }
-        let piece = shape[pd] / pieces;
+        let piece = (shape[pd] as u64 / pieces) as u32;
         let mut inner_shape = shape.to_vec();
         inner_shape[pd] = piece;
         let base = self.inner.to_linear_layout(&inner_shape)?;
