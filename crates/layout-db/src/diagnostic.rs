@@ -78,6 +78,8 @@ codes! {
     Internal = "E0900", "internal error";
     DefaultTarget = "W0301", "the answer depends on a target the file does not give";
     UnknownMachine = "W0302", "no model of this target";
+    SharedConversion = "W0401", "convert_layout through shared memory";
+    BankConflicts = "W0402", "shared-memory access with bank conflicts";
 }
 
 /// A problem found in a file, with the span it is about.

@@ -269,7 +269,14 @@ impl<'db> Ctx<'db> {
             ItemKind::Convert { src, dst, .. } => {
                 let source = (self.expr(src)?, src.span);
                 let destination = (self.expr(dst)?, dst.span);
-                crate::builtins::convert_layout(self, source, destination, src.span.to(dst.span))
+                let v = crate::builtins::convert_layout(
+                    self,
+                    source,
+                    destination,
+                    src.span.to(dst.span),
+                )?;
+                self.report_in_dump(item, &v);
+                Ok(v)
             }
             ItemKind::Module { attributes, .. } => self.module(attributes),
             ItemKind::MemoryOp { op, from, to, .. } => {
@@ -278,12 +285,90 @@ impl<'db> Ctx<'db> {
                     None => None,
                 };
                 let to = (self.expr(to)?, to.span);
-                crate::access::memory_access(self, *op, from, to, item.span)
+                let v = crate::access::memory_access(self, *op, from, to, item.span)?;
+                self.report_in_dump(item, &v);
+                Ok(v)
             }
             ItemKind::Operation { op, .. } => Ok(Value::Operation(op.name.clone())),
             ItemKind::Target { preset, fields, .. } => self.target_item(preset.as_ref(), fields),
             ItemKind::Solve { fields, .. } => self.solve(fields, item.span),
             ItemKind::Error => Err(Reported),
+        }
+    }
+
+    /// In a Triton dump checked as it is (`*.ttgir`, `*.mlir`), what a kernel
+    /// engineer wants flagged: a conversion through shared memory and a
+    /// shared-memory access with bank conflicts, each at its line and, where
+    /// its `loc` says, at the kernel's Python line.
+    fn report_in_dump(&mut self, item: &Item, v: &Value) {
+        let path = self.file.path(self.db);
+        if !(path.ends_with(".ttgir") || path.ends_with(".mlir")) {
+            return;
+        }
+        let d = match v {
+            Value::Conversion(c)
+                if c.kind == layout_algebra::convert_layout::ConversionKind::Shared =>
+            {
+                Diagnostic::warning(
+                    Code::SharedConversion,
+                    item.span,
+                    format!(
+                        "this convert_layout goes through shared memory: {} bytes of scratch, {} round(s), {} then {}, {} read / {} write conflicts",
+                        c.scratch_bytes,
+                        c.rounds,
+                        c.store.unwrap_or("-"),
+                        c.load.unwrap_or("-"),
+                        c.read_conflicts,
+                        c.write_conflicts
+                    ),
+                )
+            }
+            Value::Access(a) if a.conflicts > 0 => Diagnostic::warning(
+                Code::BankConflicts,
+                item.span,
+                format!(
+                    "this {} has bank conflicts: {} x {} take {} wavefronts per warp, {} extra per wavefront",
+                    a.op.mlir_name(),
+                    a.instructions,
+                    a.instruction,
+                    a.wavefronts,
+                    a.conflicts
+                ),
+            ),
+            _ => return,
+        };
+        let d = match item.location.as_ref().and_then(|l| self.source_line(l, 0)) {
+            Some(line) => d.with_note(format!("in the kernel at {line}")),
+            None => d,
+        };
+        self.report(d);
+    }
+
+    /// The first source position (`file:line:column`) a location names,
+    /// following `#loc` aliases.
+    fn source_line(&mut self, l: &layout_syntax::Location, depth: usize) -> Option<String> {
+        use layout_syntax::Location as L;
+        if depth > 16 {
+            return None;
+        }
+        match l {
+            L::File { file, line, column } => Some(format!("{file}:{line}:{column}")),
+            L::Alias(name) => {
+                let decl = DeclName::new(self.db, self.file, format!("#{name}"));
+                match crate::declared_value(self.db, decl) {
+                    Some(Some(Value::Location(inner))) => {
+                        let inner = (**inner).clone();
+                        self.source_line(&inner, depth + 1)
+                    }
+                    _ => None,
+                }
+            }
+            L::Named { child, .. } => child.as_ref().and_then(|c| self.source_line(c, depth + 1)),
+            L::CallSite { callee, caller } => self
+                .source_line(callee, depth + 1)
+                .or_else(|| self.source_line(caller, depth + 1)),
+            L::Fused(ls) => ls.iter().find_map(|x| self.source_line(x, depth + 1)),
+            L::Unknown => None,
         }
     }
 

@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use crate::Usage;
 
-/// Expands files, directories (every `*.lay` below, sorted) and glob
+/// Expands files, directories (every `*.lay`, `*.ttgir` and `*.mlir` below,
+/// sorted) and glob
 /// patterns. A path that matches nothing is a usage error.
 pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, Usage> {
     let mut out = Vec::new();
@@ -14,7 +15,7 @@ pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, Usage> {
             let mut found = Vec::new();
             walk(path, &mut found).map_err(|e| Usage(format!("cannot read {p}: {e}")))?;
             if found.is_empty() {
-                return Err(Usage(format!("{p} holds no .lay files")));
+                return Err(Usage(format!("{p} holds no .lay, .ttgir or .mlir files")));
             }
             found.sort();
             out.extend(found);
@@ -44,7 +45,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry?.path();
         if path.is_dir() {
             walk(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "lay") {
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "lay" || e == "ttgir" || e == "mlir")
+        {
             out.push(path);
         }
     }

@@ -339,3 +339,31 @@ fn show_json_lists_declarations_that_do_not_parse_without_a_value() {
         assert!(text[start..].starts_with(name), "{name} at {start}");
     }
 }
+
+#[test]
+fn a_triton_dump_checks_as_it_is_with_warnings_at_its_lines() {
+    let dump = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/ttgir/transpose_sm80.ttgir"
+    );
+    let o = layoutc(&["check", dump, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let diags = j["files"][0]["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d["code"], "W0401");
+    assert_eq!(d["span"]["line"], 61);
+    // Triton allocates 8192 bytes for this kernel (k.metadata.shared) and
+    // stores with st.shared, loads with ldmatrix.
+    let message = d["message"].as_str().unwrap();
+    assert!(
+        message.contains("8192 bytes") && message.contains("ldmatrix"),
+        "{message}"
+    );
+    // The kernel's Python line, from `loc(#loc19)`.
+    assert_eq!(
+        d["notes"][0],
+        "in the kernel at tests/vectors/triton/gen_ttgir_corpus.py:125:5"
+    );
+}
