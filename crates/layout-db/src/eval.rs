@@ -337,39 +337,15 @@ impl<'db> Ctx<'db> {
             ),
             _ => return,
         };
-        let d = match item.location.as_ref().and_then(|l| self.source_line(l, 0)) {
+        let d = match item
+            .location
+            .as_ref()
+            .and_then(|l| crate::source_position(self.db, self.file, l))
+        {
             Some(line) => d.with_note(format!("in the kernel at {line}")),
             None => d,
         };
         self.report(d);
-    }
-
-    /// The first source position (`file:line:column`) a location names,
-    /// following `#loc` aliases.
-    fn source_line(&mut self, l: &layout_syntax::Location, depth: usize) -> Option<String> {
-        use layout_syntax::Location as L;
-        if depth > 16 {
-            return None;
-        }
-        match l {
-            L::File { file, line, column } => Some(format!("{file}:{line}:{column}")),
-            L::Alias(name) => {
-                let decl = DeclName::new(self.db, self.file, format!("#{name}"));
-                match crate::declared_value(self.db, decl) {
-                    Some(Some(Value::Location(inner))) => {
-                        let inner = (**inner).clone();
-                        self.source_line(&inner, depth + 1)
-                    }
-                    _ => None,
-                }
-            }
-            L::Named { child, .. } => child.as_ref().and_then(|c| self.source_line(c, depth + 1)),
-            L::CallSite { callee, caller } => self
-                .source_line(callee, depth + 1)
-                .or_else(|| self.source_line(caller, depth + 1)),
-            L::Fused(ls) => ls.iter().find_map(|x| self.source_line(x, depth + 1)),
-            L::Unknown => None,
-        }
     }
 
     /// `module attributes {...}`: the launch shape and, from `ttg.target`,

@@ -451,6 +451,44 @@ pub fn file_target(db: &dyn salsa::Database, file: SourceFile) -> TargetFacts {
     facts
 }
 
+/// The first source position (`file:line:column`) an MLIR location names,
+/// following the file's `#loc` aliases: for a pasted line, the kernel's
+/// Python line.
+pub fn source_position(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    location: &layout_syntax::Location,
+) -> Option<String> {
+    fn walk(
+        db: &dyn salsa::Database,
+        file: SourceFile,
+        l: &layout_syntax::Location,
+        depth: usize,
+    ) -> Option<String> {
+        use layout_syntax::Location as L;
+        if depth > 16 {
+            return None; // aliases that name each other
+        }
+        match l {
+            L::File { file, line, column } => Some(format!("{file}:{line}:{column}")),
+            L::Alias(name) => {
+                let decl = DeclName::new(db, file, format!("#{name}"));
+                match declared_value(db, decl) {
+                    Some(Some(Value::Location(inner))) => walk(db, file, inner, depth + 1),
+                    _ => None,
+                }
+            }
+            L::Named { child, .. } => child.as_ref().and_then(|c| walk(db, file, c, depth + 1)),
+            L::CallSite { callee, caller } => {
+                walk(db, file, callee, depth + 1).or_else(|| walk(db, file, caller, depth + 1))
+            }
+            L::Fused(ls) => ls.iter().find_map(|x| walk(db, file, x, depth + 1)),
+            L::Unknown => None,
+        }
+    }
+    walk(db, file, location, 0)
+}
+
 /// A named declaration's place, for `show` and hovers.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NamedItem {
@@ -574,6 +612,21 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
         .diagnostics
         .sort_by_key(|d| (d.span.start, d.span.end, d.code));
     report
+}
+
+/// Every item of a file, named or not, with its span in the file and its
+/// value (`None` when it has errors): a pasted `ttg.local_store` has an
+/// analysis but no name.
+pub fn item_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Span, Option<Value>)> {
+    let offsets = file.offsets(db);
+    file.items(db)
+        .iter()
+        .zip(offsets)
+        .map(|(&item, &offset)| {
+            let evaluated = evaluate_item(db, item);
+            (evaluated.syntax.span.shift(offset), evaluated.value.clone())
+        })
+        .collect()
 }
 
 /// Every named declaration of a file with its value, in file order.

@@ -56,7 +56,7 @@ pub fn fmt(paths: &[String], check: bool, write: bool) -> Result<u8, Usage> {
 
 /// Writes beside the file, then renames over it: readers see the old or
 /// the new text, never a half-written one.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

@@ -10,6 +10,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod files;
 mod fmt_cmd;
+mod import;
 mod render;
 mod show;
 
@@ -56,9 +57,9 @@ pub enum ShowFormat {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Check .lay files: syntax, names, types and every `check`.
+    /// Check .lay files and Triton dumps: syntax, names, types and every `check`.
     Check {
-        /// Files, directories (searched for *.lay) and glob patterns.
+        /// Files, directories (searched for *.lay, *.ttgir, *.mlir) and glob patterns.
         #[arg(required = true)]
         paths: Vec<String>,
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
@@ -71,6 +72,14 @@ enum Command {
         name: Option<String>,
         #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
         format: ShowFormat,
+    },
+    /// A Triton TTGIR dump as a .lay file: its aliases, tensor types,
+    /// conversions and shared-memory accesses with their analysis.
+    Import {
+        dump: String,
+        /// Write here (atomically) instead of printing.
+        #[arg(short, long)]
+        output: Option<String>,
     },
     /// Explain a diagnostic code, with an example that triggers it.
     Explain {
@@ -165,6 +174,7 @@ fn main() -> ExitCode {
         Command::Check { paths, format } => render::check(&paths, format, color),
         Command::Show { file, name, format } => show::show(&file, name.as_deref(), format),
         Command::Explain { code } => explain(&code),
+        Command::Import { dump, output } => import::import(&dump, output.as_deref()),
         Command::Fmt {
             paths,
             check,

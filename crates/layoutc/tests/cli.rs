@@ -367,3 +367,53 @@ fn a_triton_dump_checks_as_it_is_with_warnings_at_its_lines() {
         "in the kernel at tests/vectors/triton/gen_ttgir_corpus.py:125:5"
     );
 }
+
+#[test]
+fn import_turns_every_dump_into_a_lay_file_that_checks() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/ttgir");
+    let dir = tempfile::tempdir().unwrap();
+    let mut dumps: Vec<_> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ttgir"))
+        .collect();
+    dumps.sort();
+    assert!(dumps.len() >= 27);
+    for dump in dumps {
+        let name = dump.file_stem().unwrap().to_string_lossy().to_string();
+        let out = dir.path().join(format!("{name}.lay"));
+        let o = layoutc(&[
+            "import",
+            dump.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{name}");
+        let lay = std::fs::read_to_string(&out).unwrap();
+        let dump_text = std::fs::read_to_string(&dump).unwrap();
+        // One analysed line per conversion and shared-memory access.
+        let count = |text: &str| {
+            text.lines()
+                .filter(|l| {
+                    !l.trim_start().starts_with("//")
+                        && ["convert_layout", "local_alloc", "local_store", "local_load"]
+                            .iter()
+                            .any(|op| l.contains(&format!("ttg.{op} ")))
+                })
+                .count()
+        };
+        assert_eq!(count(&lay), count(&dump_text), "{name}");
+        // The analysis comments say where each came from.
+        assert!(
+            !lay.contains("has errors") && lay.matches("// dump line").count() >= count(&lay),
+            "{name}"
+        );
+        let o = layoutc(&["check", out.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
+    }
+    // The transpose's conversion, as Triton compiles it: 8192 bytes.
+    let lay = std::fs::read_to_string(dir.path().join("transpose_sm80.lay")).unwrap();
+    assert!(
+        lay.contains("gen_ttgir_corpus.py:125:5: convert shared (16 bits): 8192 scratch bytes")
+    );
+}
