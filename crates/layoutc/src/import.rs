@@ -59,12 +59,12 @@ pub fn translate(path: &str, text: &str) -> String {
                 header += text[item.span.start..end].trim_end();
                 header.push('\n');
             }
-            ItemKind::Alias { value, .. } => {
-                // Locations are resolved into the comments below.
-                if !matches!(value.kind, layout_syntax::ExprKind::Location(_)) {
-                    aliases += source.trim_end();
-                    aliases.push('\n');
-                }
+            // Locations are resolved into the comments below.
+            ItemKind::Alias { value, .. }
+                if !matches!(value.kind, layout_syntax::ExprKind::Location(_)) =>
+            {
+                aliases += source.trim_end();
+                aliases.push('\n');
             }
             ItemKind::Convert { dst: last, .. } | ItemKind::MemoryOp { to: last, .. } => {
                 let analysis = match value_at(item.span.start) {
