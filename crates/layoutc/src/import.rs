@@ -3,7 +3,9 @@
 //! every distinct tensor type becomes a named layout, and every
 //! `convert_layout` and `local_alloc` / `local_store` / `local_load` line is
 //! kept with its analysis in a comment that points at the dump's line and
-//! the kernel's Python line.
+//! the kernel's Python line. An HLO module (`*.hlo`, or the `*.txt` that
+//! `XLA_FLAGS=--xla_dump_to` writes) becomes its array shapes with layouts,
+//! each with its padding.
 
 use std::path::Path;
 
@@ -19,7 +21,12 @@ pub fn import(dump: &str, output: Option<&str>) -> Result<u8, Usage> {
     if let Some(d) = not_utf8 {
         return Err(Usage(format!("{dump}: {}", d.message)));
     }
-    let lay = translate(dump, &text);
+    let hlo = dump.ends_with(".hlo") || dump.ends_with(".txt");
+    let lay = if hlo {
+        translate_hlo(dump, &text)
+    } else {
+        translate(dump, &text)
+    };
     match output {
         Some(out) => crate::fmt_cmd::write_atomically(Path::new(out), &lay)
             .map_err(|e| Usage(format!("cannot write {out}: {e}")))?,
@@ -121,6 +128,88 @@ fn tensor_types(text: &str) -> Vec<(String, usize)> {
         let ty = &text[span.start..end];
         if ty.contains(", #") && !out.iter().any(|(t, _)| t == ty) {
             out.push((ty.to_string(), span.start));
+        }
+    }
+    out
+}
+
+/// The `.lay` text of an HLO module: every distinct array shape with a
+/// layout as an `xla` value, with its padding (seed 001's TPU tiles).
+pub fn translate_hlo(path: &str, text: &str) -> String {
+    use layout_algebra::xla::XlaShape;
+    let index = LineIndex::new(text);
+    let mut out = format!(
+        "// Imported from {path} by `layoutc import`: every array shape with a layout,\n// with the elements its tiles pad it to.\n"
+    );
+    let mut seen: Vec<String> = Vec::new();
+    for (start, shape) in hlo_shapes(text) {
+        if seen.contains(&shape) {
+            continue;
+        }
+        let Ok(x) = XlaShape::parse(&shape) else {
+            continue; // a tuple or a token, not an array
+        };
+        let (logical, padded) = (x.logical_elements(), x.padded_elements());
+        let extra = if logical > 0 {
+            format!(
+                " (+{:.1}%)",
+                100.0 * (padded - logical) as f64 / logical as f64
+            )
+        } else {
+            String::new()
+        };
+        out += &format!(
+            "layout a{} = xla {shape} // line {}: {logical} elements, {padded} with padding{extra}, {} bytes\n",
+            seen.len(),
+            index.line_col(text, start).0,
+            x.padded_bytes()
+        );
+        seen.push(shape);
+    }
+    out
+}
+
+/// `TYPE[dims]{layout}` in HLO text, with their offsets: an element type
+/// (letters and digits) right before `[`, and a balanced `{...}` right after
+/// the `]`.
+fn hlo_shapes(text: &str) -> Vec<(usize, String)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(open) = text[i..].find('[').map(|k| i + k) {
+        i = open + 1;
+        let start = text[..open]
+            .rfind(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(0, |k| k + 1);
+        let ty = &text[start..open];
+        if ty.is_empty() || !ty.starts_with(|c: char| c.is_ascii_lowercase()) {
+            continue;
+        }
+        let Some(close) = text[open..].find(']').map(|k| open + k) else {
+            break;
+        };
+        if bytes.get(close + 1) != Some(&b'{') {
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut end = None;
+        for (k, c) in text[close + 1..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(close + 1 + k + 1);
+                        break;
+                    }
+                }
+                '\n' => break,
+                _ => {}
+            }
+        }
+        if let Some(end) = end {
+            out.push((start, text[start..end].to_string()));
+            i = end;
         }
     }
     out

@@ -417,3 +417,27 @@ fn import_turns_every_dump_into_a_lay_file_that_checks() {
         lay.contains("gen_ttgir_corpus.py:125:5: convert shared (16 bits): 8192 scratch bytes")
     );
 }
+
+#[test]
+fn import_of_hlo_text_lists_every_array_with_its_padding() {
+    let hlo = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/hlo/convert_bf16.hlo"
+    );
+    let o = layoutc(&["import", hlo]);
+    assert_eq!(o.status.code(), Some(0));
+    let lay = stdout(&o);
+    let lines: Vec<&str> = lay.lines().filter(|l| l.starts_with("layout ")).collect();
+    // Four distinct arrays (f32[1000,300] appears three times); seed 001:
+    // 300 columns pad to 384 in (8,128) tiles, f32[3,5] to 4x6 in (2,2),
+    // pred[8,8,8] to 8 x (8,128) with 32-bit elements.
+    expect![[r#"
+        layout a0 = xla f32[1000,300]{1,0:T(8,128)} // line 1: 300000 elements, 384000 with padding (+28.0%), 1536000 bytes
+        layout a1 = xla bf16[1000,300]{1,0:T(8,128)(2,1)} // line 1: 300000 elements, 384000 with padding (+28.0%), 768000 bytes
+        layout a2 = xla pred[8,8,8]{0,2,1:T(8,128)E(32)} // line 5: 512 elements, 8192 with padding (+1500.0%), 32768 bytes
+        layout a3 = xla f32[3,5]{1,0:T(2,2)} // line 6: 15 elements, 24 with padding (+60.0%), 96 bytes"#]]
+    .assert_eq(&lines.join("\n"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = write(dir.path(), "hlo.lay", &lay);
+    assert_eq!(layoutc(&["check", &out]).status.code(), Some(0));
+}
