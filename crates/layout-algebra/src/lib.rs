@@ -4,23 +4,22 @@
 //! - [`linear`]: Triton's linear layouts (seed 000): named in/out dims, bases,
 //!   product, composition, inversion and the rest of the algebra.
 //! - [`triton`]: Triton's layout encodings (blocked, shared, MMA, slice, dot
-//!   operand, ...) converted to linear layouts for a tensor shape.
+//!   operand, ...) converted to linear layouts for a tensor shape, and its
+//!   passes: [`triton::coalesce`] (seed 003) and [`triton::convert_layout`]
+//!   (what a `convert_layout` costs: its kind, the swizzled scratch buffer
+//!   and its bank conflicts).
 //! - [`bank`]: the shared-memory bank model: wavefronts by enumeration and by
 //!   the GF(2) rank formula, Triton's bank-conflict measure.
-//! - [`coalesce`]: Triton's coalesce heuristic (seed 003).
 //! - [`cute`]: CuTe layouts (seed 004) with the C++ headers' semantics.
 //! - [`xla`]: XLA shapes with tiled layouts (seed 001), from the HLO text.
-//! - [`convert`]: exact conversions between the families, and why one fails.
-//! - [`convert_layout`]: what a Triton `convert_layout` costs: its kind, the
-//!   swizzled scratch buffer and its bank conflicts.
+//! - [`interop`]: exact conversions between the families, and why one fails
+//!   ("convert" is Triton's `convert_layout` everywhere else).
 
 pub mod bank;
-pub mod coalesce;
-pub mod convert;
-pub mod convert_layout;
 pub mod cute;
 pub mod error;
 pub mod f2;
+pub mod interop;
 pub mod linear;
 pub mod triton;
 pub mod xla;

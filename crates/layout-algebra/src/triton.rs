@@ -12,6 +12,8 @@
 //! tensor smaller than the layout), so do we; Triton's older C++ kept them as
 //! zero bases. [`strip_zero_register_bases`] converts between the two.
 
+pub mod coalesce;
+pub mod convert_layout;
 mod shared;
 
 pub use shared::{AmdRotatingShared, PaddedLinear, PaddedShared, PartitionedShared, SharedLinear};

@@ -13,7 +13,7 @@ use layout_algebra::LinearLayout;
 use layout_algebra::bank::{
     Access, BankTarget, Direction, Instruction, largest_vectorisation, wavefronts_by_enumeration,
 };
-use layout_algebra::convert_layout::{
+use layout_algebra::triton::convert_layout::{
     ConversionKind, SharedInstructions, analyse_conversion, as_offset_layout,
     optimal_swizzling_ld_st,
 };

@@ -1,10 +1,10 @@
 //! CuTe laws and conversions between the families, point by point, on the
 //! seed's examples and on random layouts.
 
-use layout_algebra::convert::{
+use layout_algebra::cute::{IntTuple, Layout, SwizzledLayout};
+use layout_algebra::interop::{
     CuteInDims, cute_to_linear, linear_to_cute, swizzled_to_linear, xla_to_linear,
 };
-use layout_algebra::cute::{IntTuple, Layout, SwizzledLayout};
 use layout_algebra::xla::XlaShape;
 use layout_algebra::{DimName, LinearLayout};
 use proptest::prelude::*;

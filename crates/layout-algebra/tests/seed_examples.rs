@@ -1,7 +1,7 @@
 //! Every worked example of the seeds that concerns linear layouts, Triton
 //! encodings and the coalesce pass, with the seeds' own numbers.
 
-use layout_algebra::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
+use layout_algebra::triton::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
 use layout_algebra::triton::{AmdMfma, Blocked, CgaLayout, Encoding, Slice, SwizzledShared};
 use layout_algebra::{DimName, LinearLayout};
 use std::collections::BTreeSet;

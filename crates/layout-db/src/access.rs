@@ -9,7 +9,7 @@ use layout_algebra::bank::{
     Access, Direction, Instruction, Wavefronts, largest_vectorisation,
     padded_wavefronts_by_enumeration,
 };
-use layout_algebra::convert::{CuteInDims, cute_to_linear, swizzled_to_linear};
+use layout_algebra::interop::{CuteInDims, cute_to_linear, swizzled_to_linear};
 use layout_algebra::triton::Encoding;
 use layout_algebra::{DimName, LinearLayout};
 use layout_syntax::Span;

@@ -1,12 +1,12 @@
 //! The functions of the language (CONTRACT §2 and more) and the
 //! application of a layout to coordinates.
 
-use layout_algebra::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
-use layout_algebra::convert::{
+use layout_algebra::cute::{self, IntTuple, Layout, SwizzledLayout, Tiler};
+use layout_algebra::interop::{
     CuteInDims, cute_to_linear, linear_to_cute, swizzled_to_linear, xla_to_linear,
 };
-use layout_algebra::convert_layout::analyse_conversion;
-use layout_algebra::cute::{self, IntTuple, Layout, SwizzledLayout, Tiler};
+use layout_algebra::triton::coalesce::{AxisInfo, CoalesceRequest, coalesced_layout};
+use layout_algebra::triton::convert_layout::analyse_conversion;
 use layout_algebra::triton::{CgaLayout, Encoding};
 use layout_algebra::xla::XlaShape;
 use layout_algebra::{DimName, LinearLayout};

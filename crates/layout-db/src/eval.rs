@@ -307,7 +307,7 @@ impl<'db> Ctx<'db> {
         }
         let d = match v {
             Value::Conversion(c)
-                if c.kind == layout_algebra::convert_layout::ConversionKind::Shared =>
+                if c.kind == layout_algebra::triton::convert_layout::ConversionKind::Shared =>
             {
                 Diagnostic::warning(
                     Code::SharedConversion,

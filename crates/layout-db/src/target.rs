@@ -2,8 +2,8 @@
 //! `target` declarations, with named presets.
 
 use layout_algebra::bank::{BankTarget, Direction, PhaseRule};
-use layout_algebra::convert_layout::SharedInstructions;
 use layout_algebra::triton::Target;
+use layout_algebra::triton::convert_layout::SharedInstructions;
 use layout_syntax::Span;
 
 use crate::diagnostic::{Code, Diagnostic};

@@ -3,9 +3,9 @@
 use std::fmt;
 
 use layout_algebra::LinearLayout;
-use layout_algebra::convert_layout::ConversionKind;
 use layout_algebra::cute::{IntTuple, Layout, Swizzle, SwizzledLayout, Tiler};
 use layout_algebra::triton::Encoding;
+use layout_algebra::triton::convert_layout::ConversionKind;
 use layout_algebra::xla::XlaShape;
 
 /// A Triton encoding bound to a tensor type: `tensor<64x64xf16, #blocked>`.

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use layout_algebra::LinearLayout;
-use layout_algebra::convert::{CuteInDims, cute_to_linear, swizzled_to_linear, xla_to_linear};
+use layout_algebra::interop::{CuteInDims, cute_to_linear, swizzled_to_linear, xla_to_linear};
 use layout_db::{NamedValue, Value};
 use serde_json::{Value as Json, json};
 
