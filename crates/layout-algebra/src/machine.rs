@@ -1,0 +1,179 @@
+//! The machines layouts run on, as facts: threads per warp, shared-memory
+//! banks and their width, the lanes each LDS instruction serves together
+//! (measured on AMD hardware: tests/vectors/amd/lds_phases.json), and which
+//! shared-memory instructions exist. Triton's `ttg.target` names map to
+//! them.
+
+use crate::bank::{Direction, PhaseRule};
+use crate::triton::convert_layout::SharedInstructions;
+
+/// A named machine.
+pub struct Preset {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub threads_per_warp: u32,
+    pub banks: u32,
+    pub bank_bytes: u32,
+    /// Instructions whose phases differ from one line per phase.
+    pub phases: &'static [PresetPhase],
+    /// The matrix instructions it has (ldmatrix from sm75, stmatrix from
+    /// sm90, neither on AMD).
+    pub instructions: SharedInstructions,
+}
+
+/// A phase rule of a preset: access bits, direction, the lanes served with
+/// lane 0, and the banks the instruction sees when not the target's.
+pub struct PresetPhase {
+    pub bits: u32,
+    pub direction: Direction,
+    pub lanes: &'static [u32],
+    pub banks: Option<u32>,
+}
+
+/// CDNA3 (gfx942). ds_read_b128 serves lanes 0-3 with 20-23, not 8
+/// consecutive lanes: measured on MI300 by a public microbenchmark that
+/// times every pair of lanes (AMD's blog post "Avoiding LDS Bank Conflicts
+/// on AMD GPUs Using CK-Tile Framework" notes that ds_read_b128 has lane
+/// groups of its own); ds_write_b128 serves 8 consecutive lanes (Composable
+/// Kernel's LDS documentation). tests/vectors/amd/lds_phases.json.
+const GFX942_PHASES: &[PresetPhase] = &[
+    PresetPhase {
+        bits: 128,
+        direction: Direction::Load,
+        lanes: &[0, 1, 2, 3, 20, 21, 22, 23],
+        banks: None,
+    },
+    PresetPhase {
+        bits: 128,
+        direction: Direction::Store,
+        lanes: &[0, 1, 2, 3, 4, 5, 6, 7],
+        banks: None,
+    },
+];
+
+/// CDNA4 (gfx950), 64 banks. Measured on a CDNA4 part by the HipKittens
+/// project (pairwise conflicts of every two lanes): ds_read_b128 serves
+/// lanes 0-3, 12-15 and 20-27 together; ds_read_b64 lanes 0-31;
+/// ds_write_b64 lanes 0-15, and those stores see 32 banks (lane 1 at bank
+/// 32 conflicts with lane 0 at bank 0). tests/vectors/amd/lds_phases.json.
+const GFX950_PHASES: &[PresetPhase] = &[
+    PresetPhase {
+        bits: 128,
+        direction: Direction::Load,
+        lanes: &[0, 1, 2, 3, 12, 13, 14, 15, 20, 21, 22, 23, 24, 25, 26, 27],
+        banks: None,
+    },
+    PresetPhase {
+        bits: 64,
+        direction: Direction::Load,
+        lanes: &[
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        ],
+        banks: None,
+    },
+    PresetPhase {
+        bits: 64,
+        direction: Direction::Store,
+        lanes: &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+        banks: Some(32),
+    },
+];
+
+/// The presets `target = NAME` accepts.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "sm80",
+        description: "NVIDIA Ampere (A100): 32-thread warps, 32 banks of 4 bytes",
+        threads_per_warp: 32,
+        banks: 32,
+        bank_bytes: 4,
+        phases: &[],
+        instructions: SharedInstructions {
+            ldmatrix: true,
+            stmatrix: false,
+        },
+    },
+    Preset {
+        name: "sm90",
+        description: "NVIDIA Hopper (H100): 32-thread warps, 32 banks of 4 bytes",
+        threads_per_warp: 32,
+        banks: 32,
+        bank_bytes: 4,
+        phases: &[],
+        instructions: SharedInstructions::SM90,
+    },
+    Preset {
+        name: "sm100",
+        description: "NVIDIA Blackwell (B200): 32-thread warps, 32 banks of 4 bytes",
+        threads_per_warp: 32,
+        banks: 32,
+        bank_bytes: 4,
+        phases: &[],
+        instructions: SharedInstructions::SM90,
+    },
+    Preset {
+        name: "gfx942",
+        description: "AMD CDNA3 (MI300): 64-lane wavefronts, 32 LDS banks of 4 bytes, ds_read_b128 phases of lanes 0-3 with 20-23",
+        threads_per_warp: 64,
+        banks: 32,
+        bank_bytes: 4,
+        phases: GFX942_PHASES,
+        instructions: SharedInstructions::LD_ST,
+    },
+    Preset {
+        name: "gfx950",
+        description: "AMD CDNA4 (MI350): 64-lane wavefronts, 64 LDS banks of 4 bytes, measured ds_read_b128/b64 and ds_write_b64 phases",
+        threads_per_warp: 64,
+        banks: 64,
+        bank_bytes: 4,
+        phases: GFX950_PHASES,
+        instructions: SharedInstructions::LD_ST,
+    },
+];
+
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+/// Triton's `ttg.target` values and the preset each one means. Shared
+/// memory is the same from sm75 to sm89 (ldmatrix, no stmatrix) and from
+/// sm90 on (both), so one preset stands for each group.
+pub const TRITON_TARGETS: &[(&str, &str)] = &[
+    ("cuda:75", "sm80"),
+    ("cuda:80", "sm80"),
+    ("cuda:86", "sm80"),
+    ("cuda:87", "sm80"),
+    ("cuda:89", "sm80"),
+    ("cuda:90", "sm90"),
+    ("cuda:90a", "sm90"),
+    ("cuda:100", "sm100"),
+    ("cuda:100a", "sm100"),
+    ("cuda:103", "sm100"),
+    ("cuda:120", "sm100"),
+    ("hip:gfx942", "gfx942"),
+    ("hip:gfx950", "gfx950"),
+];
+
+/// The preset of a `ttg.target` string (`"cuda:90"`, `"hip:gfx942"`).
+pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
+    let (_, name) = TRITON_TARGETS.iter().find(|(t, _)| *t == target)?;
+    preset(name)
+}
+
+impl Preset {
+    /// Its phase rules as the bank model takes them.
+    pub fn phase_rules(&self) -> Vec<PhaseRule> {
+        self.phases
+            .iter()
+            .map(|r| {
+                let rule = PhaseRule::from_lanes(r.bits, Some(r.direction), r.lanes)
+                    .expect("preset phases are subspaces (a test checks every preset)");
+                PhaseRule {
+                    banks: r.banks,
+                    ..rule
+                }
+            })
+            .collect()
+    }
+}
