@@ -736,10 +736,9 @@ pub fn bank_conflicts(
     let per_phase = (target.banks as u64 * 32 / (vec * element_bits as u64)).max(1);
     let keep = (per_phase.trailing_zeros() as usize).min(c.lanes.len());
     let lanes = &c.lanes[..keep];
-    let seg_mask = !0u64 << seg_shift;
-    let dim_u = f2::rank(lanes.iter().copied());
-    let dim_low = f2::rank(lanes.iter().map(|&o| o & !seg_mask));
-    Ok((1u64 << (dim_u - dim_low)) - 1)
+    // The segment directions: every offset bit above one line.
+    let segment: Vec<u64> = (seg_shift..64).map(|b| 1u64 << b).collect();
+    Ok(f2::conflict_ways(lanes, &segment))
 }
 
 /// Removes register bases that repeat earlier ones (broadcast registers).

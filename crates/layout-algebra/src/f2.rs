@@ -258,3 +258,104 @@ mod tests {
         }
     }
 }
+
+// ----- subspaces of GF(2)^rank, as lists of basis words -----
+
+/// `dim(span(a) ∩ span(b))`, from `dim a + dim b - dim(a + b)`.
+pub fn intersection_dim(a: &[u64], b: &[u64]) -> u32 {
+    let both = rank(a.iter().chain(b).copied());
+    rank(a.iter().copied()) + rank(b.iter().copied()) - both
+}
+
+/// The rank formula of bank conflicts (the Linear Layouts paper, Lemma
+/// 9.4): lanes of one phase whose addresses differ only in `segment`
+/// directions (same bank, another word) serialise; there are
+/// `2^dim(span(lanes) ∩ span(segment)) - 1` extra wavefronts.
+pub fn conflict_ways(lanes: &[u64], segment: &[u64]) -> u64 {
+    (1u64 << intersection_dim(lanes, segment)) - 1
+}
+
+/// The span of every non-zero word of `groups`.
+pub fn span_of(groups: &[Vec<u64>]) -> Echelon {
+    let mut span = Echelon::new();
+    for &w in groups.iter().flatten().filter(|w| **w != 0) {
+        span.insert(w);
+    }
+    span
+}
+
+/// The row-reduced echelon form with each row's lowest set bit as its pivot
+/// (zero rows dropped); unique for a given row space.
+pub fn rref_lowest_pivot(vectors: &[u64]) -> Vec<u64> {
+    let mut rows: Vec<u64> = Vec::new();
+    for &v in vectors {
+        let mut v = v;
+        for &r in &rows {
+            if v >> r.trailing_zeros() & 1 == 1 {
+                v ^= r;
+            }
+        }
+        if v == 0 {
+            continue;
+        }
+        let pivot = v.trailing_zeros();
+        for r in rows.iter_mut() {
+            if *r >> pivot & 1 == 1 {
+                *r ^= v;
+            }
+        }
+        rows.push(v);
+    }
+    rows
+}
+
+/// A basis of the vectors orthogonal to all of `vectors`, one per free
+/// column in increasing order (Triton's `nullspaceBasis`).
+pub fn nullspace_basis(vectors: &[u64], rank: u32) -> Vec<u64> {
+    let rows = rref_lowest_pivot(vectors);
+    let pivots: u64 = rows.iter().fold(0, |m, r| m | 1 << r.trailing_zeros());
+    (0..rank)
+        .filter(|c| pivots >> c & 1 == 0)
+        .map(|c| {
+            rows.iter()
+                .filter(|r| *r >> c & 1 == 1)
+                .fold(1u64 << c, |v, r| v ^ 1 << r.trailing_zeros())
+        })
+        .collect()
+}
+
+/// A basis of `span(b1) ∩ span(b2)` (Triton's `intersectionBasis`): for
+/// one-hot vectors the common ones in `b1`'s order, otherwise by nullspaces.
+pub fn intersection_basis(b1: &[u64], b2: &[u64], rank: u32) -> Vec<u64> {
+    if b1.iter().chain(b2).all(|v| v.is_power_of_two()) {
+        return b1
+            .iter()
+            .copied()
+            .filter(|v| *v != 0 && b2.contains(v))
+            .collect();
+    }
+    let mut joint = nullspace_basis(b1, rank);
+    joint.extend(nullspace_basis(b2, rank));
+    nullspace_basis(&joint, rank)
+}
+
+/// Unit vectors completing `basis` to the whole space (Triton's
+/// `complementBasis`).
+pub fn complement_basis(basis: &[u64], rank: u32) -> Vec<u64> {
+    let pivots: u64 = rref_lowest_pivot(basis)
+        .iter()
+        .fold(0, |m, r| m | 1 << r.trailing_zeros());
+    (0..rank)
+        .filter(|c| pivots >> c & 1 == 0)
+        .map(|c| 1 << c)
+        .collect()
+}
+
+/// `basis` (its independent words, in order) extended by unit vectors to a
+/// basis of the whole space GF(2)^rank.
+pub fn extend_basis(basis: &[u64], rank: u32) -> Vec<u64> {
+    let mut span = Echelon::new();
+    let mut out: Vec<u64> = basis.iter().copied().filter(|&w| span.insert(w)).collect();
+    out.extend(complement_basis(&out, rank));
+    out
+}

@@ -339,3 +339,40 @@ fn phase_rules_accept_exactly_the_subspaces_of_lane_ids() {
     let not_closed = PhaseRule::from_lanes(128, None, &[0, 1, 2]).unwrap_err();
     assert!(not_closed.contains("not closed under XOR"), "{not_closed}");
 }
+
+// ----- subspaces of GF(2)^n (f2) -----
+
+fn words(n: u32) -> impl Strategy<Value = Vec<u64>> {
+    prop::collection::vec(0u64..(1u64 << n), 0..8)
+}
+
+proptest! {
+    #[test]
+    fn subspace_dimensions_add_up(u in words(8), v in words(8)) {
+        use layout_algebra::f2;
+        let n = 8;
+        let dim = |w: &[u64]| f2::rank(w.iter().copied());
+        let both = f2::intersection_basis(&u, &v, n);
+        let sum: Vec<u64> = u.iter().chain(&v).copied().collect();
+        // dim(U ∩ V) + dim(U + V) = dim U + dim V
+        prop_assert_eq!(dim(&both) + dim(&sum), dim(&u) + dim(&v));
+        // Every vector of the intersection lies in both.
+        let (su, sv) = (f2::span_of(&[u.clone()]), f2::span_of(&[v.clone()]));
+        for &w in &both {
+            prop_assert!(su.contains(w) && sv.contains(w));
+        }
+        // A complement completes U to the whole space.
+        let full = f2::extend_basis(&u, n);
+        prop_assert_eq!(full.len() as u32, n);
+        prop_assert_eq!(dim(&full), n);
+        prop_assert_eq!(f2::complement_basis(&u, n).len() as u32, n - dim(&u));
+        // The nullspace is orthogonal to U and has the right dimension.
+        let null = f2::nullspace_basis(&u, n);
+        prop_assert_eq!(null.len() as u32, n - dim(&u));
+        for &z in &null {
+            for &x in &u {
+                prop_assert_eq!((z & x).count_ones() % 2, 0);
+            }
+        }
+    }
+}

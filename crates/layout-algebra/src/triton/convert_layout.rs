@@ -254,7 +254,7 @@ fn renames_registers(src: &LinearLayout, dst: &LinearLayout) -> Result<bool> {
             return Ok(false);
         }
     }
-    let regs = span_of(&[flat_bases(&s, REGISTER)?]);
+    let regs = f2::span_of(&[flat_bases(&s, REGISTER)?]);
     Ok(flat_bases(&d, REGISTER)?.iter().all(|&w| regs.contains(w)))
 }
 
@@ -267,13 +267,13 @@ fn renames_registers(src: &LinearLayout, dst: &LinearLayout) -> Result<bool> {
 /// shuffle lowering cannot express.)
 fn stays_in_warp(src: &LinearLayout, dst: &LinearLayout) -> Result<bool> {
     let (s, d) = (src.flatten_outs()?, dst.flatten_outs()?);
-    let threads = span_of(&[flat_bases(&s, REGISTER)?, flat_bases(&s, LANE)?]);
+    let threads = f2::span_of(&[flat_bases(&s, REGISTER)?, flat_bases(&s, LANE)?]);
     for dim in [REGISTER, LANE] {
         if !flat_bases(&d, dim)?.iter().all(|&w| threads.contains(w)) {
             return Ok(false);
         }
     }
-    let lanes = span_of(&[flat_bases(&s, LANE)?]);
+    let lanes = f2::span_of(&[flat_bases(&s, LANE)?]);
     for dim in [WARP, BLOCK] {
         let (sv, dv) = (flat_bases(&s, dim)?, flat_bases(&d, dim)?);
         if sv.len() != dv.len() || sv.iter().zip(&dv).any(|(a, b)| !lanes.contains(a ^ b)) {
@@ -281,14 +281,6 @@ fn stays_in_warp(src: &LinearLayout, dst: &LinearLayout) -> Result<bool> {
         }
     }
     Ok(true)
-}
-
-fn span_of(groups: &[Vec<u64>]) -> f2::Echelon {
-    let mut span = f2::Echelon::new();
-    for &w in groups.iter().flatten().filter(|w| **w != 0) {
-        span.insert(w);
-    }
-    span
 }
 
 /// Flat (single out-dim) basis words of one in-dim; empty when absent.
@@ -431,73 +423,6 @@ pub fn mixed_transpositions(src: &LinearLayout, dst: &LinearLayout) -> Result<Op
 
 // ----- the optimal swizzle (Triton's GenericSwizzling) -------------------
 
-/// The row-reduced echelon form with each row's lowest set bit as its pivot
-/// (zero rows dropped); unique for a given row space.
-fn rref_lowest_pivot(vectors: &[u64]) -> Vec<u64> {
-    let mut rows: Vec<u64> = Vec::new();
-    for &v in vectors {
-        let mut v = v;
-        for &r in &rows {
-            if v >> r.trailing_zeros() & 1 == 1 {
-                v ^= r;
-            }
-        }
-        if v == 0 {
-            continue;
-        }
-        let pivot = v.trailing_zeros();
-        for r in rows.iter_mut() {
-            if *r >> pivot & 1 == 1 {
-                *r ^= v;
-            }
-        }
-        rows.push(v);
-    }
-    rows
-}
-
-/// A basis of the vectors orthogonal to all of `vectors`, one per free
-/// column in increasing order (Triton's `nullspaceBasis`).
-fn nullspace_basis(vectors: &[u64], rank: u32) -> Vec<u64> {
-    let rows = rref_lowest_pivot(vectors);
-    let pivots: u64 = rows.iter().fold(0, |m, r| m | 1 << r.trailing_zeros());
-    (0..rank)
-        .filter(|c| pivots >> c & 1 == 0)
-        .map(|c| {
-            rows.iter()
-                .filter(|r| *r >> c & 1 == 1)
-                .fold(1u64 << c, |v, r| v ^ 1 << r.trailing_zeros())
-        })
-        .collect()
-}
-
-/// A basis of `span(b1) ∩ span(b2)` (Triton's `intersectionBasis`): for
-/// one-hot vectors the common ones in `b1`'s order, otherwise by nullspaces.
-fn intersection_basis(b1: &[u64], b2: &[u64], rank: u32) -> Vec<u64> {
-    if b1.iter().chain(b2).all(|v| v.is_power_of_two()) {
-        return b1
-            .iter()
-            .copied()
-            .filter(|v| *v != 0 && b2.contains(v))
-            .collect();
-    }
-    let mut joint = nullspace_basis(b1, rank);
-    joint.extend(nullspace_basis(b2, rank));
-    nullspace_basis(&joint, rank)
-}
-
-/// Unit vectors completing `basis` to the whole space (Triton's
-/// `complementBasis`).
-fn complement_basis(basis: &[u64], rank: u32) -> Vec<u64> {
-    let pivots: u64 = rref_lowest_pivot(basis)
-        .iter()
-        .fold(0, |m, r| m | 1 << r.trailing_zeros());
-    (0..rank)
-        .filter(|c| pivots >> c & 1 == 0)
-        .map(|c| 1 << c)
-        .collect()
-}
-
 /// Sorted, deduplicated, without zero.
 fn as_set(words: impl IntoIterator<Item = u64>) -> Vec<u64> {
     let mut v: Vec<u64> = words.into_iter().filter(|w| *w != 0).collect();
@@ -562,7 +487,7 @@ fn vector_bases(
     let reg_dst = flat_bases(dst, REGISTER)?;
     let block_src = flat_bases(src, BLOCK)?;
     let rank = src.total_out_bits();
-    let mut vbasis = intersection_basis(&reg_src, &reg_dst, rank);
+    let mut vbasis = f2::intersection_basis(&reg_src, &reg_dst, rank);
     let max_vec = (128 / bits).trailing_zeros() as usize;
     vbasis.truncate(max_vec);
     let mut src_fills_bank = None;
@@ -577,8 +502,8 @@ fn vector_bases(
                 .filter(|r| !vb.contains(r))
                 .collect::<Vec<_>>()
         };
-        let reg_src_warp = intersection_basis(&not_in_vec(&reg_src, &vbasis), &warp_dst, rank);
-        let reg_dst_warp = intersection_basis(&not_in_vec(&reg_dst, &vbasis), &warp_src, rank);
+        let reg_src_warp = f2::intersection_basis(&not_in_vec(&reg_src, &vbasis), &warp_dst, rank);
+        let reg_dst_warp = f2::intersection_basis(&not_in_vec(&reg_dst, &vbasis), &warp_src, rank);
         let largest = if reg_src_warp.len() == reg_dst_warp.len() && !reg_src_warp.is_empty() {
             let src_lower = reg_src_warp.iter().min() < reg_dst_warp.iter().min();
             src_fills_bank = Some(src_lower);
@@ -594,7 +519,7 @@ fn vector_bases(
         };
         vbasis.extend(largest);
         if vbasis.len() < per_bank {
-            vbasis.extend(intersection_basis(&warp_src, &warp_dst, rank));
+            vbasis.extend(f2::intersection_basis(&warp_src, &warp_dst, rank));
         }
         let mut i = 0;
         while vbasis.len() < per_bank && (i < warp_src.len() || i < warp_dst.len()) {
@@ -753,7 +678,7 @@ fn swizzle_from_tiles(
         .chain(&nonzero_block)
         .copied()
         .collect();
-    let bank_bases = complement_basis(&union, rank);
+    let bank_bases = f2::complement_basis(&union, rank);
     // Rounds: segment bases held in registers on both sides, except the
     // first `leave_reps`, which ldmatrix/stmatrix need to vectorise.
     let mut kept = Vec::new();
@@ -878,7 +803,7 @@ fn tile_vector(
     let reg_b = flat_bases(b, REGISTER)?;
     let lane_a = flat_bases(a, LANE)?;
     let lane_b = flat_bases(b, LANE)?;
-    let mut vbasis = intersection_basis(&reg_a, &reg_b, rank);
+    let mut vbasis = f2::intersection_basis(&reg_a, &reg_b, rank);
     if vbasis.len() < n_reg_b {
         return Ok(None);
     }
@@ -933,14 +858,6 @@ fn instruction_tile(
         out.push(*lanes.get(i)?);
     }
     Some(out)
-}
-
-/// Extra wavefronts per wavefront of one phase (Triton's `bankConflicts`):
-/// `2^dim(span(tile) ∩ span(segment)) - 1`.
-fn tile_conflicts(tile: &[u64], segment: &[u64]) -> u64 {
-    let both = f2::rank(tile.iter().chain(segment).copied());
-    let common = f2::rank(tile.iter().copied()) + f2::rank(segment.iter().copied()) - both;
-    (1u64 << common) - 1
 }
 
 /// The swizzle Triton chooses, with the instructions it pairs and their
@@ -999,8 +916,8 @@ pub fn optimal_swizzling(
             let parts = swizzle_from_tiles(
                 &src_flat, &dst_flat, bits, &vbasis, &tile_src, &tile_dst, leave, banks,
             )?;
-            let read = tile_conflicts(&tile_dst, &parts.segment);
-            let write = tile_conflicts(&tile_src, &parts.segment);
+            let read = f2::conflict_ways(&tile_dst, &parts.segment);
+            let write = f2::conflict_ways(&tile_src, &parts.segment);
             let rounds = 1u64 << parts.reps.len();
             let better = match &best {
                 None => true,
@@ -1037,8 +954,8 @@ pub fn optimal_swizzling(
         layout,
         store: LD_ST_SHARED.store,
         load: LD_ST_SHARED.load,
-        read_conflicts: tile_conflicts(&tile_dst, &segment),
-        write_conflicts: tile_conflicts(&tile_src, &segment),
+        read_conflicts: f2::conflict_ways(&tile_dst, &segment),
+        write_conflicts: f2::conflict_ways(&tile_src, &segment),
     })
 }
 
