@@ -185,80 +185,6 @@ impl BitMatrix {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// Rank by brute force: the number of distinct XOR combinations is 2^rank.
-    fn brute_rank(vs: &[u64]) -> u32 {
-        let mut span = std::collections::HashSet::new();
-        for mask in 0u32..1 << vs.len() {
-            let mut x = 0;
-            for (i, v) in vs.iter().enumerate() {
-                if mask >> i & 1 == 1 {
-                    x ^= v;
-                }
-            }
-            span.insert(x);
-        }
-        span.len().trailing_zeros()
-    }
-
-    #[test]
-    fn rank_of_dependent_columns_counts_each_independent_direction_once() {
-        assert_eq!(rank([0b001, 0b010, 0b011, 0b100]), 3);
-        assert_eq!(rank([0, 0, 0]), 0);
-        assert_eq!(rank([0b101, 0b101]), 1);
-    }
-
-    #[test]
-    fn row_reduce_puts_lowest_pivots_first() {
-        // Columns 0 and 1 are equal, column 2 independent.
-        let mut m = BitMatrix::from_columns(&[0b11, 0b11, 0b01], 2);
-        assert_eq!(m.row_reduce(), 2);
-        assert_eq!(m.pivot_columns(), vec![0, 2]);
-        assert_eq!(m.rows(), &[0b011, 0b100]);
-    }
-
-    proptest! {
-        #[test]
-        fn echelon_rank_matches_brute_force(vs in prop::collection::vec(0u64..256, 0..9)) {
-            prop_assert_eq!(rank(vs.iter().copied()), brute_rank(&vs));
-        }
-
-        #[test]
-        fn echelon_pivots_match_rref_pivots(vs in prop::collection::vec(0u64..(1 << 7), 0..12)) {
-            let mut e = Echelon::new();
-            for &v in &vs { e.insert(v); }
-            let mut m = BitMatrix::from_columns(&vs, 7);
-            let r = m.row_reduce();
-            prop_assert_eq!(r, e.rank());
-            let pivots: u64 = m.pivot_columns().iter().map(|c| 1u64 << c).sum();
-            prop_assert_eq!(pivots, e.pivot_mask());
-        }
-
-        #[test]
-        fn solve_reconstructs_target_from_pivot_columns(
-            vs in prop::collection::vec(0u64..(1 << 6), 1..10),
-            pick in 0u64..1024,
-        ) {
-            let mut e = Echelon::new();
-            for &v in &vs { e.insert(v); }
-            // A target in the span: XOR of a random subset.
-            let target = vs.iter().enumerate()
-                .filter(|(i, _)| pick >> i & 1 == 1)
-                .fold(0, |acc, (_, v)| acc ^ v);
-            let combination = e.solve(target).expect("target is in the span");
-            prop_assert_eq!(combination & !e.pivot_mask(), 0);
-            let rebuilt = vs.iter().enumerate()
-                .filter(|(i, _)| combination >> i & 1 == 1)
-                .fold(0, |acc, (_, v)| acc ^ v);
-            prop_assert_eq!(rebuilt, target);
-        }
-    }
-}
-
 // ----- subspaces of GF(2)^rank, as lists of basis words -----
 
 /// `dim(span(a) ∩ span(b))`, from `dim a + dim b - dim(a + b)`.
@@ -358,4 +284,78 @@ pub fn extend_basis(basis: &[u64], rank: u32) -> Vec<u64> {
     let mut out: Vec<u64> = basis.iter().copied().filter(|&w| span.insert(w)).collect();
     out.extend(complement_basis(&out, rank));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Rank by brute force: the number of distinct XOR combinations is 2^rank.
+    fn brute_rank(vs: &[u64]) -> u32 {
+        let mut span = std::collections::HashSet::new();
+        for mask in 0u32..1 << vs.len() {
+            let mut x = 0;
+            for (i, v) in vs.iter().enumerate() {
+                if mask >> i & 1 == 1 {
+                    x ^= v;
+                }
+            }
+            span.insert(x);
+        }
+        span.len().trailing_zeros()
+    }
+
+    #[test]
+    fn rank_of_dependent_columns_counts_each_independent_direction_once() {
+        assert_eq!(rank([0b001, 0b010, 0b011, 0b100]), 3);
+        assert_eq!(rank([0, 0, 0]), 0);
+        assert_eq!(rank([0b101, 0b101]), 1);
+    }
+
+    #[test]
+    fn row_reduce_puts_lowest_pivots_first() {
+        // Columns 0 and 1 are equal, column 2 independent.
+        let mut m = BitMatrix::from_columns(&[0b11, 0b11, 0b01], 2);
+        assert_eq!(m.row_reduce(), 2);
+        assert_eq!(m.pivot_columns(), vec![0, 2]);
+        assert_eq!(m.rows(), &[0b011, 0b100]);
+    }
+
+    proptest! {
+        #[test]
+        fn echelon_rank_matches_brute_force(vs in prop::collection::vec(0u64..256, 0..9)) {
+            prop_assert_eq!(rank(vs.iter().copied()), brute_rank(&vs));
+        }
+
+        #[test]
+        fn echelon_pivots_match_rref_pivots(vs in prop::collection::vec(0u64..(1 << 7), 0..12)) {
+            let mut e = Echelon::new();
+            for &v in &vs { e.insert(v); }
+            let mut m = BitMatrix::from_columns(&vs, 7);
+            let r = m.row_reduce();
+            prop_assert_eq!(r, e.rank());
+            let pivots: u64 = m.pivot_columns().iter().map(|c| 1u64 << c).sum();
+            prop_assert_eq!(pivots, e.pivot_mask());
+        }
+
+        #[test]
+        fn solve_reconstructs_target_from_pivot_columns(
+            vs in prop::collection::vec(0u64..(1 << 6), 1..10),
+            pick in 0u64..1024,
+        ) {
+            let mut e = Echelon::new();
+            for &v in &vs { e.insert(v); }
+            // A target in the span: XOR of a random subset.
+            let target = vs.iter().enumerate()
+                .filter(|(i, _)| pick >> i & 1 == 1)
+                .fold(0, |acc, (_, v)| acc ^ v);
+            let combination = e.solve(target).expect("target is in the span");
+            prop_assert_eq!(combination & !e.pivot_mask(), 0);
+            let rebuilt = vs.iter().enumerate()
+                .filter(|(i, _)| combination >> i & 1 == 1)
+                .fold(0, |acc, (_, v)| acc ^ v);
+            prop_assert_eq!(rebuilt, target);
+        }
+    }
 }
