@@ -357,7 +357,10 @@ proptest! {
         // dim(U ∩ V) + dim(U + V) = dim U + dim V
         prop_assert_eq!(dim(&both) + dim(&sum), dim(&u) + dim(&v));
         // Every vector of the intersection lies in both.
-        let (su, sv) = (f2::span_of(&[u.clone()]), f2::span_of(&[v.clone()]));
+        let (su, sv) = (
+            f2::span_of(std::slice::from_ref(&u)),
+            f2::span_of(std::slice::from_ref(&v)),
+        );
         for &w in &both {
             prop_assert!(su.contains(w) && sv.contains(w));
         }
