@@ -54,6 +54,12 @@ fn require_rank(what: &str, got: usize, rank: usize) -> Result<()> {
 }
 
 fn require_permutation(what: &str, order: &[usize]) -> Result<()> {
+    if order.is_empty() {
+        return Err(LayoutError::invalid(
+            what,
+            "is empty; a layout has at least one dim",
+        ));
+    }
     let mut seen = vec![false; order.len()];
     for &d in order {
         if d >= order.len() || std::mem::replace(&mut seen[d], true) {
@@ -865,12 +871,6 @@ fn validate_swizzle(
     order: &[usize],
     cga: &CgaLayout,
 ) -> Result<()> {
-    if order.is_empty() {
-        return Err(LayoutError::invalid(
-            "order",
-            "is empty; a layout has at least one dim",
-        ));
-    }
     require_permutation("order", order)?;
     require_rank("CTA placement", cga.rank(), order.len())?;
     require_pow2(|| "vec".into(), &[vec])?;

@@ -313,13 +313,8 @@ impl<'db> Ctx<'db> {
                     Code::SharedConversion,
                     item.span,
                     format!(
-                        "this convert_layout goes through shared memory: {} bytes of scratch, {} round(s), {} then {}, {} read / {} write conflicts",
-                        c.scratch_bytes,
-                        c.rounds,
-                        c.store.unwrap_or("-"),
-                        c.load.unwrap_or("-"),
-                        c.read_conflicts,
-                        c.write_conflicts
+                        "this convert_layout goes through shared memory: {}",
+                        c.shared_cost()
                     ),
                 )
             }

@@ -66,6 +66,21 @@ pub struct AccessReport {
     pub conflicts: u64,
 }
 
+impl ConversionReport {
+    /// What a conversion through shared memory costs, in one line.
+    pub fn shared_cost(&self) -> String {
+        format!(
+            "{} scratch bytes, {} round(s), {} / {}, {} read / {} write conflicts",
+            self.scratch_bytes,
+            self.rounds,
+            self.store.unwrap_or("-"),
+            self.load.unwrap_or("-"),
+            self.read_conflicts,
+            self.write_conflicts
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SolveRequest {
     pub kind: String,
@@ -248,16 +263,7 @@ impl fmt::Display for Value {
             Value::Conversion(c) => {
                 write!(f, "convert {} ({} bits)", c.kind.name(), c.element_bits)?;
                 if c.kind == ConversionKind::Shared {
-                    write!(
-                        f,
-                        ": {} scratch bytes, {} round(s), {} / {}, {} read / {} write conflicts",
-                        c.scratch_bytes,
-                        c.rounds,
-                        c.store.unwrap_or("-"),
-                        c.load.unwrap_or("-"),
-                        c.read_conflicts,
-                        c.write_conflicts
-                    )?;
+                    write!(f, ": {}", c.shared_cost())?;
                 }
                 Ok(())
             }

@@ -358,7 +358,7 @@ fn a_triton_dump_checks_as_it_is_with_warnings_at_its_lines() {
     // stores with st.shared, loads with ldmatrix.
     let message = d["message"].as_str().unwrap();
     assert!(
-        message.contains("8192 bytes") && message.contains("ldmatrix"),
+        message.contains("8192 scratch bytes") && message.contains("ldmatrix"),
         "{message}"
     );
     // The kernel's Python line, from `loc(#loc19)`.

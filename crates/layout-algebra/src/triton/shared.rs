@@ -28,12 +28,6 @@ pub struct AmdRotatingShared {
 
 impl AmdRotatingShared {
     pub fn validate(&self) -> Result<()> {
-        if self.order.is_empty() {
-            return Err(LayoutError::invalid(
-                "order",
-                "is empty; a layout has at least one dim",
-            ));
-        }
         validate_swizzle(
             self.vec,
             self.per_phase,
@@ -231,12 +225,6 @@ impl PaddedShared {
             }
         }
         if let PaddedLinear::Identity { order, shape } = &self.linear {
-            if order.is_empty() {
-                return Err(LayoutError::invalid(
-                    "order",
-                    "is empty; a layout has at least one dim",
-                ));
-            }
             require_permutation("order", order)?;
             require_rank("shape", shape.len(), order.len())?;
             require_pow2(|| "every dim of `shape`".into(), shape)?;
