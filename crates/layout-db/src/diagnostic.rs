@@ -78,6 +78,7 @@ codes! {
     Internal = "E0900", "internal error";
     DefaultTarget = "W0301", "the answer depends on a target the file does not give";
     UnknownMachine = "W0302", "no model of this target";
+    UnmodelledEncoding = "W0303", "an encoding layoutc does not model";
     SharedConversion = "W0401", "convert_layout through shared memory";
     BankConflicts = "W0402", "shared-memory access with bank conflicts";
 }

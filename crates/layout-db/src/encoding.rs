@@ -140,6 +140,15 @@ const UNSUPPORTED_KINDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Why layoutc does not model `kind`, when it is a real Triton encoding it
+/// does not model.
+pub fn unsupported(kind: &str) -> Option<&'static str> {
+    UNSUPPORTED_KINDS
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, why)| *why)
+}
+
 pub fn kind_names() -> impl Iterator<Item = &'static str> {
     KINDS.iter().map(|(k, _, _)| *k)
 }

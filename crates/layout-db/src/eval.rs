@@ -253,7 +253,10 @@ impl<'db> Ctx<'db> {
             ItemKind::Alias { value, .. } => {
                 let v = self.expr(value)?;
                 match v {
-                    Value::Encoding(_) | Value::Location(_) | Value::MemorySpace(_) => Ok(v),
+                    Value::Encoding(_)
+                    | Value::Location(_)
+                    | Value::MemorySpace(_)
+                    | Value::Unsupported(_) => Ok(v),
                     other => Err(self.error(
                         Code::TypeMismatch,
                         value.span,
@@ -1005,6 +1008,13 @@ impl<'db> Ctx<'db> {
                     ));
                 };
                 let enc = self.expr(enc_expr)?;
+                if let Value::Unsupported(kind) = &enc {
+                    return Err(self.error(
+                        Code::UnsupportedEncoding,
+                        enc_expr.span,
+                        format!("this tensor's encoding, `{kind}`, is one layoutc does not model"),
+                    ));
+                }
                 let Value::Encoding(enc) = enc else {
                     return Err(self.error(
                         Code::TypeMismatch,
@@ -1100,6 +1110,13 @@ impl<'db> Ctx<'db> {
         let enc_span = m.encoding.span;
         let enc = match self.expr(&m.encoding)? {
             Value::Encoding(enc) if enc.is_shared() => enc,
+            Value::Unsupported(kind) => {
+                return Err(self.error(
+                    Code::UnsupportedEncoding,
+                    enc_span,
+                    format!("this buffer's encoding, `{kind}`, is one layoutc does not model"),
+                ));
+            }
             other => {
                 return Err(self.error(
                     Code::TypeMismatch,
@@ -1195,6 +1212,15 @@ impl<'db> Ctx<'db> {
                 ));
             }
             return Ok(Value::MemorySpace(space.to_string()));
+        }
+        if let Some(why) = encoding::unsupported(&a.kind.name) {
+            // Named in a dump, harmless; used for a tensor, an error there.
+            self.report(Diagnostic::warning(
+                Code::UnmodelledEncoding,
+                a.kind.span,
+                format!("layoutc does not model `{}`: {why}", a.kind.name),
+            ));
+            return Ok(Value::Unsupported(a.kind.name.clone()));
         }
         let params = self.attr_params(a)?;
         let mut diags = Vec::new();

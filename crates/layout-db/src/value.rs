@@ -122,6 +122,9 @@ pub enum Value {
     MemorySpace(String),
     /// A pasted MLIR operation that is not evaluated (`tt.load`, ...).
     Operation(String),
+    /// A real Triton encoding layoutc does not model (`tensor_memory_encoding`):
+    /// its kind. A dump that only names it still checks.
+    Unsupported(String),
 }
 
 impl Value {
@@ -150,6 +153,7 @@ impl Value {
             Value::Location(_) => "a source location",
             Value::MemorySpace(_) => "a memory space",
             Value::Operation(_) => "an MLIR operation",
+            Value::Unsupported(_) => "an encoding layoutc does not model",
         }
     }
 
@@ -178,6 +182,7 @@ impl Value {
             Value::Location(_) => "location",
             Value::MemorySpace(_) => "memory_space",
             Value::Operation(_) => "operation",
+            Value::Unsupported(_) => "unsupported_encoding",
         }
     }
 
@@ -286,6 +291,7 @@ impl fmt::Display for Value {
             Value::Location(l) => write!(f, "{}", location_text(l)),
             Value::MemorySpace(m) => write!(f, "#ttg.{m}"),
             Value::Operation(op) => write!(f, "{op}"),
+            Value::Unsupported(kind) => write!(f, "{kind} (not modelled)"),
         }
     }
 }

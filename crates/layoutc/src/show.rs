@@ -214,6 +214,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
         Value::Location(l) => j["location"] = json!(layout_db::value::location_text(l)),
         Value::MemorySpace(m) => j["memory_space"] = json!(m),
         Value::Operation(op) => j["operation"] = json!(op),
+        Value::Unsupported(kind) => j["unsupported_encoding"] = json!(kind),
         Value::Underscore | Value::Linear(_) => {}
     }
     j
