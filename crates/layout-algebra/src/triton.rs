@@ -1818,19 +1818,26 @@ impl LinearEncoding {
             ));
         }
         require_pow2(|| format!("every dim of the layout's shape {own:?}"), own)?;
-        let layout = LinearLayout::from_bases_with_sizes(
-            vec![
-                (REGISTER, conv(&self.register)?),
-                (LANE, conv(&self.lane)?),
-                (WARP, conv(&self.warp)?),
-                (BLOCK, conv(&self.block)?),
-            ],
-            names(rank)
-                .into_iter()
-                .zip(own.iter().map(|&s| s as i64))
-                .collect(),
-            true,
-        )?;
+        let bases = vec![
+            (REGISTER, conv(&self.register)?),
+            (LANE, conv(&self.lane)?),
+            (WARP, conv(&self.warp)?),
+            (BLOCK, conv(&self.block)?),
+        ];
+        // Without a `shape` (as TTGIR prints it), the layout's own sizes are
+        // those its bases reach, as Triton infers them; the tensor may be
+        // smaller (it broadcasts) or larger (it wraps).
+        let layout = match &self.shape {
+            Some(_) => LinearLayout::from_bases_with_sizes(
+                bases,
+                names(rank)
+                    .into_iter()
+                    .zip(own.iter().map(|&s| s as i64))
+                    .collect(),
+                true,
+            )?,
+            None => LinearLayout::from_bases_inferring_sizes(bases, names(rank), true)?,
+        };
         // Grow along the layout's own order: the dims its bases move in,
         // registers first, then the untouched dims from the last.
         let mut order: Vec<usize> = Vec::new();

@@ -134,3 +134,20 @@ fn both_sides_of_and_or_are_checked() {
     assert_eq!(codes("check 1 == 1 or undefined_thing\n"), ["E0101"]);
     assert_eq!(codes("check 1 == 2 and undefined_thing\n"), ["E0101"]);
 }
+
+#[test]
+fn a_linear_encoding_as_ttgir_prints_it_fits_a_smaller_tensor() {
+    // From a gfx950 flash-attention dump: `#linear1` (no `shape`, as TTGIR
+    // prints it) on a 64x1 tensor. The Triton 3.9 wheel's
+    // to_linear_layout(..., [64, 1]) gives these bases (zero register
+    // bases dropped, layoutc's canonical form).
+    let src = "module attributes {\"ttg.num-warps\" = 4 : i32, \"ttg.threads-per-warp\" = 64 : i32}
+#linear1 = #ttg.linear<{register = [[0, 1], [0, 2], [0, 8], [0, 16], [0, 32], [32, 0]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]], warp = [[0, 0], [0, 0]], block = []}>
+layout t = tensor<64x1xi32, #linear1>
+check t == linear { register: [[32, 0]], lane: [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 0]], warp: [[0, 0], [0, 0]], block: [] } -> [dim0: 64, dim1: 1]
+";
+    assert_eq!(codes(src), Vec::<&str>::new());
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, "edge.lay".into(), src.into());
+    assert_eq!(check_file(&db, file).checks_passed, 1);
+}

@@ -13,6 +13,8 @@ It compiles the small tutorial-style ``@triton.jit`` kernels below for three tar
 * ``sm80``   -- ``GPUTarget("cuda", 80, 32)``
 * ``sm90``   -- ``GPUTarget("cuda", 90, 32)``
 * ``gfx942`` -- ``GPUTarget("hip", "gfx942", 64)``
+* ``sm100``  -- ``GPUTarget("cuda", 100, 32)`` (Blackwell: tensor memory, tcgen05)
+* ``gfx950`` -- ``GPUTarget("hip", "gfx950", 64)`` (CDNA4: ``#ttg.padded_shared``)
 
 and writes, under ``tests/corpus/ttgir/``:
 
@@ -57,6 +59,8 @@ TARGETS = [
     ("sm80", GPUTarget("cuda", 80, 32)),
     ("sm90", GPUTarget("cuda", 90, 32)),
     ("gfx942", GPUTarget("hip", "gfx942", 64)),
+    ("sm100", GPUTarget("cuda", 100, 32)),
+    ("gfx950", GPUTarget("hip", "gfx950", 64)),
 ]
 
 # --------------------------------------------------------------------------------------
