@@ -84,6 +84,8 @@ pub fn linear_json(l: &LinearLayout) -> Json {
 fn linear_of(v: &Value) -> Option<LinearLayout> {
     match v {
         Value::Linear(l) => Some((**l).clone()),
+        // A padded layout's offsets are not linear in the element.
+        Value::Tensor(t) if !t.encoding.padding().is_empty() => None,
         Value::Tensor(t) => Some(t.layout.clone()),
         Value::Cute(c) => cute_to_linear(c, &CuteInDims::Flat("index".into())).ok(),
         Value::Swizzled(s) => swizzled_to_linear(s, &CuteInDims::Flat("index".into())).ok(),
@@ -131,6 +133,20 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
                 "element_type": t.element_type,
                 "encoding": t.encoding.to_string(),
             });
+            let padding = t.encoding.padding();
+            if !padding.is_empty() {
+                // Every element's offset with the padding in, row-major.
+                let elements: u64 = t.shape.iter().map(|&d| d as u64).product();
+                let mut o = json!({
+                    "intervals": padding,
+                    "alloc_elements": layout_algebra::bank::padded_offset(padding, elements.saturating_sub(1)) + 1,
+                    "unpadded": linear_json(&t.layout),
+                });
+                if elements <= TABLE_LIMIT as u64 {
+                    o["offsets"] = json!(padded_offsets(&t.layout, &t.shape, padding));
+                }
+                j["padded"] = o;
+            }
         }
         Value::Cute(c) => {
             let mut o = json!({"text": c.to_string(), "size": c.size(), "cosize": c.cosize()});
@@ -238,9 +254,20 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
                 t.element_type,
                 t.encoding
             );
-            out += &linear_text(&t.layout);
+            let padding = t.encoding.padding();
+            if !padding.is_empty() {
+                out += &format!(
+                    "  padding: {} (the offsets below include it)\n",
+                    padding
+                        .iter()
+                        .map(|(i, p)| format!("{i}:+{p}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+            out += &linear_text(&t.layout, padding);
         }
-        Value::Linear(l) => out += &linear_text(l),
+        Value::Linear(l) => out += &linear_text(l, &[]),
         Value::Cute(c) => {
             out += &format!("  {c}  (size {}, cosize {})\n", c.size(), c.cosize());
             out += &cute_grid(
@@ -297,7 +324,7 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
             out += &format!("  {c}\n", c = v);
             if let Some(l) = &c.swizzle {
                 out += "  scratch buffer (-> tensor):\n";
-                out += &linear_text(l);
+                out += &linear_text(l, &[]);
             }
         }
         other => out += &format!("  {other}\n"),
@@ -307,7 +334,31 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
 
 /// In/out dims, the bases table and, for 1- and 2-D tensors, who owns each
 /// element (distributed) or where it is stored (shared).
-fn linear_text(l: &LinearLayout) -> String {
+/// The offset of every element (row-major) of a padded shared layout, one
+/// CTA's (block 0).
+fn padded_offsets(l: &LinearLayout, shape: &[u32], padding: &[(u32, u32)]) -> Vec<u64> {
+    let n: u64 = shape.iter().map(|&d| d as u64).product();
+    let mut offsets = vec![0u64; n as usize];
+    for o in 0..l.in_dim_size("offset") {
+        let inputs: Vec<(&str, u64)> = l
+            .in_dim_names()
+            .map(|d| (d.as_str(), if d.as_str() == "offset" { o } else { 0 }))
+            .collect();
+        let Ok(coords) = l.apply(&inputs) else {
+            continue;
+        };
+        let index = coords
+            .iter()
+            .zip(shape)
+            .fold(0u64, |acc, ((_, c), &d)| acc * d as u64 + *c as u64);
+        if let Some(slot) = offsets.get_mut(index as usize) {
+            *slot = layout_algebra::bank::padded_offset(padding, o);
+        }
+    }
+    offsets
+}
+
+fn linear_text(l: &LinearLayout, padding: &[(u32, u32)]) -> String {
     let mut out = String::from("  in-dims:  ");
     out += &l
         .in_dims()
@@ -380,10 +431,11 @@ fn linear_text(l: &LinearLayout) -> String {
             }
         } else if shared {
             let block = get("block");
+            let offset = layout_algebra::bank::padded_offset(padding, get("offset"));
             if block > 0 {
-                format!("{block}:{}", get("offset"))
+                format!("{block}:{offset}")
             } else {
-                get("offset").to_string()
+                offset.to_string()
             }
         } else {
             coords[0].1.to_string()

@@ -441,3 +441,37 @@ fn import_of_hlo_text_lists_every_array_with_its_padding() {
     let out = write(dir.path(), "hlo.lay", &lay);
     assert_eq!(layoutc(&["check", &out]).status.code(), Some(0));
 }
+
+#[test]
+fn show_json_gives_a_padded_layouts_offsets_with_the_padding() {
+    // pad_05 of tests/vectors/triton/shared_encodings.json (Triton 3.9: the
+    // offsets checked against a compiled kernel's stores).
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/vectors/triton/shared_encodings.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let case = doc["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "pad_05_identity_8x16_8p1_16p2")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "layout p = tensor<8x16xf16, {}>\n",
+        case["ttgir"].as_str().unwrap()
+    );
+    let path = write(dir.path(), "padded.lay", &text);
+    let o = layoutc(&["show", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = &j["values"][0];
+    // Not a linear layout: its offsets are padded.
+    assert!(v.get("linear").is_none(), "{v}");
+    assert_eq!(v["padded"]["offsets"], case["padded_offsets"]);
+    assert_eq!(v["padded"]["alloc_elements"], case["alloc_elements"]);
+}
