@@ -134,17 +134,7 @@ impl fmt::Display for IntTuple {
 /// Column-major (first mode fastest) strides for a shape; size-1 modes get
 /// stride 0, as CuTe's `make_layout(shape)` does.
 pub fn compact_col_major(shape: &IntTuple) -> IntTuple {
-    fn walk(s: &IntTuple, current: &mut i64) -> IntTuple {
-        match s {
-            Int(n) => {
-                let d = if *n == 1 { 0 } else { *current };
-                *current *= n;
-                Int(d)
-            }
-            Tuple(v) => Tuple(v.iter().map(|x| walk(x, current)).collect()),
-        }
-    }
-    walk(shape, &mut 1)
+    compact_col_major_from(shape, 1)
 }
 
 /// `idx2crd(idx, shape)`: the coordinate of a 1-D index, first mode fastest;
