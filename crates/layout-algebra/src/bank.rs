@@ -20,6 +20,10 @@
 //! [`bank_conflicts`] is Triton's `bankConflictsMemDesc` measure: extra
 //! wavefronts per wavefront for a store/load after the widest vectorisation.
 
+mod geometry;
+
+pub use geometry::{AccessGeometry, OffsetMap, TensorDims};
+
 use crate::error::{LayoutError, Result};
 use crate::f2;
 use crate::linear::{DimName, LinearLayout};
@@ -215,38 +219,22 @@ fn check_element_bits(bits: u32) -> Result<()> {
     Ok(())
 }
 
-/// Register/lane images as flat shared offsets: `cvt = D⁻¹∘S` restricted to
-/// the `offset` out-dim.
+/// Register/lane images as flat shared offsets: `S⁻¹∘D` restricted to the
+/// `offset` out-dim.
 struct Cvt {
     regs: Vec<u64>,
     lanes: Vec<u64>,
 }
 
 fn cvt(access: &Access) -> Result<Cvt> {
-    let d = access.distributed;
-    let s = access.shared;
-    if !s.has_in_dim(OFFSET) {
-        return Err(LayoutError::invalid(
-            "shared layout",
-            "has no 'offset' in-dim",
-        ));
-    }
-    if !d.has_in_dim(REGISTER) || !d.has_in_dim(LANE) {
-        return Err(LayoutError::invalid(
-            "distributed layout",
-            "needs 'register' and 'lane' in-dims",
-        ));
-    }
-    let c = d.invert_and_compose(s)?;
-    let offset_only = c.sublayout(
-        &c.in_dim_names().cloned().collect::<Vec<_>>(),
-        &[DimName::from(OFFSET)],
-    )?;
-    let flat = |dim: &str| -> Result<Vec<u64>> { Ok(offset_only.packed_bases(dim)?.to_vec()) };
-    Ok(Cvt {
-        regs: flat(REGISTER)?,
-        lanes: flat(LANE)?,
-    })
+    let geometry = AccessGeometry::new(access.distributed, access.element_bits)?;
+    let map = OffsetMap::from_shared(access.shared, &geometry.tensor)?;
+    Ok(cvt_of(&geometry, &map))
+}
+
+fn cvt_of(geometry: &AccessGeometry, map: &OffsetMap) -> Cvt {
+    let (regs, lanes) = geometry.offsets(map);
+    Cvt { regs, lanes }
 }
 
 /// The generators of one access, all as shared offsets.
@@ -308,9 +296,27 @@ fn check_target(target: &BankTarget) -> Result<()> {
 }
 
 fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
-    check_target(target)?;
-    check_element_bits(access.element_bits)?;
     let c = cvt(access)?;
+    phase_geometry(
+        &c,
+        access.element_bits,
+        access.instruction,
+        access.direction,
+        target,
+    )
+}
+
+/// How the requests of an access whose registers and lanes land at `c`
+/// are grouped into instructions and phases.
+fn phase_geometry(
+    c: &Cvt,
+    element_bits: u32,
+    instruction: Instruction,
+    direction: Direction,
+    target: &BankTarget,
+) -> Result<Geometry> {
+    check_target(target)?;
+    check_element_bits(element_bits)?;
     let lane_bits = c.lanes.len() as u32;
     if 1u32 << lane_bits != target.warp_size {
         return Err(LayoutError::invalid(
@@ -322,18 +328,18 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
             ),
         ));
     }
-    match access.instruction {
+    match instruction {
         Instruction::LdSt { bits } => {
-            if !(8..=128).contains(&bits) || !bits.is_power_of_two() || bits < access.element_bits {
+            if !(8..=128).contains(&bits) || !bits.is_power_of_two() || bits < element_bits {
                 return Err(LayoutError::invalid(
                     "instruction",
                     format!(
                         "a {bits}-bit ld/st cannot move {}-bit elements",
-                        access.element_bits
+                        element_bits
                     ),
                 ));
             }
-            let vec = (bits / access.element_bits) as u64;
+            let vec = (bits / element_bits) as u64;
             let vec_bits = vec.trailing_zeros();
             // Registers that form the vector: offsets 1, 2, 4, ... vec/2.
             let mut vector_regs = Vec::new();
@@ -362,7 +368,7 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
                 }
             }
             // A lane id's offset is the XOR of its bits' lane bases.
-            let served = target.phases_for(bits, access.direction);
+            let served = target.phases_for(bits, direction);
             let generators = &served.generators;
             let phase = generators
                 .iter()
@@ -384,7 +390,7 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
             })
         }
         Instruction::Matrix { count, trans } => {
-            let m = matrix_geometry(&c, access.element_bits, count, trans)?;
+            let m = matrix_geometry(c, element_bits, count, trans)?;
             Ok(Geometry {
                 vector_elems: 8,
                 phase: m.rows,
@@ -464,7 +470,34 @@ fn matrix_geometry(c: &Cvt, element_bits: u32, count: u32, trans: bool) -> Resul
 /// Wavefronts by the rank formula: each phase takes `2^dim(Im φ ∩ Seg)`.
 pub fn wavefronts_by_rank(access: &Access, target: &BankTarget) -> Result<Wavefronts> {
     let g = geometry(access, target)?;
-    let eb = access.element_bits as u64;
+    Ok(rank_wavefronts(&g, access.element_bits, target))
+}
+
+impl AccessGeometry {
+    /// The wavefronts of this access when the tensor is stored at the
+    /// offsets `map` gives (by the rank formula): the cost of a candidate
+    /// shared layout, without building it.
+    pub fn wavefronts(
+        &self,
+        map: &OffsetMap,
+        instruction: Instruction,
+        direction: Direction,
+        target: &BankTarget,
+    ) -> Result<Wavefronts> {
+        let c = cvt_of(self, map);
+        let g = phase_geometry(&c, self.element_bits, instruction, direction, target)?;
+        Ok(rank_wavefronts(&g, self.element_bits, target))
+    }
+
+    /// The widest `ld/st.shared` vector (elements, at most 128 bits) `map`
+    /// allows this access.
+    pub fn widest_vector(&self, map: &OffsetMap) -> u64 {
+        widest_vector_of(&cvt_of(self, map), self.element_bits)
+    }
+}
+
+fn rank_wavefronts(g: &Geometry, element_bits: u32, target: &BankTarget) -> Wavefronts {
+    let eb = element_bits as u64;
     let word_bits = target.bank_bytes as u64 * 8;
     // Offsets -> word addresses: drop the bits inside one word.
     let sub_word = if eb >= word_bits {
@@ -484,13 +517,12 @@ pub fn wavefronts_by_rank(access: &Access, target: &BankTarget) -> Result<Wavefr
     let dim_u = f2::rank(images.iter().copied());
     let dim_banks = f2::rank(images.iter().map(|w| w & bank_mask));
     let per_phase = 1u64 << (dim_u - dim_banks);
-    let _ = g.vector_elems;
     let ideal = g.instructions * g.phases_per_instruction;
-    Ok(Wavefronts {
+    Wavefronts {
         instructions: g.instructions,
         wavefronts: ideal * per_phase,
         ideal,
-    })
+    }
 }
 
 /// Wavefronts by walking every request of warp 0 (the oracle).
@@ -681,6 +713,15 @@ pub fn largest_vectorisation(
         direction: Direction::Store,
     };
     let c = cvt(&access)?;
+    Ok(vector_registers(&c, element_bits))
+}
+
+fn widest_vector_of(c: &Cvt, element_bits: u32) -> u64 {
+    vector_registers(c, element_bits).0
+}
+
+/// The widest vector `c` allows and the registers that form it.
+fn vector_registers(c: &Cvt, element_bits: u32) -> (u64, Vec<usize>) {
     let max = (128 / element_bits).max(1) as u64;
     let mut v = max;
     while v >= 1 {
@@ -696,12 +737,12 @@ pub fn largest_vectorisation(
                     .enumerate()
                     .all(|(i, o)| regs.contains(&i) || o & low == 0);
             if aligned {
-                return Ok((v, regs));
+                return (v, regs);
             }
         }
         v /= 2;
     }
-    Ok((1, Vec::new()))
+    (1, Vec::new())
 }
 
 /// Triton's bank-conflict measure for storing (or loading) `distributed`
