@@ -162,7 +162,7 @@ impl AccessPhases {
 }
 
 /// The shared-memory instruction a warp issues.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Instruction {
     /// `ld.shared` / `st.shared` of `bits` (8..128) per lane.
     LdSt { bits: u32 },
@@ -793,4 +793,103 @@ fn drop_free_registers(layout: &LinearLayout) -> Result<LinearLayout> {
         return Ok(layout.clone());
     }
     layout.retain_bases(REGISTER, |i, _| reg_mask >> i & 1 == 0)
+}
+
+impl AccessGeometry {
+    /// The tensor coordinates that span one phase of `instruction` (the
+    /// lanes served together with lane 0, or the rows of one matrix).
+    pub fn phase_vectors(
+        &self,
+        instruction: Instruction,
+        direction: Direction,
+        target: &BankTarget,
+    ) -> Vec<u64> {
+        match instruction {
+            Instruction::LdSt { bits } => target
+                .phases_for(bits, direction)
+                .generators
+                .iter()
+                .map(|&g| {
+                    (0..self.lanes.len())
+                        .filter(|&b| g >> b & 1 == 1)
+                        .fold(0, |o, b| o ^ self.lanes[b])
+                })
+                .collect(),
+            Instruction::Matrix { trans: false, .. } => {
+                self.lanes.iter().skip(2).copied().collect()
+            }
+            Instruction::Matrix { trans: true, .. } => self
+                .registers
+                .iter()
+                .take(1)
+                .chain(self.lanes.iter().take(2))
+                .copied()
+                .collect(),
+        }
+    }
+
+    /// The tensor coordinates that `instruction` needs at offsets 1, 2, 4,
+    /// ... (the elements of one matrix row), when it fixes them.
+    pub fn matrix_row(&self, instruction: Instruction) -> Option<Vec<u64>> {
+        match instruction {
+            Instruction::LdSt { .. } => None,
+            Instruction::Matrix { trans: false, .. } => Some(
+                self.registers
+                    .iter()
+                    .take(1)
+                    .chain(self.lanes.iter().take(2))
+                    .copied()
+                    .collect(),
+            ),
+            Instruction::Matrix { trans: true, .. } => {
+                Some(self.lanes.iter().skip(2).copied().collect())
+            }
+        }
+    }
+
+    /// Wavefronts without conflicts: one per phase of every instruction,
+    /// when `instruction` moves `vector` elements per lane.
+    pub fn ideal_wavefronts(
+        &self,
+        instruction: Instruction,
+        direction: Direction,
+        target: &BankTarget,
+    ) -> u64 {
+        let regs = self.registers.len() as u32;
+        let lane_bits = self.lanes.len() as u32;
+        match instruction {
+            Instruction::LdSt { bits } => {
+                let vector_bits = (bits / self.element_bits).max(1).trailing_zeros();
+                let instructions = 1u64 << regs.saturating_sub(vector_bits);
+                let served = target.phases_for(bits, direction).generators.len() as u32;
+                instructions << lane_bits.saturating_sub(served)
+            }
+            Instruction::Matrix { count, .. } => {
+                let per = 1 + count.trailing_zeros();
+                (1u64 << regs.saturating_sub(per)) * count as u64
+            }
+        }
+    }
+}
+
+impl Instruction {
+    /// The instruction as the machine names it: `st.shared.b128`,
+    /// `ldmatrix.x4.trans`, AMD's `ds_read_b64`.
+    pub fn name(self, direction: Direction, amd: bool) -> String {
+        match (self, direction, amd) {
+            (Instruction::LdSt { bits }, Direction::Load, true) => format!("ds_read_b{bits}"),
+            (Instruction::LdSt { bits }, Direction::Store, true) => format!("ds_write_b{bits}"),
+            (Instruction::LdSt { bits }, Direction::Load, false) => format!("ld.shared.b{bits}"),
+            (Instruction::LdSt { bits }, Direction::Store, false) => format!("st.shared.b{bits}"),
+            (Instruction::Matrix { count, trans }, d, _) => format!(
+                "{}.x{count}{}",
+                if d == Direction::Load {
+                    "ldmatrix"
+                } else {
+                    "stmatrix"
+                },
+                if trans { ".trans" } else { "" }
+            ),
+        }
+    }
 }

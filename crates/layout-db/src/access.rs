@@ -434,21 +434,7 @@ fn instruction_name(ctx: &Ctx, i: Instruction, direction: Direction) -> String {
         .preset
         .as_deref()
         .is_some_and(|p| p.starts_with("gfx"));
-    match (i, direction, amd) {
-        (Instruction::LdSt { bits }, Direction::Load, true) => format!("ds_read_b{bits}"),
-        (Instruction::LdSt { bits }, Direction::Store, true) => format!("ds_write_b{bits}"),
-        (Instruction::LdSt { bits }, Direction::Load, false) => format!("ld.shared.b{bits}"),
-        (Instruction::LdSt { bits }, Direction::Store, false) => format!("st.shared.b{bits}"),
-        (Instruction::Matrix { count, trans }, d, _) => format!(
-            "{}.x{count}{}",
-            if d == Direction::Load {
-                "ldmatrix"
-            } else {
-                "stmatrix"
-            },
-            if trans { ".trans" } else { "" }
-        ),
-    }
+    i.name(direction, amd)
 }
 
 /// Both sides of an access over the same elements, or an error that says

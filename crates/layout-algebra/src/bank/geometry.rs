@@ -70,6 +70,37 @@ impl OffsetMap {
         Ok(OffsetMap { columns })
     }
 
+    /// The inverse of a shared layout given as the tensor coordinate of
+    /// each offset bit (`bases[i] = S(1 << i)`); `None` unless the bases are
+    /// independent and span all `bases.len()` tensor bits.
+    pub fn from_offset_bases(bases: &[u64]) -> Option<Self> {
+        let n = bases.len() as u32;
+        let mut echelon = crate::f2::Echelon::new();
+        for &b in bases {
+            if b >> n != 0 || !echelon.insert(b) {
+                return None;
+            }
+        }
+        let columns = (0..n)
+            .map(|j| echelon.solve(1 << j))
+            .collect::<Option<Vec<u64>>>()?;
+        Some(OffsetMap { columns })
+    }
+
+    /// The tensor coordinate of each offset bit (`S(1 << i)`), the inverse
+    /// of [`OffsetMap::from_offset_bases`].
+    pub fn offset_bases(&self) -> Option<Vec<u64>> {
+        let mut echelon = crate::f2::Echelon::new();
+        for &c in &self.columns {
+            if !echelon.insert(c) {
+                return None;
+            }
+        }
+        (0..self.columns.len())
+            .map(|i| echelon.solve(1 << i))
+            .collect()
+    }
+
     /// The offset of a packed tensor coordinate.
     pub fn apply(&self, coordinate: u64) -> u64 {
         self.columns
@@ -169,6 +200,37 @@ impl AccessGeometry {
         (
             self.registers.iter().map(|&r| map.apply(r)).collect(),
             self.lanes.iter().map(|&l| map.apply(l)).collect(),
+        )
+    }
+
+    /// The access as a distributed layout again (`register`, `lane` -> the
+    /// tensor), with its broadcast registers dropped.
+    pub fn as_distributed(&self) -> Result<LinearLayout> {
+        let unpack = |word: u64| -> Vec<i64> {
+            let mut shift = 0;
+            self.tensor
+                .iter()
+                .map(|(_, size)| {
+                    let bits = size.trailing_zeros();
+                    let v = (word >> shift) & ((1u64 << bits) - 1);
+                    shift += bits;
+                    v as i64
+                })
+                .collect()
+        };
+        LinearLayout::from_bases_with_sizes(
+            vec![
+                (
+                    REGISTER,
+                    self.registers.iter().map(|&w| unpack(w)).collect(),
+                ),
+                (LANE, self.lanes.iter().map(|&w| unpack(w)).collect()),
+            ],
+            self.tensor
+                .iter()
+                .map(|(n, s)| (n.clone(), *s as i64))
+                .collect(),
+            false,
         )
     }
 

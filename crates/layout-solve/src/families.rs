@@ -1,0 +1,325 @@
+//! The restricted families, enumerated: every member the tensor admits,
+//! with the notation that writes it. A family small enough to list is
+//! solved by scoring every member, which proves the minimum.
+
+use layout_algebra::bank::{OffsetMap, TensorDims};
+use layout_algebra::cute::Swizzle;
+use layout_algebra::triton::{
+    CgaLayout, Encoding, NvmmaShared, PaddedLinear, PaddedShared, SharedLinear, SwizzledShared,
+};
+
+use crate::request::Family;
+use crate::score::Candidate;
+
+/// One member of a family and how it is written.
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub candidate: Candidate,
+    pub notation: String,
+}
+
+fn shape_of(tensor: &TensorDims) -> Vec<u32> {
+    tensor.iter().map(|(_, s)| *s as u32).collect()
+}
+
+fn powers_up_to(n: u64) -> impl Iterator<Item = u32> {
+    (0..=n.max(1).trailing_zeros()).map(|k| 1u32 << k)
+}
+
+/// Orders of the tensor's dims: every permutation up to rank 3, else the
+/// row- and column-major ones.
+fn orders(rank: usize) -> Vec<Vec<usize>> {
+    fn permute(rest: Vec<usize>, prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if rest.is_empty() {
+            out.push(prefix.clone());
+        }
+        for (i, &d) in rest.iter().enumerate() {
+            let mut r = rest.clone();
+            r.remove(i);
+            prefix.push(d);
+            permute(r, prefix, out);
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if rank <= 3 {
+        permute((0..rank).rev().collect(), &mut Vec::new(), &mut out);
+    } else {
+        out.push((0..rank).rev().collect());
+        out.push((0..rank).collect());
+    }
+    out
+}
+
+fn member_of(encoding: Encoding, tensor: &TensorDims) -> Option<Member> {
+    let shared = encoding.to_linear_layout(&shape_of(tensor)).ok()?;
+    let map = OffsetMap::from_shared(&shared, tensor).ok()?;
+    // Only layouts that store every element once are candidates.
+    map.offset_bases()?;
+    Some(Member {
+        candidate: Candidate::linear(map),
+        notation: encoding.to_string(),
+    })
+}
+
+/// Every member of a family for a tensor of `element_bits`-bit elements.
+pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Member> {
+    let rank = tensor.len();
+    let mut out: Vec<Member> = Vec::new();
+    let push = |m: Option<Member>, out: &mut Vec<Member>| {
+        if let Some(m) = m
+            && !out.iter().any(|o| o.candidate == m.candidate)
+        {
+            out.push(m);
+        }
+    };
+    match family {
+        Family::Linear => {}
+        Family::Triton => {
+            for order in orders(rank) {
+                let inner = tensor[order[0]].1;
+                let outer = if rank > 1 { tensor[order[1]].1 } else { 1 };
+                for vec in powers_up_to(inner) {
+                    for max_phase in powers_up_to(inner / vec as u64) {
+                        for per_phase in powers_up_to(outer.max(1)) {
+                            if max_phase == 1 && per_phase > 1 {
+                                continue;
+                            }
+                            let e = Encoding::SwizzledShared(SwizzledShared {
+                                vec,
+                                per_phase,
+                                max_phase,
+                                order: order.clone(),
+                                cga: CgaLayout::single(rank),
+                            });
+                            let map = swizzled_map(tensor, &order, vec, per_phase, max_phase);
+                            let member = map.offset_bases().map(|_| Member {
+                                candidate: Candidate::linear(map),
+                                notation: e.to_string(),
+                            });
+                            push(member, &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        Family::Nvmma => {
+            if rank >= 2 {
+                for swizzling_byte_width in [0, 32, 64, 128] {
+                    for transposed in [false, true] {
+                        let e = Encoding::NvmmaShared(NvmmaShared {
+                            swizzling_byte_width,
+                            transposed,
+                            element_bit_width: element_bits,
+                            fp4_padded: false,
+                            cga: CgaLayout::single(rank),
+                        });
+                        push(member_of(e, tensor), &mut out);
+                    }
+                }
+            }
+        }
+        Family::Cute => {
+            if rank == 2 {
+                let (rows, cols) = (tensor[0].1, tensor[1].1);
+                let n = (rows * cols).trailing_zeros();
+                for row_major in [true, false] {
+                    for b in 0..=n.min(4) {
+                        for m in 0..=n {
+                            for s in b.max(1)..=n {
+                                if b == 0 && (m > 0 || s > 1) || m + s + b > n {
+                                    continue;
+                                }
+                                let Ok(sw) = Swizzle::new(b, m, s as i32) else {
+                                    continue;
+                                };
+                                push(cute_member(sw, rows, cols, row_major), &mut out);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Family::Padded => {
+            let n: u32 = tensor.iter().map(|(_, s)| s.trailing_zeros()).sum();
+            // Padding of up to one line of banks per interval.
+            let max_pad = (1024 / element_bits).max(1);
+            for order in orders(rank).into_iter().take(2) {
+                let linear = PaddedLinear::Identity {
+                    order: order.clone(),
+                    shape: shape_of(tensor),
+                };
+                let base = Encoding::PaddedShared(PaddedShared {
+                    intervals: vec![(1 << n, 1)],
+                    linear: linear.clone(),
+                });
+                let Ok(shared) = base.to_linear_layout(&shape_of(tensor)) else {
+                    continue;
+                };
+                let Ok(map) = OffsetMap::from_shared(&shared, tensor) else {
+                    continue;
+                };
+                for k in 0..n {
+                    for pad in powers_up_to(max_pad as u64) {
+                        let e = Encoding::PaddedShared(PaddedShared {
+                            intervals: vec![(1 << k, pad)],
+                            linear: linear.clone(),
+                        });
+                        out.push(Member {
+                            candidate: Candidate {
+                                map: map.clone(),
+                                padding: vec![(1 << k, pad)],
+                            },
+                            notation: e.to_string(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `#ttg.swizzled_shared`'s offsets without building its layout: element
+/// `(row, col)` of the two minor dims (by `order`) sits at
+/// `row * C + (col ^ ((row / perPhase) % maxPhase) * vec)`, the other dims
+/// stacked above in order. Linear over GF(2) since all are powers of two.
+pub fn swizzled_map(
+    tensor: &TensorDims,
+    order: &[usize],
+    vec: u32,
+    per_phase: u32,
+    max_phase: u32,
+) -> OffsetMap {
+    let sizes: Vec<u64> = tensor.iter().map(|(_, s)| *s).collect();
+    // Where each dim starts among the offset bits (by `order`).
+    let mut at = vec![0u32; sizes.len()];
+    let mut shift = 0;
+    for &d in order {
+        at[d] = shift;
+        shift += sizes[d].trailing_zeros();
+    }
+    let cols = sizes[order[0]];
+    let mut columns = Vec::new();
+    for (d, &size) in sizes.iter().enumerate() {
+        for b in 0..size.trailing_zeros() {
+            let mut offset = 1u64 << (at[d] + b);
+            if order.len() > 1 && d == order[1] {
+                let row = 1u64 << b;
+                let phase = (row / per_phase as u64) % max_phase as u64;
+                offset |= (phase * vec as u64) % cols;
+            }
+            columns.push(offset);
+        }
+    }
+    OffsetMap::from_columns(columns)
+}
+
+/// `Sw<B,M,S> o (R,C):(C,1)` (or column-major): the CuTe coordinate
+/// `(r, c)` is the tensor's `(dim0, dim1)`.
+fn cute_member(sw: Swizzle, rows: u64, cols: u64, row_major: bool) -> Option<Member> {
+    let (rb, cb) = (rows.trailing_zeros(), cols.trailing_zeros());
+    let base = |bit: u32| -> u64 {
+        // Tensor bit `bit`: dim0's bits first.
+        let (r, c) = if bit < rb {
+            (1u64 << bit, 0)
+        } else {
+            (0, 1u64 << (bit - rb))
+        };
+        if row_major {
+            r * cols + c
+        } else {
+            c * rows + r
+        }
+    };
+    let columns: Vec<u64> = (0..rb + cb)
+        .map(|bit| sw.apply(base(bit) as i64) as u64)
+        .collect();
+    let map = OffsetMap::from_columns(columns);
+    map.offset_bases()?;
+    let layout = if row_major {
+        format!("({rows},{cols}):({cols},1)")
+    } else {
+        format!("({rows},{cols}):(1,{rows})")
+    };
+    let notation = if sw.bits == 0 {
+        layout
+    } else {
+        format!("Sw<{},{},{}> o {layout}", sw.bits, sw.base, sw.shift)
+    };
+    Some(Member {
+        candidate: Candidate::linear(map),
+        notation,
+    })
+}
+
+/// The answer as `#ttg.shared_linear`: its offset bases.
+pub fn shared_linear_notation(map: &OffsetMap, tensor: &TensorDims) -> Option<String> {
+    let shared = map.to_shared_layout(tensor).ok()??;
+    let offset = shared
+        .bases()
+        .into_iter()
+        .find(|(n, _)| n == "offset")
+        .map(|(_, b)| b)?;
+    Some(
+        Encoding::SharedLinear(SharedLinear {
+            offset,
+            block: Vec::new(),
+            alignment: 16,
+        })
+        .to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use layout_algebra::DimName;
+
+    /// The formula agrees with the layout Triton's conversion builds, for
+    /// every member of a few shapes.
+    #[test]
+    fn swizzled_formula_matches_the_encoding() {
+        for shape in [vec![16u64, 16], vec![64, 32], vec![8, 128], vec![4, 8, 16]] {
+            let tensor: TensorDims = shape
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| (DimName::from(format!("dim{i}").as_str()), s))
+                .collect();
+            let members = members(Family::Triton, &tensor, 16);
+            assert!(members.len() > 10, "{shape:?}");
+            for m in &members {
+                let encoding = parse_swizzled(&m.notation, tensor.len());
+                let shared = encoding
+                    .to_linear_layout(&shape.iter().map(|&s| s as u32).collect::<Vec<_>>())
+                    .unwrap();
+                let expected = OffsetMap::from_shared(&shared, &tensor).unwrap();
+                assert_eq!(m.candidate.map, expected, "{shape:?} {}", m.notation);
+            }
+        }
+    }
+
+    fn parse_swizzled(text: &str, rank: usize) -> Encoding {
+        let num = |key: &str| -> u32 {
+            let at = text.find(key).unwrap() + key.len();
+            text[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<String>()
+                .parse()
+                .unwrap()
+        };
+        let order_at = text.find("order = [").unwrap() + 9;
+        let order: Vec<usize> = text[order_at..text[order_at..].find(']').unwrap() + order_at]
+            .split(", ")
+            .map(|x| x.parse().unwrap())
+            .collect();
+        Encoding::SwizzledShared(SwizzledShared {
+            vec: num("vec = "),
+            per_phase: num("perPhase = "),
+            max_phase: num("maxPhase = "),
+            order,
+            cga: CgaLayout::single(rank),
+        })
+    }
+}

@@ -1,0 +1,419 @@
+//! Swizzle and tiling search for layoutc.
+//!
+//! A swizzle request asks for the shared layout of a tensor that several
+//! accesses store and load; the answer is the layout with the fewest
+//! wavefronts (then the widest vectors, then the least scratch) within a
+//! family, with a proof of optimality where one is found:
+//! - the linear family by construction ([`linear`]) against the lower
+//!   bound of [`bound`], and Z3 over the basis matrix where the
+//!   construction stops short of the bound (feature `z3`);
+//! - the restricted families (`triton`, `nvmma`, `cute`, `padded`) by
+//!   scoring every member ([`families`]).
+//!
+//! Every answer is re-scored by enumerating the requests of a warp before
+//! it is returned. A tiling request ([`tiling`]) picks an XLA TPU layout
+//! with the least padding by listing every order and tile format.
+
+pub mod bound;
+pub mod families;
+pub mod linear;
+pub mod request;
+pub mod score;
+#[cfg(feature = "z3")]
+mod smt;
+pub mod tiling;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use layout_algebra::bank::{Direction, OffsetMap};
+use layout_algebra::linear::LinearLayout;
+use layout_algebra::triton::convert_layout::{self, SharedInstructions};
+
+pub use bound::Bound;
+pub use request::{
+    AccessRequest, Family, InstructionPolicy, Machine, SwizzleRequest, TilingRequest,
+};
+pub use score::{AccessCost, Candidate, Problem, Score};
+
+/// Whether an answer is proved best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Nothing in the family does better.
+    Optimal,
+    /// Found, not proved best.
+    Feasible,
+    /// Nothing in the family meets the request.
+    Infeasible,
+    /// The search ran out of time; the best found is reported.
+    Timeout,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
+            Status::Infeasible => "infeasible",
+            Status::Timeout => "timeout",
+        }
+    }
+}
+
+/// A request the solver cannot take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// An access or the tensor is not what a swizzle needs.
+    Invalid(String),
+    /// The answer's enumeration disagreed with its rank count: a bug.
+    Inconsistent(String),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::Invalid(why) => write!(f, "{why}"),
+            SolveError::Inconsistent(why) => write!(f, "internal inconsistency: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+impl From<layout_algebra::LayoutError> for SolveError {
+    fn from(e: layout_algebra::LayoutError) -> Self {
+        SolveError::Invalid(e.to_string())
+    }
+}
+
+/// Asks a running search to stop; shared with other threads.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// What one access costs in the answer, as reported.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessReport {
+    pub label: String,
+    pub direction: Direction,
+    /// As the machine names it (`st.shared.b128`, `ldmatrix.x4`).
+    pub instruction: String,
+    pub instructions: u64,
+    pub wavefronts: u64,
+    pub ideal: u64,
+    pub conflicts: u64,
+}
+
+/// The answer to a swizzle request.
+#[derive(Clone, Debug)]
+pub struct SwizzleSolution {
+    pub status: Status,
+    /// Why the status holds, in a kernel engineer's words.
+    pub why: String,
+    pub candidate: Option<Candidate>,
+    /// `offset` -> the tensor dims (the unpadded part for `padded`).
+    pub shared: Option<LinearLayout>,
+    pub score: Option<Score>,
+    pub accesses: Vec<AccessReport>,
+    /// Every notation that writes the answer exactly: (`triton`, text), ...
+    pub notations: Vec<(String, String)>,
+    pub lower_bound: Option<Bound>,
+    /// Triton's own swizzle for the same store and load, scored alike.
+    pub baseline: Option<Score>,
+    pub elapsed: Duration,
+}
+
+impl SwizzleSolution {
+    pub fn notation(&self, key: &str) -> Option<&str> {
+        self.notations
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Solves a swizzle request.
+pub fn solve_swizzle(
+    request: &SwizzleRequest,
+    cancel: &Cancel,
+) -> Result<SwizzleSolution, SolveError> {
+    let start = Instant::now();
+    validate(request)?;
+    let problem = Problem::new(request)?;
+    let plans = linear::plans(&problem);
+    let linear_bound = if plans.complete {
+        bound::linear_bound(&problem, &plans.list)
+    } else {
+        None
+    };
+    let baseline = triton_baseline(&problem);
+    let baseline_score = baseline.as_ref().and_then(|c| problem.score(c));
+
+    let mut best: Option<(Candidate, Score)> = None;
+    let consider = |c: Candidate, best: &mut Option<(Candidate, Score)>| {
+        if let Some(s) = problem.score(&c)
+            && best.as_ref().is_none_or(|(_, b)| s.key() < b.key())
+        {
+            *best = Some((c, s));
+        }
+    };
+    let (status, why);
+    match request.family {
+        Family::Linear => {
+            for plan in linear::to_construct(&plans) {
+                let met = |best: &Option<(Candidate, Score)>| matches!((best, &linear_bound), (Some((_, s)), Some(b)) if s.weighted <= b.weighted);
+                if met(&best) {
+                    break;
+                }
+                if let Some(map) = linear::construct(&problem, plan) {
+                    consider(Candidate::linear(map), &mut best);
+                }
+            }
+            if request.fixed.is_empty()
+                && let Some(c) = baseline.clone()
+            {
+                consider(c, &mut best);
+            }
+            let met = match (&best, &linear_bound) {
+                (Some((_, s)), Some(b)) => s.weighted <= b.weighted,
+                _ => false,
+            };
+            if met {
+                status = Status::Optimal;
+                why = bound_reason(&linear_bound.expect("met implies a bound"));
+            } else {
+                let searched = search_further(&problem, &plans, &mut best, request, cancel);
+                status = searched.0;
+                why = searched.1;
+            }
+        }
+        family => {
+            let members = families::members(family, &request.tensor, request.element_bits);
+            let listed = members.len();
+            for m in members {
+                consider(m.candidate, &mut best);
+            }
+            status = if best.is_some() {
+                Status::Optimal
+            } else {
+                Status::Infeasible
+            };
+            why = if best.is_some() {
+                format!(
+                    "every one of the {listed} {} layouts this tensor admits was scored; none costs fewer wavefronts",
+                    family.name()
+                )
+            } else {
+                format!(
+                    "none of the {listed} {} layouts this tensor admits meets the request's limits",
+                    family.name()
+                )
+            };
+        }
+    }
+    let Some((candidate, score)) = best else {
+        return Ok(SwizzleSolution {
+            status: if status == Status::Optimal {
+                Status::Infeasible
+            } else {
+                status
+            },
+            why,
+            candidate: None,
+            shared: None,
+            score: None,
+            accesses: Vec::new(),
+            notations: Vec::new(),
+            lower_bound: linear_bound,
+            baseline: baseline_score,
+            elapsed: start.elapsed(),
+        });
+    };
+    // The oracle: every access's wavefronts again, request by request.
+    let counted = problem
+        .enumerate(&candidate, &score)
+        .ok_or_else(|| SolveError::Inconsistent("the answer could not be enumerated".into()))?;
+    for (c, a) in counted.iter().zip(&score.accesses) {
+        if *c != a.counts.wavefronts {
+            return Err(SolveError::Inconsistent(format!(
+                "the rank formula gives {} wavefronts but enumeration {}",
+                a.counts.wavefronts, c
+            )));
+        }
+    }
+    let shared = candidate.map.to_shared_layout(&request.tensor)?;
+    let notations = notations(request, &candidate)?;
+    let accesses = request
+        .accesses
+        .iter()
+        .zip(&score.accesses)
+        .map(|(a, c)| AccessReport {
+            label: a.label.clone(),
+            direction: a.direction,
+            instruction: c.instruction.name(a.direction, request.machine.amd),
+            instructions: c.counts.instructions,
+            wavefronts: c.counts.wavefronts,
+            ideal: c.counts.ideal,
+            conflicts: c.conflicts,
+        })
+        .collect();
+    Ok(SwizzleSolution {
+        status,
+        why,
+        candidate: Some(candidate),
+        shared,
+        score: Some(score),
+        accesses,
+        notations,
+        lower_bound: linear_bound,
+        baseline: baseline_score,
+        elapsed: start.elapsed(),
+    })
+}
+
+fn bound_reason(b: &Bound) -> String {
+    format!(
+        "meets the lower bound: {} write and {} read wavefronts per warp is the least any layout allows (one wavefront per phase at the widest vectors the accesses can share, and the conflicts Lemma 9.5 forces)",
+        b.write_wavefronts, b.read_wavefronts
+    )
+}
+
+fn validate(request: &SwizzleRequest) -> Result<(), SolveError> {
+    let eb = request.element_bits;
+    if !(1..=64).contains(&eb) || !eb.is_power_of_two() {
+        return Err(SolveError::Invalid(format!(
+            "elements of {eb} bits: a swizzle needs a power-of-two element width up to 64"
+        )));
+    }
+    if request.accesses.is_empty() {
+        return Err(SolveError::Invalid(
+            "a swizzle needs at least one access to the buffer".into(),
+        ));
+    }
+    let bits: u32 = request.tensor.iter().map(|(_, s)| s.trailing_zeros()).sum();
+    if request.tensor.iter().any(|(_, s)| !s.is_power_of_two()) || bits > 24 {
+        return Err(SolveError::Invalid(format!(
+            "a tensor of {:?} elements: swizzles are found for power-of-two shapes of at most 2^24 elements",
+            request.tensor.iter().map(|(_, s)| s).collect::<Vec<_>>()
+        )));
+    }
+    let warp = request.machine.banks.warp_size;
+    for a in &request.accesses {
+        let lanes = a.layout.in_dim_size("lane");
+        if lanes != warp as u64 {
+            return Err(SolveError::Invalid(format!(
+                "{} has {lanes} lanes per warp, but {} has {warp}",
+                a.label, request.machine.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Triton's swizzle for one store and one load (GenericSwizzling, the
+/// baseline every linear answer must match or beat).
+fn triton_baseline(problem: &Problem) -> Option<Candidate> {
+    let req = problem.request;
+    let stores: Vec<_> = req
+        .accesses
+        .iter()
+        .filter(|a| a.direction == Direction::Store)
+        .collect();
+    let loads: Vec<_> = req
+        .accesses
+        .iter()
+        .filter(|a| a.direction == Direction::Load)
+        .collect();
+    let ([store], [load]) = (stores.as_slice(), loads.as_slice()) else {
+        return None;
+    };
+    let names: Vec<_> = req.tensor.iter().map(|(n, _)| n.clone()).collect();
+    let prepare = |l: &LinearLayout| -> Option<LinearLayout> {
+        layout_algebra::triton::strip_zero_register_bases(&l.transpose_outs(&names).ok()?).ok()
+    };
+    let (src, dst) = (prepare(&store.layout)?, prepare(&load.layout)?);
+    let instructions = match req.instructions {
+        InstructionPolicy::Vector => SharedInstructions::LD_ST,
+        _ => req.machine.matrix,
+    };
+    let chosen = convert_layout::optimal_swizzling(
+        &src,
+        &dst,
+        req.element_bits,
+        instructions,
+        req.machine.banks.banks,
+    )
+    .ok()?;
+    let offsets = convert_layout::as_offset_layout(&chosen.layout).ok()?;
+    let map = OffsetMap::from_shared(&offsets, &req.tensor).ok()?;
+    map.offset_bases()?;
+    Some(Candidate::linear(map))
+}
+
+/// Where the construction stops short of the bound: Z3, when built in.
+fn search_further(
+    problem: &Problem,
+    plans: &linear::Plans,
+    best: &mut Option<(Candidate, Score)>,
+    request: &SwizzleRequest,
+    cancel: &Cancel,
+) -> (Status, String) {
+    #[cfg(feature = "z3")]
+    {
+        smt::improve(problem, plans, best, request, cancel)
+    }
+    #[cfg(not(feature = "z3"))]
+    {
+        let _ = (problem, plans, request, cancel);
+        let why = if best.is_some() {
+            "the construction does not meet the lower bound, and this layoutc was built without Z3, which would search further"
+        } else {
+            "no construction meets the request's limits, and this layoutc was built without Z3, which would search further"
+        };
+        (Status::Feasible, why.to_string())
+    }
+}
+
+/// Every notation that writes the answer exactly.
+fn notations(
+    request: &SwizzleRequest,
+    candidate: &Candidate,
+) -> Result<Vec<(String, String)>, SolveError> {
+    let mut out = Vec::new();
+    if !candidate.padding.is_empty() {
+        // Padded answers come from the padded family only.
+        for m in families::members(Family::Padded, &request.tensor, request.element_bits) {
+            if &m.candidate == candidate {
+                out.push(("padded".to_string(), m.notation));
+                break;
+            }
+        }
+        return Ok(out);
+    }
+    for family in [Family::Triton, Family::Nvmma, Family::Cute] {
+        if let Some(m) = families::members(family, &request.tensor, request.element_bits)
+            .into_iter()
+            .find(|m| m.candidate == *candidate)
+        {
+            out.push((family.name().to_string(), m.notation));
+        }
+    }
+    if let Some(text) = families::shared_linear_notation(&candidate.map, &request.tensor) {
+        out.push(("linear".to_string(), text));
+    }
+    Ok(out)
+}

@@ -1,0 +1,155 @@
+//! What a search is asked: the accesses, the family of answers, the
+//! machine, and the limits.
+
+use std::time::Duration;
+
+use layout_algebra::bank::{BankTarget, Direction, TensorDims};
+use layout_algebra::linear::LinearLayout;
+use layout_algebra::machine::Preset;
+use layout_algebra::triton::convert_layout::SharedInstructions;
+
+/// A swizzle request: a shared layout for the tensor these accesses store
+/// and load.
+#[derive(Clone, Debug)]
+pub struct SwizzleRequest {
+    /// The tensor's dims (`dim0` first) and sizes.
+    pub tensor: TensorDims,
+    pub element_bits: u32,
+    pub accesses: Vec<AccessRequest>,
+    pub family: Family,
+    pub instructions: InstructionPolicy,
+    pub machine: Machine,
+    /// No access may use a narrower vector than this (bits per lane).
+    pub min_vector_bits: Option<u32>,
+    /// Shared-memory bytes the answer may use (padding counts).
+    pub budget_bytes: Option<u64>,
+    /// Offsets whose tensor coordinate is fixed: `(offset bit, coordinate)`
+    /// pins `S(1 << bit) = coordinate` (packed, `dim0` lowest).
+    pub fixed: Vec<(u32, u64)>,
+    /// How long Z3 may search before the best answer found is reported.
+    pub timeout: Duration,
+}
+
+/// One store into or load out of the buffer.
+#[derive(Clone, Debug)]
+pub struct AccessRequest {
+    /// How the user named it (`write`, `read`, or the tensor type's text).
+    pub label: String,
+    pub direction: Direction,
+    /// `register`, `lane`, `warp`, `block` -> the tensor dims.
+    pub layout: LinearLayout,
+    /// How much this access's wavefronts count (1 unless the user says).
+    pub weight: u64,
+}
+
+/// The notations an answer may be restricted to (CONTRACT §2 `family`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Any invertible GF(2) map from offsets to the tensor.
+    Linear,
+    /// `#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>`.
+    Triton,
+    /// `#ttg.nvmma_shared`: 0/32/64/128-byte swizzles, optionally transposed.
+    Nvmma,
+    /// `Sw<B,M,S> o` a row- or column-major layout.
+    Cute,
+    /// `#ttg.padded_shared`: a row- or column-major layout with padding.
+    Padded,
+}
+
+impl Family {
+    pub const ALL: [Family; 5] = [
+        Family::Linear,
+        Family::Triton,
+        Family::Nvmma,
+        Family::Cute,
+        Family::Padded,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Linear => "linear",
+            Family::Triton => "triton",
+            Family::Nvmma => "nvmma",
+            Family::Cute => "cute",
+            Family::Padded => "padded",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// Which instructions the accesses may use (CONTRACT §2 `instructions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InstructionPolicy {
+    /// `ld.shared`/`st.shared` (`ds_read`/`ds_write`), the widest vector
+    /// up to 128 bits.
+    Vector,
+    /// `ldmatrix`/`stmatrix` where legal, else the widest vector.
+    Matrix,
+    /// Whichever costs fewer wavefronts, per access.
+    Best,
+}
+
+impl InstructionPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            InstructionPolicy::Vector => "vector",
+            InstructionPolicy::Matrix => "matrix",
+            InstructionPolicy::Best => "best",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<InstructionPolicy> {
+        [
+            InstructionPolicy::Vector,
+            InstructionPolicy::Matrix,
+            InstructionPolicy::Best,
+        ]
+        .into_iter()
+        .find(|p| p.name() == name)
+    }
+}
+
+/// The machine the buffer lives on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Machine {
+    /// The preset's name (`sm90`, `gfx942`), for messages.
+    pub name: String,
+    pub banks: BankTarget,
+    pub matrix: SharedInstructions,
+    /// AMD names its instructions `ds_read_bN` / `ds_write_bN`.
+    pub amd: bool,
+}
+
+impl Machine {
+    pub fn from_preset(preset: &Preset) -> Machine {
+        Machine {
+            name: preset.name.to_string(),
+            banks: BankTarget {
+                banks: preset.banks,
+                bank_bytes: preset.bank_bytes,
+                warp_size: preset.threads_per_warp,
+                phases: preset.phase_rules(),
+            },
+            matrix: preset.instructions,
+            amd: preset.name.starts_with("gfx"),
+        }
+    }
+}
+
+/// A tiling request: the TPU layout of an XLA array with the least padding.
+#[derive(Clone, Debug)]
+pub struct TilingRequest {
+    pub element_type: String,
+    pub dims: Vec<i64>,
+    /// A dim that must stay most minor.
+    pub minor_dim: Option<usize>,
+    /// The most padded bytes an answer may have.
+    pub max_padded_bytes: Option<u64>,
+    /// Tiles to choose from instead of the TPU formats (each a list of
+    /// tile levels, e.g. `[[8, 128], [2, 1]]`).
+    pub candidate_tiles: Vec<Vec<Vec<i64>>>,
+}

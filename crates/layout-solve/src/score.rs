@@ -1,0 +1,308 @@
+//! The exact cost of a candidate shared layout: for every access, the
+//! instruction it would use and the wavefronts one warp needs.
+
+use layout_algebra::bank::{
+    self, Access, AccessGeometry, Direction, Instruction, OffsetMap, Wavefronts,
+};
+
+use crate::request::{InstructionPolicy, Machine, SwizzleRequest};
+
+/// A shared layout being considered: a linear map from tensor coordinates
+/// to offsets, and the padding inserted after it (none for XOR swizzles).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Candidate {
+    pub map: OffsetMap,
+    /// `(interval, pad)` pairs in elements, Triton's `[interval:+pad]`.
+    pub padding: Vec<(u32, u32)>,
+}
+
+impl Candidate {
+    pub fn linear(map: OffsetMap) -> Candidate {
+        Candidate {
+            map,
+            padding: Vec::new(),
+        }
+    }
+
+    /// Elements the buffer needs: the largest padded offset plus one.
+    pub fn scratch_elements(&self, tensor_elements: u64) -> u64 {
+        bank::padded_offset(&self.padding, tensor_elements - 1) + 1
+    }
+}
+
+/// What one access costs with a candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccessCost {
+    pub direction: Direction,
+    pub instruction: Instruction,
+    /// Bits each lane moves per instruction.
+    pub vector_bits: u32,
+    pub counts: Wavefronts,
+    /// Triton's measure: extra wavefronts per wavefront.
+    pub conflicts: u64,
+}
+
+/// The cost of a candidate for the whole request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Score {
+    pub accesses: Vec<AccessCost>,
+    /// Wavefronts, each access's weighted.
+    pub weighted: u64,
+    pub read_wavefronts: u64,
+    pub write_wavefronts: u64,
+    pub scratch_bytes: u64,
+}
+
+impl Score {
+    /// The objective: fewest weighted wavefronts, then the widest vectors,
+    /// then the least scratch. Smaller is better.
+    pub fn key(&self) -> (u64, std::cmp::Reverse<u64>, u64) {
+        let vectors = self.accesses.iter().map(|a| a.vector_bits as u64).sum();
+        (
+            self.weighted,
+            std::cmp::Reverse(vectors),
+            self.scratch_bytes,
+        )
+    }
+
+    pub fn read_conflicts(&self) -> u64 {
+        self.worst(Direction::Load)
+    }
+
+    pub fn write_conflicts(&self) -> u64 {
+        self.worst(Direction::Store)
+    }
+
+    fn worst(&self, direction: Direction) -> u64 {
+        self.accesses
+            .iter()
+            .filter(|a| a.direction == direction)
+            .map(|a| a.conflicts)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The geometry of every access of a request, computed once.
+#[derive(Clone, Debug)]
+pub struct Problem<'a> {
+    pub request: &'a SwizzleRequest,
+    pub geometries: Vec<AccessGeometry>,
+}
+
+impl<'a> Problem<'a> {
+    pub fn new(request: &'a SwizzleRequest) -> layout_algebra::Result<Problem<'a>> {
+        let geometries = request
+            .accesses
+            .iter()
+            .map(|a| {
+                let layout = a.layout.transpose_outs(
+                    &request
+                        .tensor
+                        .iter()
+                        .map(|(n, _)| n.clone())
+                        .collect::<Vec<_>>(),
+                )?;
+                AccessGeometry::new(&layout, request.element_bits)
+            })
+            .collect::<layout_algebra::Result<_>>()?;
+        Ok(Problem {
+            request,
+            geometries,
+        })
+    }
+
+    pub fn tensor_bits(&self) -> u32 {
+        self.request
+            .tensor
+            .iter()
+            .map(|(_, s)| s.trailing_zeros())
+            .sum()
+    }
+
+    /// The exact cost of `candidate`, or `None` when an access cannot use
+    /// it within the request's limits (a vector narrower than asked, or a
+    /// buffer over budget).
+    pub fn score(&self, candidate: &Candidate) -> Option<Score> {
+        let req = self.request;
+        let elements = 1u64 << self.tensor_bits();
+        let scratch_bytes = candidate.scratch_elements(elements) * req.element_bits as u64 / 8;
+        if req.budget_bytes.is_some_and(|b| scratch_bytes > b) {
+            return None;
+        }
+        let mut accesses = Vec::with_capacity(req.accesses.len());
+        let mut weighted = 0;
+        let (mut reads, mut writes) = (0, 0);
+        for (access, geometry) in req.accesses.iter().zip(&self.geometries) {
+            let cost = self.access_cost(geometry, access.direction, candidate)?;
+            if req
+                .min_vector_bits
+                .is_some_and(|min| cost.vector_bits < min)
+            {
+                return None;
+            }
+            weighted += access.weight * cost.counts.wavefronts;
+            match access.direction {
+                Direction::Load => reads += cost.counts.wavefronts,
+                Direction::Store => writes += cost.counts.wavefronts,
+            }
+            accesses.push(cost);
+        }
+        Some(Score {
+            accesses,
+            weighted,
+            read_wavefronts: reads,
+            write_wavefronts: writes,
+            scratch_bytes,
+        })
+    }
+
+    /// The cheapest instruction the policy allows for one access.
+    pub fn access_cost(
+        &self,
+        geometry: &AccessGeometry,
+        direction: Direction,
+        candidate: &Candidate,
+    ) -> Option<AccessCost> {
+        let req = self.request;
+        let eb = req.element_bits;
+        let mut vector = geometry.widest_vector(&candidate.map);
+        // A vector never crosses a padding interval.
+        for &(interval, _) in &candidate.padding {
+            vector = vector.min(interval as u64);
+        }
+        let plain = Instruction::LdSt {
+            bits: (vector as u32 * eb).max(8),
+        };
+        let mut options = vec![plain];
+        if req.instructions != InstructionPolicy::Vector {
+            options.extend(matrix_options(
+                &req.machine,
+                direction,
+                eb,
+                &candidate.padding,
+            ));
+        }
+        let mut best: Option<AccessCost> = None;
+        for instruction in options {
+            let Some(counts) = self.wavefronts(geometry, direction, candidate, instruction) else {
+                continue;
+            };
+            let vector_bits = match instruction {
+                Instruction::LdSt { bits } => bits,
+                Instruction::Matrix { .. } => 128,
+            };
+            let cost = AccessCost {
+                direction,
+                instruction,
+                vector_bits,
+                counts,
+                conflicts: counts.wavefronts.div_ceil(counts.ideal.max(1)) - 1,
+            };
+            let better = match (&best, req.instructions) {
+                (None, _) => true,
+                // `matrix`: a legal matrix instruction wins over ld/st.
+                (Some(b), InstructionPolicy::Matrix) => {
+                    matches!(b.instruction, Instruction::LdSt { .. })
+                        && matches!(instruction, Instruction::Matrix { .. })
+                }
+                (Some(b), _) => {
+                    (cost.counts.wavefronts, cost.counts.instructions)
+                        < (b.counts.wavefronts, b.counts.instructions)
+                }
+            };
+            if better {
+                best = Some(cost);
+            }
+        }
+        best
+    }
+
+    fn wavefronts(
+        &self,
+        geometry: &AccessGeometry,
+        direction: Direction,
+        candidate: &Candidate,
+        instruction: Instruction,
+    ) -> Option<Wavefronts> {
+        let banks = &self.request.machine.banks;
+        if candidate.padding.is_empty() {
+            return geometry
+                .wavefronts(&candidate.map, instruction, direction, banks)
+                .ok();
+        }
+        // Padded offsets are not linear: count by enumeration.
+        let shared = candidate
+            .map
+            .to_shared_layout(&geometry.tensor)
+            .ok()
+            .flatten()?;
+        let distributed = geometry.as_distributed().ok()?;
+        bank::padded_wavefronts_by_enumeration(
+            &Access {
+                distributed: &distributed,
+                shared: &shared,
+                element_bits: geometry.element_bits,
+                instruction,
+                direction,
+            },
+            banks,
+            &candidate.padding,
+        )
+        .ok()
+    }
+
+    /// Wavefronts by enumeration (the oracle every answer is re-scored
+    /// with before it is reported), per access.
+    pub fn enumerate(&self, candidate: &Candidate, score: &Score) -> Option<Vec<u64>> {
+        let banks = &self.request.machine.banks;
+        let mut out = Vec::new();
+        for (geometry, cost) in self.geometries.iter().zip(&score.accesses) {
+            let shared = candidate
+                .map
+                .to_shared_layout(&geometry.tensor)
+                .ok()
+                .flatten()?;
+            let distributed = geometry.as_distributed().ok()?;
+            let w = bank::padded_wavefronts_by_enumeration(
+                &Access {
+                    distributed: &distributed,
+                    shared: &shared,
+                    element_bits: geometry.element_bits,
+                    instruction: cost.instruction,
+                    direction: cost.direction,
+                },
+                banks,
+                &candidate.padding,
+            )
+            .ok()?;
+            out.push(w.wavefronts);
+        }
+        Some(out)
+    }
+}
+
+/// The matrix instructions an access may use on this machine.
+fn matrix_options(
+    machine: &Machine,
+    direction: Direction,
+    element_bits: u32,
+    padding: &[(u32, u32)],
+) -> Vec<Instruction> {
+    let has = match direction {
+        Direction::Load => machine.matrix.ldmatrix,
+        Direction::Store => machine.matrix.stmatrix,
+    };
+    // A matrix row is 8 contiguous 16-bit elements; padding inside it
+    // breaks it.
+    if !has || element_bits != 16 || padding.iter().any(|&(interval, _)| interval < 8) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for count in [4, 2, 1] {
+        for trans in [false, true] {
+            out.push(Instruction::Matrix { count, trans });
+        }
+    }
+    out
+}
