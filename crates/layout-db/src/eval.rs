@@ -16,7 +16,7 @@ use layout_syntax::{
 use crate::diagnostic::{Code, Diagnostic, Family, code_for, did_you_mean, mixed_radix_note};
 use crate::encoding::{self, Param};
 use crate::target::{self, TargetFacts};
-use crate::value::{SolveRequest, TensorLayout, Value};
+use crate::value::{TensorLayout, Value};
 use crate::{DeclName, Evaluated, SourceFile, SourceItem, lookup};
 
 /// Marks a failure whose diagnostic has already been recorded.
@@ -294,7 +294,7 @@ impl<'db> Ctx<'db> {
             }
             ItemKind::Operation { op, .. } => Ok(Value::Operation(op.name.clone())),
             ItemKind::Target { preset, fields, .. } => self.target_item(preset.as_ref(), fields),
-            ItemKind::Solve { fields, .. } => self.solve(fields, item.span),
+            ItemKind::Solve { fields, .. } => crate::solve::evaluate(self, fields, item.span),
             ItemKind::Error => Err(Reported),
         }
     }
@@ -613,157 +613,6 @@ impl<'db> Ctx<'db> {
         Ok(out)
     }
 
-    fn solve(&mut self, fields: &[layout_syntax::Field], whole: Span) -> R<Value> {
-        const KEYS: [&str; 9] = [
-            "kind",
-            "write",
-            "read",
-            "family",
-            "instruction",
-            "objective",
-            "budget",
-            "timeout",
-            "constraints",
-        ];
-        let mut req = SolveRequest {
-            kind: String::new(),
-            family: "linear".into(),
-            writes: Vec::new(),
-            reads: Vec::new(),
-        };
-        let mut failed = false;
-        for f in fields {
-            let key = f.key.name.as_str();
-            let word = match &f.value.kind {
-                ExprKind::Name(n) | ExprKind::Str(n) => Some(n.as_str()),
-                _ => None,
-            };
-            match key {
-                "kind" | "family" => {
-                    let allowed: &[&str] = if key == "kind" {
-                        &["swizzle", "tiling"]
-                    } else {
-                        &["linear", "triton", "nvmma", "cute", "padded"]
-                    };
-                    match word {
-                        Some(w) if allowed.contains(&w) => {
-                            if key == "kind" {
-                                req.kind = w.to_string();
-                            } else {
-                                req.family = w.to_string();
-                            }
-                        }
-                        _ => {
-                            let mut d = Diagnostic::error(
-                                Code::InvalidSolve,
-                                f.value.span,
-                                format!("`{key}` is one of {}", allowed.join(", ")),
-                            );
-                            if let Some(s) =
-                                word.and_then(|w| did_you_mean(w, allowed.iter().copied()))
-                            {
-                                d = d.with_note(format!("did you mean `{s}`?"));
-                            }
-                            self.report(d);
-                            failed = true;
-                        }
-                    }
-                }
-                "write" | "read" => match self.expr(&f.value) {
-                    Ok(Value::Tensor(t)) => {
-                        if key == "write" {
-                            req.writes.push(*t);
-                        } else {
-                            req.reads.push(*t);
-                        }
-                    }
-                    Ok(other) => {
-                        self.error(
-                            Code::InvalidSolve,
-                            f.value.span,
-                            format!(
-                                "`{key}` takes a tensor type with a distributed encoding, e.g. tensor<128x128xf16, #blocked>; this is {}",
-                                other.type_name()
-                            ),
-                        );
-                        failed = true;
-                    }
-                    Err(_) => failed = true,
-                },
-                "instruction" | "objective" => {}
-                "budget" | "timeout" => match self.expr(&f.value) {
-                    Ok(Value::Int(n)) if n > 0 => {}
-                    Ok(_) => {
-                        self.error(
-                            Code::InvalidSolve,
-                            f.value.span,
-                            format!(
-                                "`{key}` must be a positive integer (milliseconds for timeout)"
-                            ),
-                        );
-                        failed = true;
-                    }
-                    Err(_) => failed = true,
-                },
-                "constraints" => {
-                    if self.expr(&f.value).is_err() {
-                        failed = true;
-                    }
-                }
-                _ => {
-                    let mut d = Diagnostic::error(
-                        Code::UnknownKey,
-                        f.key.span,
-                        format!("a solve block has no key `{key}`"),
-                    );
-                    if let Some(s) = did_you_mean(key, KEYS) {
-                        d = d.with_note(format!("did you mean `{s}`?"));
-                    }
-                    self.report(d);
-                    failed = true;
-                }
-            }
-        }
-        if failed {
-            return Err(Reported);
-        }
-        if req.kind.is_empty() {
-            return Err(self.error(
-                Code::InvalidSolve,
-                whole,
-                "a solve block needs `kind = swizzle` or `kind = tiling`",
-            ));
-        }
-        if req.writes.is_empty() && req.reads.is_empty() {
-            return Err(self.error(
-                Code::InvalidSolve,
-                whole,
-                "a solve block needs at least one `write = tensor<...>` or `read = tensor<...>` access",
-            ));
-        }
-        let all: Vec<&TensorLayout> = req.writes.iter().chain(&req.reads).collect();
-        for t in &all {
-            if t.encoding.is_shared() {
-                return Err(self.error(
-                    Code::InvalidSolve,
-                    whole,
-                    "accesses must use distributed encodings (the solver finds the shared one)",
-                ));
-            }
-            if t.shape != all[0].shape || t.element_bits != all[0].element_bits {
-                return Err(self.error(
-                    Code::InvalidSolve,
-                    whole,
-                    format!(
-                        "all accesses must be to the same tensor, but {:?}x{} and {:?}x{} differ",
-                        all[0].shape, all[0].element_type, t.shape, t.element_type
-                    ),
-                ));
-            }
-        }
-        Ok(Value::Solve(Box::new(req)))
-    }
-
     fn check(&mut self, expr: &Expr) -> R<Value> {
         let v = self.verdict(expr)?;
         if !v.holds {
@@ -1062,6 +911,20 @@ impl<'db> Ctx<'db> {
     fn resolve(&mut self, name: &str, span: Span) -> R<Value> {
         let decl = DeclName::new(self.db, self.file, name.to_string());
         match crate::declared_value(self.db, decl) {
+            // A solve block stands for its answer.
+            Some(Some(Value::Solve(outcome))) => {
+                crate::solve::as_operand(outcome).ok_or_else(|| {
+                    self.error(
+                        Code::DependsOnError,
+                        span,
+                        format!(
+                            "`{name}` has no answer ({}): {}",
+                            outcome.status.name(),
+                            outcome.why
+                        ),
+                    )
+                })
+            }
             Some(Some(v)) => Ok(v.clone()),
             Some(None) => {
                 if let Some((me, my_span)) = self.declaring.clone() {

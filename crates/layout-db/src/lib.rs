@@ -14,6 +14,7 @@ pub mod builtins;
 pub mod diagnostic;
 mod encoding;
 mod eval;
+pub mod solve;
 pub mod target;
 pub mod value;
 

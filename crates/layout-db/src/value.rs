@@ -81,12 +81,53 @@ impl ConversionReport {
     }
 }
 
+/// A `solve` block with its answer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct SolveRequest {
-    pub kind: String,
-    pub family: String,
-    pub writes: Vec<TensorLayout>,
-    pub reads: Vec<TensorLayout>,
+pub struct SolveOutcome {
+    pub kind: SolveKind,
+    /// `optimal`, `feasible`, `infeasible` or `timeout`.
+    pub status: layout_solve::Status,
+    /// Why the status holds, in words.
+    pub why: String,
+    /// Wall time of the search, in microseconds.
+    pub solve_us: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SolveKind {
+    Swizzle(Box<SwizzleOutcome>),
+    Tiling(Box<TilingOutcome>),
+}
+
+/// The answer to `kind = swizzle`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SwizzleOutcome {
+    pub family: layout_solve::Family,
+    pub instructions: layout_solve::InstructionPolicy,
+    /// The machine the wavefronts are counted on.
+    pub machine: String,
+    /// The shared layout found, as a tensor type usable elsewhere in the
+    /// file; `None` when none exists.
+    pub answer: Option<TensorLayout>,
+    /// Every notation that writes the answer exactly (`triton`, `cute`, ...).
+    pub notations: Vec<(String, String)>,
+    pub accesses: Vec<layout_solve::AccessReport>,
+    pub read_wavefronts: u64,
+    pub write_wavefronts: u64,
+    pub read_conflicts: u64,
+    pub write_conflicts: u64,
+    pub scratch_bytes: u64,
+    /// (write, read) wavefronts no linear layout goes below.
+    pub lower_bound: Option<(u64, u64)>,
+    /// (write, read) wavefronts of Triton's own swizzle for this pair.
+    pub baseline: Option<(u64, u64)>,
+}
+
+/// The answer to `kind = tiling`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TilingOutcome {
+    pub answer: Option<XlaShape>,
+    pub candidates: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -110,7 +151,7 @@ pub enum Value {
     Swizzled(Box<SwizzledLayout>),
     Tiler(Box<Tiler>),
     Xla(Box<XlaShape>),
-    Solve(Box<SolveRequest>),
+    Solve(Box<SolveOutcome>),
     Conversion(Box<ConversionReport>),
     /// Module attributes or a `target` declaration.
     Target(Box<crate::target::TargetFacts>),
@@ -264,7 +305,20 @@ impl fmt::Display for Value {
             Value::Swizzled(s) => write!(f, "{s}"),
             Value::Tiler(t) => write!(f, "{t}"),
             Value::Xla(x) => write!(f, "{x}"),
-            Value::Solve(s) => write!(f, "solve {{ kind = {}, family = {} }}", s.kind, s.family),
+            Value::Solve(s) => match &s.kind {
+                SolveKind::Swizzle(w) => write!(
+                    f,
+                    "solve swizzle ({}): {} write + {} read wavefronts, {}",
+                    w.family.name(),
+                    w.write_wavefronts,
+                    w.read_wavefronts,
+                    s.status.name()
+                ),
+                SolveKind::Tiling(t) => match &t.answer {
+                    Some(x) => write!(f, "solve tiling: {x}, {}", s.status.name()),
+                    None => write!(f, "solve tiling: {}", s.status.name()),
+                },
+            },
             Value::Conversion(c) => {
                 write!(f, "convert {} ({} bits)", c.kind.name(), c.element_bits)?;
                 if c.kind == ConversionKind::Shared {

@@ -106,7 +106,7 @@ impl Cancel {
 }
 
 /// What one access costs in the answer, as reported.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AccessReport {
     pub label: String,
     pub direction: Direction,

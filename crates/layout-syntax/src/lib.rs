@@ -111,12 +111,14 @@ pub fn outline(src: &str) -> Vec<ItemSource> {
     use lexer::Token;
     // Whether the token at `span`, the first of its line, starts an item.
     let starts_item = |tok: &Token, span: &std::ops::Range<usize>| {
-        if !parser::needs_lookahead(tok) {
+        let line_start = src[..span.start].rfind('\n').map_or(0, |n| n + 1);
+        let indented = span.start > line_start;
+        if !parser::needs_lookahead_at(tok, indented) {
             return parser::starts_item(tok, None, None);
         }
         let mut after = lexer::lex_from(src, span.end).map(|(t, _)| t);
         let (second, third) = (after.next(), after.next());
-        parser::starts_item(tok, second.as_ref(), third.as_ref())
+        parser::starts_item_at(tok, second.as_ref(), third.as_ref(), indented)
     };
     // The token after `span` when it belongs to the same item: on the same
     // line, or on a later line that it does not start an item on.

@@ -84,6 +84,27 @@ pub fn starts_item(first: &Token, second: Option<&Token>, third: Option<&Token>)
     }
 }
 
+/// [`starts_item`] for a first token that may be indented: an indented
+/// `target = ...` is a key of the block around it (`solve { target = tpu }`),
+/// not the file's target.
+pub fn starts_item_at(
+    first: &Token,
+    second: Option<&Token>,
+    third: Option<&Token>,
+    indented: bool,
+) -> bool {
+    if indented && *first == Token::Ident("target") && second == Some(&Token::Ctrl('=')) {
+        return false;
+    }
+    starts_item(first, second, third)
+}
+
+/// Whether [`starts_item_at`] needs the second and third tokens of a line
+/// that starts with `first`.
+pub fn needs_lookahead_at(first: &Token, indented: bool) -> bool {
+    (indented && *first == Token::Ident("target")) || needs_lookahead(first)
+}
+
 /// Whether [`starts_item`] needs the second and third tokens of a line
 /// that starts with `first`.
 pub fn needs_lookahead(first: &Token) -> bool {
@@ -121,10 +142,12 @@ pub fn split_items<'s>(src: &str, tokens: &[Spanned<Token<'s>>]) -> Vec<std::ops
         if !first_on_line {
             continue;
         }
-        let is_start = starts_item(
+        let line_start = src[..sp.start].rfind('\n').map_or(0, |n| n + 1);
+        let is_start = starts_item_at(
             tok,
             tokens.get(i + 1).map(|t| &t.0),
             tokens.get(i + 2).map(|t| &t.0),
+            sp.start > line_start,
         );
         if is_start || i == 0 {
             starts.push(i);

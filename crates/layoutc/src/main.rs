@@ -13,6 +13,7 @@ mod fmt_cmd;
 mod import;
 mod render;
 mod show;
+mod solve_cmd;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -72,6 +73,16 @@ enum Command {
         name: Option<String>,
         #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
         format: ShowFormat,
+    },
+    /// Answer every `solve` block: the layout, its cost per access, the
+    /// lower bound and why it is (or is not) proved optimal.
+    Solve {
+        file: String,
+        #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+        format: ShowFormat,
+        /// Record each answer in its block (`answer = ...`), atomically.
+        #[arg(long)]
+        write: bool,
     },
     /// A Triton TTGIR dump as a .lay file: its aliases, tensor types,
     /// conversions and shared-memory accesses with their analysis.
@@ -173,6 +184,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { paths, format } => render::check(&paths, format, color),
         Command::Show { file, name, format } => show::show(&file, name.as_deref(), format),
+        Command::Solve {
+            file,
+            format,
+            write,
+        } => solve_cmd::solve(&file, format, write),
         Command::Explain { code } => explain(&code),
         Command::Import { dump, output } => import::import(&dump, output.as_deref()),
         Command::Fmt {

@@ -176,10 +176,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
             j["xla"] = o;
         }
         Value::Solve(s) => {
-            j["solve"] = json!({
-                "kind": s.kind, "family": s.family,
-                "writes": s.writes.len(), "reads": s.reads.len(),
-            });
+            j["solve"] = crate::solve_cmd::outcome_json(s);
         }
         Value::Target(t) => {
             j["target"] = json!({
@@ -325,6 +322,15 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
             if let Some(l) = &c.swizzle {
                 out += "  scratch buffer (-> tensor):\n";
                 out += &linear_text(l, &[]);
+            }
+        }
+        Value::Solve(s) => {
+            out += &format!("  {}", crate::solve_cmd::solution_text(s));
+            if let layout_db::value::SolveKind::Swizzle(w) = &s.kind
+                && let Some(answer) = &w.answer
+            {
+                out += "  the shared layout (offset -> tensor):\n";
+                out += &linear_text(&answer.layout, &[]);
             }
         }
         other => out += &format!("  {other}\n"),

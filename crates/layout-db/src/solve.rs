@@ -1,0 +1,554 @@
+//! `solve` blocks: the request checked key by key, handed to layout-solve,
+//! and the answer kept as a value the rest of the file can use.
+
+use std::time::Duration;
+
+use layout_algebra::bank::Direction;
+use layout_algebra::triton::{Encoding, PaddedLinear, PaddedShared, SharedLinear};
+use layout_solve::{
+    AccessRequest, Cancel, Family, InstructionPolicy, Machine, Status, SwizzleRequest,
+    TilingRequest,
+};
+use layout_syntax::{ExprKind, Field, Span};
+
+use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::eval::{Ctx, R, Reported};
+use crate::value::{SolveKind, SolveOutcome, SwizzleOutcome, TensorLayout, TilingOutcome, Value};
+
+/// Every key a solve block takes.
+pub const KEYS: [&str; 15] = [
+    "kind",
+    "write",
+    "read",
+    "family",
+    "instructions",
+    "target",
+    "array",
+    "weights",
+    "min_vector",
+    "budget",
+    "timeout",
+    "minor_dim",
+    "max_padding",
+    "tiles",
+    "instruction",
+];
+
+/// Z3's time limit when the block names none.
+const DEFAULT_TIMEOUT_MS: u64 = 2000;
+
+#[derive(Default)]
+struct Keys {
+    kind: Option<(String, Span)>,
+    accesses: Vec<(Direction, TensorLayout, Span)>,
+    family: Option<Family>,
+    instructions: Option<InstructionPolicy>,
+    target: Option<(String, Span)>,
+    array: Option<(layout_algebra::xla::XlaShape, Span)>,
+    weights: Option<(Vec<u64>, Span)>,
+    min_vector: Option<u32>,
+    budget: Option<u64>,
+    timeout_ms: Option<u64>,
+    minor_dim: Option<usize>,
+    max_padding: Option<u64>,
+    tiles: Vec<Vec<Vec<i64>>>,
+}
+
+fn word(e: &layout_syntax::Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Name(n) | ExprKind::Str(n) => Some(n.as_str()),
+        _ => None,
+    }
+}
+
+fn one_of<T: Copy>(ctx: &mut Ctx, f: &Field, options: &[(&str, T)]) -> R<T> {
+    let w = word(&f.value);
+    if let Some(&(_, t)) = options.iter().find(|(n, _)| Some(*n) == w) {
+        return Ok(t);
+    }
+    let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+    let mut d = Diagnostic::error(
+        Code::InvalidSolve,
+        f.value.span,
+        format!("`{}` is one of {}", f.key.name, names.join(", ")),
+    );
+    if let Some(s) = w.and_then(|w| did_you_mean(w, names.iter().copied())) {
+        d = d.with_note(format!("did you mean `{s}`?"));
+    }
+    Err(ctx.report(d))
+}
+
+fn positive(ctx: &mut Ctx, f: &Field, what: &str) -> R<u64> {
+    match ctx.expr(&f.value)? {
+        Value::Int(n) if n > 0 => Ok(n as u64),
+        other => Err(ctx.error(
+            Code::InvalidSolve,
+            f.value.span,
+            format!(
+                "`{}` is a positive integer ({what}), not {}",
+                f.key.name,
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+fn int_list(v: &Value) -> Option<Vec<i64>> {
+    match v {
+        Value::List(items) | Value::Tuple(items) => items
+            .iter()
+            .map(|x| match x {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
+    let mut k = Keys::default();
+    let mut failed = false;
+    for f in fields {
+        let key = f.key.name.as_str();
+        let result: R<()> = (|| {
+            match key {
+                "kind" => {
+                    let kind = one_of(ctx, f, &[("swizzle", "swizzle"), ("tiling", "tiling")])?;
+                    k.kind = Some((kind.to_string(), f.value.span));
+                }
+                "family" => {
+                    let options: Vec<(&str, Family)> =
+                        Family::ALL.iter().map(|f| (f.name(), *f)).collect();
+                    k.family = Some(one_of(ctx, f, &options)?);
+                }
+                "instructions" | "instruction" => {
+                    k.instructions = Some(one_of(
+                        ctx,
+                        f,
+                        &[
+                            ("vector", InstructionPolicy::Vector),
+                            ("matrix", InstructionPolicy::Matrix),
+                            ("best", InstructionPolicy::Best),
+                        ],
+                    )?);
+                }
+                "target" => {
+                    let mut names: Vec<&str> =
+                        crate::target::PRESETS.iter().map(|p| p.name).collect();
+                    names.push("tpu");
+                    let options: Vec<(&str, &str)> = names.iter().map(|n| (*n, *n)).collect();
+                    let t = one_of(ctx, f, &options)?;
+                    k.target = Some((t.to_string(), f.value.span));
+                }
+                "write" | "read" => match ctx.expr(&f.value)? {
+                    Value::Tensor(t) if !t.encoding.is_shared() => {
+                        let direction = if key == "write" {
+                            Direction::Store
+                        } else {
+                            Direction::Load
+                        };
+                        k.accesses.push((direction, *t, f.value.span));
+                    }
+                    other => {
+                        return Err(ctx.error(
+                            Code::InvalidSolve,
+                            f.value.span,
+                            format!(
+                                "`{key}` takes a tensor type with a distributed encoding, e.g. tensor<128x128xf16, #blocked> (the solver finds the shared one); this is {}",
+                                if let Value::Tensor(_) = other {
+                                    "a tensor in shared memory"
+                                } else {
+                                    other.type_name()
+                                }
+                            ),
+                        ));
+                    }
+                },
+                "array" => match ctx.expr(&f.value)? {
+                    Value::Xla(x) => k.array = Some((*x, f.value.span)),
+                    other => {
+                        return Err(ctx.error(
+                            Code::InvalidSolve,
+                            f.value.span,
+                            format!(
+                                "`array` takes an XLA shape, e.g. xla bf16[1000,300]; this is {}",
+                                other.type_name()
+                            ),
+                        ));
+                    }
+                },
+                "weights" => {
+                    let v = ctx.expr(&f.value)?;
+                    match int_list(&v) {
+                        Some(w) if w.iter().all(|&x| x > 0) => {
+                            k.weights =
+                                Some((w.into_iter().map(|x| x as u64).collect(), f.value.span))
+                        }
+                        _ => {
+                            return Err(ctx.error(
+                                Code::InvalidSolve,
+                                f.value.span,
+                                "`weights` is a list of positive integers, one per access in the order written, e.g. [1, 4]",
+                            ));
+                        }
+                    }
+                }
+                "min_vector" => {
+                    let bits = positive(ctx, f, "bits per lane")?;
+                    if ![8, 16, 32, 64, 128].contains(&bits) {
+                        return Err(ctx.error(
+                            Code::InvalidSolve,
+                            f.value.span,
+                            "`min_vector` is the narrowest access in bits per lane: 8, 16, 32, 64 or 128",
+                        ));
+                    }
+                    k.min_vector = Some(bits as u32);
+                }
+                "budget" => k.budget = Some(positive(ctx, f, "bytes of shared memory")?),
+                "timeout" => k.timeout_ms = Some(positive(ctx, f, "milliseconds")?),
+                "max_padding" => k.max_padding = Some(positive(ctx, f, "padded bytes")?),
+                "minor_dim" => match ctx.expr(&f.value)? {
+                    Value::Int(n) if n >= 0 => k.minor_dim = Some(n as usize),
+                    _ => {
+                        return Err(ctx.error(
+                            Code::InvalidSolve,
+                            f.value.span,
+                            "`minor_dim` is the dim (0, 1, ...) that must stay most minor",
+                        ));
+                    }
+                },
+                "tiles" => {
+                    let v = ctx.expr(&f.value)?;
+                    let parsed: Option<Vec<Vec<Vec<i64>>>> = match &v {
+                        Value::List(options) => options
+                            .iter()
+                            .map(|o| match o {
+                                Value::List(levels) => levels.iter().map(int_list).collect(),
+                                _ => None,
+                            })
+                            .collect(),
+                        _ => None,
+                    };
+                    match parsed {
+                        Some(t) if !t.is_empty() => k.tiles = t,
+                        _ => {
+                            return Err(ctx.error(
+                                Code::InvalidSolve,
+                                f.value.span,
+                                "`tiles` lists candidate tilings, each a list of tile levels: [[[8, 128], [2, 1]], [[16, 128], [2, 1]]]",
+                            ));
+                        }
+                    }
+                }
+                _ => {
+                    let mut d = Diagnostic::error(
+                        Code::UnknownKey,
+                        f.key.span,
+                        format!("a solve block has no key `{key}`"),
+                    );
+                    if let Some(s) = did_you_mean(key, KEYS) {
+                        d = d.with_note(format!("did you mean `{s}`?"));
+                    } else {
+                        d = d.with_note(format!("the keys are {}", KEYS[..14].join(", ")));
+                    }
+                    return Err(ctx.report(d));
+                }
+            }
+            Ok(())
+        })();
+        failed |= result.is_err();
+    }
+    if failed { Err(Reported) } else { Ok(k) }
+}
+
+/// Evaluates a `solve` block: checks it and runs the search.
+pub(crate) fn evaluate(ctx: &mut Ctx, fields: &[Field], whole: Span) -> R<Value> {
+    let keys = read_keys(ctx, fields)?;
+    match keys.kind.as_ref().map(|(k, _)| k.as_str()) {
+        Some("swizzle") => swizzle(ctx, keys, whole),
+        Some("tiling") => tiling(ctx, keys, whole),
+        _ => Err(ctx.error(
+            Code::InvalidSolve,
+            whole,
+            "a solve block needs `kind = swizzle` (a shared layout for some accesses) or `kind = tiling` (an XLA TPU layout)",
+        )),
+    }
+}
+
+fn machine(ctx: &mut Ctx, keys: &Keys, whole: Span) -> Machine {
+    if let Some((name, _)) = &keys.target
+        && let Some(p) = crate::target::preset(name)
+    {
+        return Machine::from_preset(p);
+    }
+    crate::builtins::warn_if_default_target(ctx, whole);
+    let facts = ctx.target();
+    Machine {
+        name: facts.preset.clone().unwrap_or_else(|| "sm90".to_string()),
+        banks: facts.bank_target(),
+        matrix: facts.shared_instructions(),
+        amd: facts
+            .preset
+            .as_deref()
+            .is_some_and(|p| p.starts_with("gfx")),
+    }
+}
+
+fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
+    if keys.accesses.is_empty() {
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            whole,
+            "a swizzle needs at least one `write = tensor<...>` or `read = tensor<...>` access",
+        ));
+    }
+    if keys.target.as_ref().is_some_and(|(t, _)| t == "tpu") {
+        let span = keys.target.as_ref().map_or(whole, |(_, s)| *s);
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            span,
+            "`target = tpu` is for `kind = tiling`; a swizzle's target is a GPU (sm80, sm90, sm100, gfx942, gfx950)",
+        ));
+    }
+    for (key, present) in [
+        ("array", keys.array.is_some()),
+        ("minor_dim", keys.minor_dim.is_some()),
+        ("max_padding", keys.max_padding.is_some()),
+        ("tiles", !keys.tiles.is_empty()),
+    ] {
+        if present {
+            return Err(ctx.error(
+                Code::InvalidSolve,
+                whole,
+                format!("`{key}` belongs to `kind = tiling`, not to a swizzle"),
+            ));
+        }
+    }
+    let (_, first, first_span) = &keys.accesses[0];
+    let first = first.clone();
+    let first_span = *first_span;
+    let Some(bits) = first.element_bits else {
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            first_span,
+            format!("{} has no fixed width in bits", first.element_type),
+        ));
+    };
+    for (_, t, span) in &keys.accesses {
+        if t.shape != first.shape || t.element_bits != first.element_bits {
+            return Err(ctx.error(
+                Code::InvalidSolve,
+                *span,
+                format!(
+                    "every access must be to the same tensor: this is {}x{}, the first is {}x{}",
+                    crate::builtins::shape_text(&t.shape),
+                    t.element_type,
+                    crate::builtins::shape_text(&first.shape),
+                    first.element_type
+                ),
+            ));
+        }
+    }
+    if let Some((w, span)) = &keys.weights
+        && w.len() != keys.accesses.len()
+    {
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            *span,
+            format!(
+                "{} weights for {} accesses: give one per access, in the order written",
+                w.len(),
+                keys.accesses.len()
+            ),
+        ));
+    }
+    let machine = machine(ctx, &keys, whole);
+    let family = keys.family.unwrap_or(Family::Linear);
+    let instructions = keys.instructions.unwrap_or(InstructionPolicy::Vector);
+    let tensor = first.layout.out_dims();
+    let accesses = keys
+        .accesses
+        .iter()
+        .enumerate()
+        .map(|(i, (direction, t, _))| AccessRequest {
+            label: format!(
+                "{} tensor<{}x{}, {}>",
+                if *direction == Direction::Store {
+                    "write"
+                } else {
+                    "read"
+                },
+                crate::builtins::shape_text(&t.shape),
+                t.element_type,
+                t.encoding.kind()
+            ),
+            direction: *direction,
+            layout: t.layout.clone(),
+            weight: keys.weights.as_ref().map_or(1, |(w, _)| w[i]),
+        })
+        .collect();
+    let request = SwizzleRequest {
+        tensor,
+        element_bits: bits,
+        accesses,
+        family,
+        instructions,
+        machine: machine.clone(),
+        min_vector_bits: keys.min_vector,
+        budget_bytes: keys.budget,
+        fixed: Vec::new(),
+        timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
+    };
+    let solution = match layout_solve::solve_swizzle(&request, &Cancel::new()) {
+        Ok(s) => s,
+        Err(e) => return Err(ctx.error(Code::InvalidSolve, whole, e.to_string())),
+    };
+    let answer = match (&solution.candidate, &solution.shared) {
+        (Some(c), Some(shared)) => Some(answer_tensor(&first, c, shared, &solution)),
+        _ => None,
+    };
+    let score = solution.score.as_ref();
+    let outcome = SwizzleOutcome {
+        family,
+        instructions,
+        machine: machine.name.clone(),
+        answer,
+        notations: solution.notations.clone(),
+        accesses: solution.accesses.clone(),
+        read_wavefronts: score.map_or(0, |s| s.read_wavefronts),
+        write_wavefronts: score.map_or(0, |s| s.write_wavefronts),
+        read_conflicts: score.map_or(0, |s| s.read_conflicts()),
+        write_conflicts: score.map_or(0, |s| s.write_conflicts()),
+        scratch_bytes: score.map_or(0, |s| s.scratch_bytes),
+        lower_bound: solution
+            .lower_bound
+            .map(|b| (b.write_wavefronts, b.read_wavefronts)),
+        baseline: solution
+            .baseline
+            .as_ref()
+            .map(|b| (b.write_wavefronts, b.read_wavefronts)),
+    };
+    if solution.status == Status::Infeasible {
+        ctx.report(Diagnostic::warning(
+            Code::InvalidSolve,
+            whole,
+            format!("no answer: {}", solution.why),
+        ));
+    }
+    Ok(Value::Solve(Box::new(SolveOutcome {
+        kind: SolveKind::Swizzle(Box::new(outcome)),
+        status: solution.status,
+        why: solution.why,
+        solve_us: solution.elapsed.as_micros() as u64,
+    })))
+}
+
+/// The answer as a tensor type in shared memory: `#ttg.padded_shared` for
+/// padded answers, else `#ttg.shared_linear` with its bases.
+fn answer_tensor(
+    first: &TensorLayout,
+    candidate: &layout_solve::Candidate,
+    shared: &layout_algebra::LinearLayout,
+    _solution: &layout_solve::SwizzleSolution,
+) -> TensorLayout {
+    let offset: Vec<Vec<u32>> = shared
+        .bases()
+        .into_iter()
+        .find(|(n, _)| n == "offset")
+        .map(|(_, b)| b)
+        .unwrap_or_default();
+    let encoding = if candidate.padding.is_empty() {
+        Encoding::SharedLinear(SharedLinear {
+            offset,
+            block: Vec::new(),
+            alignment: 16,
+        })
+    } else {
+        Encoding::PaddedShared(PaddedShared {
+            intervals: candidate.padding.clone(),
+            linear: PaddedLinear::Bases {
+                offset,
+                block: Vec::new(),
+            },
+        })
+    };
+    TensorLayout {
+        shape: first.shape.clone(),
+        element_type: first.element_type.clone(),
+        element_bits: first.element_bits,
+        encoding,
+        layout: shared.clone(),
+    }
+}
+
+fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
+    let Some((array, _)) = keys.array.clone() else {
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            whole,
+            "a tiling needs `array = xla TYPE[DIMS]`, e.g. array = xla bf16[1000,300]",
+        ));
+    };
+    match &keys.target {
+        Some((t, _)) if t == "tpu" => {}
+        Some((t, span)) => {
+            return Err(ctx.error(
+                Code::InvalidSolve,
+                *span,
+                format!("a tiling is for `target = tpu`, not {t}"),
+            ));
+        }
+        None if keys.tiles.is_empty() => {
+            return Err(ctx.error(
+                Code::InvalidSolve,
+                whole,
+                "a tiling needs `target = tpu` (the TPU formats of the element type) or candidate `tiles`",
+            ));
+        }
+        None => {}
+    }
+    if let Some((_, _, span)) = keys.accesses.first() {
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            *span,
+            "`write` / `read` belong to `kind = swizzle`, not to a tiling",
+        ));
+    }
+    let request = TilingRequest {
+        element_type: array.element_type.clone(),
+        dims: array.dims.clone(),
+        minor_dim: keys.minor_dim,
+        max_padded_bytes: keys.max_padding,
+        candidate_tiles: keys.tiles.clone(),
+    };
+    let solution = match layout_solve::tiling::solve_tiling(&request) {
+        Ok(s) => s,
+        Err(e) => return Err(ctx.error(Code::InvalidSolve, whole, e.to_string())),
+    };
+    if solution.status == Status::Infeasible {
+        ctx.report(Diagnostic::warning(
+            Code::InvalidSolve,
+            whole,
+            format!("no answer: {}", solution.why),
+        ));
+    }
+    Ok(Value::Solve(Box::new(SolveOutcome {
+        kind: SolveKind::Tiling(Box::new(TilingOutcome {
+            answer: solution.shape.clone(),
+            candidates: solution.candidates,
+        })),
+        status: solution.status,
+        why: solution.why,
+        solve_us: solution.elapsed.as_micros() as u64,
+    })))
+}
+
+/// What a name bound to a solve block means where it is used: the answer
+/// (a shared tensor type, or an XLA shape).
+pub(crate) fn as_operand(outcome: &SolveOutcome) -> Option<Value> {
+    match &outcome.kind {
+        SolveKind::Swizzle(s) => s.answer.clone().map(|t| Value::Tensor(Box::new(t))),
+        SolveKind::Tiling(t) => t.answer.clone().map(|x| Value::Xla(Box::new(x))),
+    }
+}

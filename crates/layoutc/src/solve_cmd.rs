@@ -1,0 +1,296 @@
+//! `layoutc solve`: every `solve` block of a file, answered — in words, or
+//! as the JSON of CONTRACT §4 — and with `--write`, each answer recorded in
+//! its block as `answer = ...` (atomically, the rest of the file as it was).
+
+use std::path::{Path, PathBuf};
+
+use layout_db::value::{SolveKind, SolveOutcome, SwizzleOutcome, TilingOutcome};
+use layout_db::{NamedValue, Value};
+use serde_json::{Value as Json, json};
+
+use crate::files::{self, LineIndex};
+use crate::render::{ariadne_report, check_text, diagnostic_json, source_cache};
+use crate::show::linear_json;
+use crate::{ShowFormat, Usage};
+
+pub fn solve(path: &str, format: ShowFormat, write: bool) -> Result<u8, Usage> {
+    let source = files::read(Path::new(path))?;
+    let progress = Progress::start(path, format);
+    let checked = check_text(PathBuf::from(path), source, true);
+    progress.finish();
+    let solved: Vec<(&NamedValue, &SolveOutcome)> = checked
+        .values
+        .iter()
+        .filter_map(|v| match &v.value {
+            Some(Value::Solve(s)) => Some((v, s.as_ref())),
+            _ => None,
+        })
+        .collect();
+    let index = LineIndex::new(&checked.text);
+    let failed = checked.report.has_errors();
+    match format {
+        ShowFormat::Json => {
+            let out = json!({
+                "file": path,
+                "solutions": solved.iter().map(|(v, s)| solution_json(v, s)).collect::<Vec<_>>(),
+                "diagnostics": checked.report.diagnostics.iter().map(|d| diagnostic_json(&checked.text, &index, d)).collect::<Vec<_>>(),
+            });
+            crate::outln!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
+        }
+        ShowFormat::Text => {
+            let mut out = String::new();
+            if solved.is_empty() {
+                out += &format!("{path}: no solve blocks\n");
+            }
+            for (v, s) in &solved {
+                let (line, col) = index.line_col(&checked.text, v.span.start);
+                out += &format!("{} (line {line}:{col}): {}\n", v.name, solution_text(s));
+            }
+            let mut cache = source_cache(path, &checked.text);
+            for d in &checked.report.diagnostics {
+                out += &ariadne_report(&mut cache, d, false);
+            }
+            crate::out!("{out}");
+        }
+    }
+    if write && !failed {
+        let updated = record_answers(&checked.text, &solved);
+        if updated != checked.text {
+            crate::fmt_cmd::write_atomically(Path::new(path), &updated)
+                .map_err(|e| Usage(format!("cannot write {path}: {e}")))?;
+        }
+    }
+    Ok(u8::from(failed))
+}
+
+/// A spinner on stderr while a terminal waits for the search.
+struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    fn start(path: &str, format: ShowFormat) -> Progress {
+        use std::io::IsTerminal;
+        if format == ShowFormat::Json || !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = indicatif::ProgressBar::new_spinner().with_message(format!("solving {path}"));
+        bar.enable_steady_tick(std::time::Duration::from_millis(100));
+        Progress(Some(bar))
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn solve_ms(s: &SolveOutcome) -> f64 {
+    (s.solve_us as f64 / 100.0).round() / 10.0
+}
+
+fn solution_json(v: &NamedValue, s: &SolveOutcome) -> Json {
+    let mut j = json!({"name": v.name});
+    if let Json::Object(rest) = outcome_json(s) {
+        j.as_object_mut().expect("object").extend(rest);
+    }
+    j
+}
+
+/// One answer as JSON (CONTRACT §4), without its name.
+pub fn outcome_json(s: &SolveOutcome) -> Json {
+    let mut j = json!({});
+    match &s.kind {
+        SolveKind::Swizzle(w) => {
+            j["kind"] = json!("swizzle");
+            j["status"] = json!(s.status.name());
+            swizzle_json(&mut j, w);
+        }
+        SolveKind::Tiling(t) => {
+            j["kind"] = json!("tiling");
+            j["status"] = json!(s.status.name());
+            tiling_json(&mut j, t);
+        }
+    }
+    j["reason"] = json!(s.why);
+    j["solve_ms"] = json!(solve_ms(s));
+    j
+}
+
+fn swizzle_json(j: &mut Json, w: &SwizzleOutcome) {
+    j["family"] = json!(w.family.name());
+    j["instructions"] = json!(w.instructions.name());
+    j["machine"] = json!(w.machine);
+    if let Some(answer) = &w.answer {
+        j["linear"] = linear_json(&answer.layout);
+        let notations: serde_json::Map<String, Json> = w
+            .notations
+            .iter()
+            .map(|(k, v)| (k.clone(), json!(v)))
+            .collect();
+        j["notations"] = Json::Object(notations);
+        j["read_conflicts"] = json!(w.read_conflicts);
+        j["write_conflicts"] = json!(w.write_conflicts);
+        j["read_wavefronts"] = json!(w.read_wavefronts);
+        j["write_wavefronts"] = json!(w.write_wavefronts);
+        j["scratch_bytes"] = json!(w.scratch_bytes);
+        j["accesses"] = json!(
+            w.accesses
+                .iter()
+                .map(|a| json!({
+                    "access": a.label,
+                    "instruction": a.instruction,
+                    "instructions": a.instructions,
+                    "wavefronts": a.wavefronts,
+                    "ideal_wavefronts": a.ideal,
+                    "conflicts": a.conflicts,
+                }))
+                .collect::<Vec<_>>()
+        );
+    }
+    if let Some((write, read)) = w.lower_bound {
+        j["lower_bound"] = json!({"read_wavefronts": read, "write_wavefronts": write});
+    }
+    if let Some((write, read)) = w.baseline {
+        j["triton"] = json!({"read_wavefronts": read, "write_wavefronts": write});
+    }
+}
+
+fn tiling_json(j: &mut Json, t: &TilingOutcome) {
+    if let Some(x) = &t.answer {
+        j["xla"] = json!({
+            "text": x.to_string(),
+            "padded_elements": x.padded_elements(),
+            "padded_bytes": x.padded_bytes(),
+        });
+        // Every order and format was scored: the least is the bound.
+        j["lower_bound"] = json!({"padded_bytes": x.padded_bytes()});
+    }
+    j["candidates"] = json!(t.candidates);
+}
+
+/// The answer in words a kernel engineer follows.
+pub fn solution_text(s: &SolveOutcome) -> String {
+    let mut out = String::new();
+    match &s.kind {
+        SolveKind::Swizzle(w) => {
+            out += &format!(
+                "swizzle in the {} family on {}, {}\n",
+                w.family.name(),
+                w.machine,
+                s.status.name()
+            );
+            if w.answer.is_some() {
+                let own = w.notations.iter().find(|(k, _)| k == w.family.name());
+                let mut rest: Vec<&(String, String)> = w.notations.iter().collect();
+                if let Some(first) = own {
+                    out += &format!("  answer: {}\n", first.1);
+                    rest.retain(|n| n.0 != first.0);
+                }
+                for (k, v) in rest {
+                    out += &format!("  as {k}: {v}\n");
+                }
+                for a in &w.accesses {
+                    out += &format!(
+                        "  {}: {} x {}, {} wavefronts ({} without conflicts), {} conflicts\n",
+                        a.label, a.instructions, a.instruction, a.wavefronts, a.ideal, a.conflicts
+                    );
+                }
+                out += &format!(
+                    "  total: {} write + {} read wavefronts per warp, {} bytes of shared memory\n",
+                    w.write_wavefronts, w.read_wavefronts, w.scratch_bytes
+                );
+            }
+            if let Some((write, read)) = w.lower_bound {
+                out += &format!("  lower bound: {write} write + {read} read wavefronts\n");
+            }
+            if let Some((write, read)) = w.baseline {
+                out += &format!("  Triton's own swizzle: {write} write + {read} read wavefronts\n");
+            }
+        }
+        SolveKind::Tiling(t) => {
+            out += &format!("TPU tiling, {}\n", s.status.name());
+            if let Some(x) = &t.answer {
+                out += &format!(
+                    "  answer: {x}\n  padding: {} elements, {} bytes in all\n",
+                    x.padded_elements(),
+                    x.padded_bytes()
+                );
+            }
+        }
+    }
+    out += &format!("  why: {}\n  solved in {} ms\n", s.why, solve_ms(s));
+    out
+}
+
+/// The text of the answer as it is written back into the block.
+fn answer_text(s: &SolveOutcome) -> Option<String> {
+    match &s.kind {
+        SolveKind::Swizzle(w) => {
+            w.answer.as_ref()?;
+            let preferred = [
+                w.family.name(),
+                "triton",
+                "nvmma",
+                "cute",
+                "padded",
+                "linear",
+            ];
+            preferred.iter().find_map(|key| {
+                w.notations.iter().find(|(k, _)| k == key).map(|(k, v)| {
+                    if k == "cute" {
+                        format!("cute {v}")
+                    } else {
+                        v.clone()
+                    }
+                })
+            })
+        }
+        SolveKind::Tiling(t) => t.answer.as_ref().map(|x| format!("xla {x}")),
+    }
+}
+
+/// Each block gets `answer = ...` (replacing an earlier one), indented as
+/// its other keys; nothing else in the file changes.
+fn record_answers(text: &str, solved: &[(&NamedValue, &SolveOutcome)]) -> String {
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for (v, s) in solved {
+        let Some(answer) = answer_text(s) else {
+            continue;
+        };
+        let block = &text[v.item_span.start..v.item_span.end];
+        let lines: Vec<&str> = block.lines().collect();
+        let indent = lines
+            .iter()
+            .skip(1)
+            .find(|l| !l.trim().is_empty() && !l.trim().starts_with('}'))
+            .map(|l| &l[..l.len() - l.trim_start().len()])
+            .unwrap_or("  ");
+        // An earlier answer: its whole line is replaced.
+        let mut at = v.item_span.start;
+        let mut replaced = false;
+        for line in block.split_inclusive('\n') {
+            if line.trim_start().starts_with("answer") && line.contains('=') {
+                let end = at + line.trim_end_matches('\n').len();
+                edits.push((at, end, format!("{indent}answer = {answer}")));
+                replaced = true;
+                break;
+            }
+            at += line.len();
+        }
+        if !replaced {
+            let Some(close) = block.rfind('}') else {
+                continue;
+            };
+            let before = &block[..close];
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            let insert_at = v.item_span.start + line_start;
+            edits.push((insert_at, insert_at, format!("{indent}answer = {answer}\n")));
+        }
+    }
+    let mut out = text.to_string();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    for (start, end, with) in edits {
+        out.replace_range(start..end, &with);
+    }
+    out
+}
