@@ -98,17 +98,19 @@ pub fn plans(problem: &Problem) -> Plans {
                 if let Some(row) = g.matrix_row(instruction).filter(|_| allowed)
                     && row.len() == 3
                     && f2::rank(row.iter().copied()) == 3
-                    && !list.iter().any(|p| p.chain == row)
                 {
-                    let instructions = geoms
+                    let instructions: Vec<Instruction> = geoms
                         .iter()
                         .zip(&req.accesses)
                         .map(|(g, a)| expected_instruction(problem, g, a.direction, &row))
                         .collect();
-                    list.push(Plan {
+                    let plan = Plan {
                         chain: row,
                         instructions,
-                    });
+                    };
+                    if !list.contains(&plan) {
+                        list.push(plan);
+                    }
                 }
             }
         }
