@@ -81,6 +81,8 @@ codes! {
     UnmodelledEncoding = "W0303", "an encoding layoutc does not model";
     SharedConversion = "W0401", "convert_layout through shared memory";
     BankConflicts = "W0402", "shared-memory access with bank conflicts";
+    StaleAnswer = "W0501", "the recorded answer is not the solver's";
+    NoAnswer = "W0502", "no layout meets the solve request";
 }
 
 /// A problem found in a file, with the span it is about.

@@ -16,7 +16,7 @@ use crate::eval::{Ctx, R, Reported};
 use crate::value::{SolveKind, SolveOutcome, SwizzleOutcome, TensorLayout, TilingOutcome, Value};
 
 /// Every key a solve block takes.
-pub const KEYS: [&str; 15] = [
+pub const KEYS: [&str; 16] = [
     "kind",
     "write",
     "read",
@@ -31,6 +31,7 @@ pub const KEYS: [&str; 15] = [
     "minor_dim",
     "max_padding",
     "tiles",
+    "answer",
     "instruction",
 ];
 
@@ -52,6 +53,8 @@ struct Keys {
     minor_dim: Option<usize>,
     max_padding: Option<u64>,
     tiles: Vec<Vec<Vec<i64>>>,
+    /// `answer = ...` as `layoutc solve --write` recorded it.
+    answer: Option<(Value, Span)>,
 }
 
 fn word(e: &layout_syntax::Expr) -> Option<&str> {
@@ -205,6 +208,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     }
                     k.min_vector = Some(bits as u32);
                 }
+                "answer" => k.answer = Some((ctx.expr(&f.value)?, f.value.span)),
                 "budget" => k.budget = Some(positive(ctx, f, "bytes of shared memory")?),
                 "timeout" => k.timeout_ms = Some(positive(ctx, f, "milliseconds")?),
                 "max_padding" => k.max_padding = Some(positive(ctx, f, "padded bytes")?),
@@ -250,7 +254,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     if let Some(s) = did_you_mean(key, KEYS) {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     } else {
-                        d = d.with_note(format!("the keys are {}", KEYS[..14].join(", ")));
+                        d = d.with_note(format!("the keys are {}", KEYS[..15].join(", ")));
                     }
                     return Err(ctx.report(d));
                 }
@@ -431,11 +435,12 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     };
     if solution.status == Status::Infeasible {
         ctx.report(Diagnostic::warning(
-            Code::InvalidSolve,
+            Code::NoAnswer,
             whole,
             format!("no answer: {}", solution.why),
         ));
     }
+    check_recorded(ctx, &keys, &outcome.notations);
     Ok(Value::Solve(Box::new(SolveOutcome {
         kind: SolveKind::Swizzle(Box::new(outcome)),
         status: solution.status,
@@ -528,10 +533,13 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     };
     if solution.status == Status::Infeasible {
         ctx.report(Diagnostic::warning(
-            Code::InvalidSolve,
+            Code::NoAnswer,
             whole,
             format!("no answer: {}", solution.why),
         ));
+    }
+    if let Some(shape) = &solution.shape {
+        check_recorded(ctx, &keys, &[("xla".to_string(), shape.to_string())]);
     }
     Ok(Value::Solve(Box::new(SolveOutcome {
         kind: SolveKind::Tiling(Box::new(TilingOutcome {
@@ -551,4 +559,34 @@ pub(crate) fn as_operand(outcome: &SolveOutcome) -> Option<Value> {
         SolveKind::Swizzle(s) => s.answer.clone().map(|t| Value::Tensor(Box::new(t))),
         SolveKind::Tiling(t) => t.answer.clone().map(|x| Value::Xla(Box::new(x))),
     }
+}
+
+/// Notation text with spaces and CuTe's static markers (`_8`, `o _0 o`)
+/// taken out, so a recorded answer compares with a fresh one.
+fn normalised(text: &str) -> String {
+    let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    t.replace("o_0o", "o").replace("o0o", "o").replace('_', "")
+}
+
+/// A recorded `answer` that is not (any notation of) the answer found now
+/// is stale: the accesses or the machine changed since it was written.
+fn check_recorded(ctx: &mut Ctx, keys: &Keys, notations: &[(String, String)]) {
+    let Some((recorded, span)) = &keys.answer else {
+        return;
+    };
+    let written = normalised(&recorded.to_string());
+    if notations.iter().any(|(_, n)| normalised(n) == written) {
+        return;
+    }
+    let now = notations
+        .first()
+        .map_or("no answer".to_string(), |(_, n)| n.clone());
+    ctx.report(
+        Diagnostic::warning(
+            Code::StaleAnswer,
+            *span,
+            format!("the recorded answer is not the solver's answer now, which is {now}"),
+        )
+        .with_note("run `layoutc solve --write` to record the new answer"),
+    );
 }

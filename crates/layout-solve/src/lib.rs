@@ -160,6 +160,20 @@ pub fn solve_swizzle(
     } else {
         None
     };
+    if let Some(why) = provably_infeasible(&problem, &plans) {
+        return Ok(SwizzleSolution {
+            status: Status::Infeasible,
+            why,
+            candidate: None,
+            shared: None,
+            score: None,
+            accesses: Vec::new(),
+            notations: Vec::new(),
+            lower_bound: linear_bound,
+            baseline: None,
+            elapsed: start.elapsed(),
+        });
+    }
     let baseline = triton_baseline(&problem);
     let baseline_score = baseline.as_ref().and_then(|c| problem.score(c));
 
@@ -174,6 +188,15 @@ pub fn solve_swizzle(
     let (status, why);
     match request.family {
         Family::Linear => {
+            // Layouts users already write come first, so that among equally
+            // good answers the one with a familiar notation is kept.
+            if request.fixed.is_empty() {
+                for family in [Family::Triton, Family::Nvmma, Family::Cute] {
+                    for m in families::members(family, &request.tensor, request.element_bits) {
+                        consider(m.candidate, &mut best);
+                    }
+                }
+            }
             for plan in linear::to_construct(&plans) {
                 let met = |best: &Option<(Candidate, Score)>| matches!((best, &linear_bound), (Some((_, s)), Some(b)) if s.weighted <= b.weighted);
                 if met(&best) {
@@ -283,6 +306,33 @@ pub fn solve_swizzle(
         baseline: baseline_score,
         elapsed: start.elapsed(),
     })
+}
+
+/// Limits no layout of the family can meet, found without a search.
+fn provably_infeasible(problem: &Problem, plans: &linear::Plans) -> Option<String> {
+    let req = problem.request;
+    let bytes = (1u64 << problem.tensor_bits()) * req.element_bits as u64 / 8;
+    if let Some(budget) = req.budget_bytes
+        && budget < bytes
+    {
+        return Some(format!(
+            "the tensor alone takes {bytes} bytes, more than the budget of {budget}"
+        ));
+    }
+    if let Some(min) = req.min_vector_bits
+        && plans.complete
+        && !plans.list.iter().any(|p| {
+            p.instructions.iter().all(|i| match i {
+                layout_algebra::bank::Instruction::LdSt { bits } => *bits >= min,
+                layout_algebra::bank::Instruction::Matrix { .. } => true,
+            })
+        })
+    {
+        return Some(format!(
+            "no layout lets every access move {min} bits per lane: the accesses do not hold enough consecutive elements in common"
+        ));
+    }
+    None
 }
 
 fn bound_reason(b: &Bound) -> String {
