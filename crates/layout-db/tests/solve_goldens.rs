@@ -1,0 +1,187 @@
+//! Hand-checkable answers of `solve` blocks, through the language:
+//! Triton's legacy dot-operand swizzles, the 128-byte TMA mode, the 16x32
+//! fp32 transpose ("XOR by 2*row", not by row), an AMD gfx942 case and the
+//! TPU tiling of CONTRACT §4. Each answer is also used in the file, where
+//! `check`s re-measure it by enumeration.
+
+use layout_db::value::{SolveKind, SolveOutcome};
+use layout_db::{Database, SourceFile, Value, check_file, named_values};
+use layout_solve::Status;
+
+/// The solve blocks of `text` by name, after checking the file is clean.
+fn solve(text: &str) -> Vec<(String, SolveOutcome)> {
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, "golden.lay".into(), text.into());
+    let report = check_file(&db, file);
+    assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    named_values(&db, file)
+        .into_iter()
+        .filter_map(|v| match v.value {
+            Some(Value::Solve(s)) => Some((v.name, *s)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn notation(s: &SolveOutcome, key: &str) -> String {
+    let SolveKind::Swizzle(w) = &s.kind else {
+        panic!("not a swizzle")
+    };
+    w.notations
+        .iter()
+        .find(|(k, _)| k == key)
+        .unwrap_or_else(|| panic!("no {key} notation in {:?}", w.notations))
+        .1
+        .clone()
+}
+
+#[test]
+fn legacy_fp16_dot_operand_swizzles() {
+    let text = r#"
+target = sm80
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#mma1 = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#dot_a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dot_a1 = #ttg.dot_op<{opIdx = 0, parent = #mma1, kWidth = 2}>
+#load64 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#load32 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#load16 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+solve a128x64 {
+    kind = swizzle
+    write = tensor<128x64xf16, #load64>
+    read = tensor<128x64xf16, #dot_a>
+    family = triton
+    instructions = matrix
+}
+solve a128x32 {
+    kind = swizzle
+    write = tensor<128x32xf16, #load32>
+    read = tensor<128x32xf16, #dot_a>
+    family = triton
+    instructions = matrix
+}
+solve a16x16 {
+    kind = swizzle
+    write = tensor<16x16xf16, #load16>
+    read = tensor<16x16xf16, #dot_a1>
+    family = triton
+    instructions = matrix
+}
+check wavefronts(tensor<128x64xf16, #dot_a>, a128x64, 16, "load", "ldmatrix.x4") == 32
+check bank_conflicts(tensor<128x64xf16, #load64>, a128x64, 16) == 0
+"#;
+    let solved = solve(text);
+    let expect = [
+        ("a128x64", "vec = 8, perPhase = 1, maxPhase = 8"),
+        ("a128x32", "vec = 8, perPhase = 2, maxPhase = 4"),
+        ("a16x16", "vec = 8, perPhase = 4, maxPhase = 2"),
+    ];
+    for ((name, s), (want_name, params)) in solved.iter().zip(expect) {
+        assert_eq!(name, want_name);
+        assert_eq!(s.status, Status::Optimal, "{name}: {}", s.why);
+        assert_eq!(
+            notation(s, "triton"),
+            format!("#ttg.swizzled_shared<{{{params}, order = [1, 0]}}>"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn tma_128_byte_mode_for_a_64_column_fp16_tile() {
+    let text = r#"
+target = sm90
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dot_a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#load = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+solve tile {
+    kind = swizzle
+    write = tensor<128x64xf16, #load>
+    read = tensor<128x64xf16, #dot_a>
+    family = nvmma
+    instructions = matrix
+}
+check bank_conflicts(tensor<128x64xf16, #load>, tile, 16) == 0
+"#;
+    let solved = solve(text);
+    let s = &solved[0].1;
+    assert_eq!(s.status, Status::Optimal);
+    assert_eq!(
+        notation(s, "nvmma"),
+        "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"
+    );
+    // The same layout is CuTe's 128-byte swizzle of 16-bit elements.
+    assert_eq!(notation(s, "cute"), "Sw<3,3,3> o (128,64):(64,1)");
+}
+
+#[test]
+fn transpose_in_one_warp_xors_by_twice_the_row() {
+    let text = r#"
+target = sm80
+#rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#cols = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>
+solve t {
+    kind = swizzle
+    write = tensor<16x32xf32, #rows>
+    read = tensor<16x32xf32, #cols>
+}
+// XOR by row leaves a 2-way read conflict; by 2*row none.
+check wavefronts(tensor<16x32xf32, #cols>, tensor<16x32xf32, #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>>) == 64
+check wavefronts(tensor<16x32xf32, #cols>, tensor<16x32xf32, #ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 8, order = [1, 0]}>>) == 32
+check wavefronts(tensor<16x32xf32, #cols>, t) == 32
+check wavefronts(tensor<16x32xf32, #rows>, t) == 16
+"#;
+    let solved = solve(text);
+    let s = &solved[0].1;
+    assert_eq!(s.status, Status::Optimal, "{}", s.why);
+    let SolveKind::Swizzle(w) = &s.kind else {
+        panic!()
+    };
+    assert_eq!((w.write_conflicts, w.read_conflicts), (0, 0));
+    assert_eq!((w.write_wavefronts, w.read_wavefronts), (16, 32));
+}
+
+#[test]
+fn gfx942_ds_read_b128_operand_is_conflict_free() {
+    let text = r#"
+target = gfx942
+#mfma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>
+#dot_b = #ttg.dot_op<{opIdx = 1, parent = #mfma, kWidth = 8}>
+#load = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+solve b {
+    kind = swizzle
+    write = tensor<64x128xf16, #load>
+    read = tensor<64x128xf16, #dot_b>
+}
+check wavefronts(tensor<64x128xf16, #dot_b>, b, 16, "load", "ds_read_b128") == wavefronts(tensor<64x128xf16, #dot_b>, b, 16, "load")
+"#;
+    let solved = solve(text);
+    let s = &solved[0].1;
+    let SolveKind::Swizzle(w) = &s.kind else {
+        panic!()
+    };
+    assert_eq!(s.status, Status::Optimal, "{}", s.why);
+    assert_eq!((w.write_conflicts, w.read_conflicts), (0, 0), "{w:?}");
+    assert!(w.accesses[1].instruction == "ds_read_b128", "{w:?}");
+}
+
+#[test]
+fn tpu_tiling_of_the_contract() {
+    let text = r#"
+solve tpu {
+    kind = tiling
+    array = xla bf16[1000,300]
+    target = tpu
+}
+check tpu == xla bf16[1000,300]{0,1:T(8,128)(2,1)}
+"#;
+    let solved = solve(text);
+    let s = &solved[0].1;
+    let SolveKind::Tiling(t) = &s.kind else {
+        panic!()
+    };
+    let x = t.answer.as_ref().unwrap();
+    assert_eq!(x.to_string(), "bf16[1000,300]{0,1:T(8,128)(2,1)}");
+    assert_eq!((x.padded_elements(), x.padded_bytes()), (311296, 622592));
+    assert_eq!(s.status, Status::Optimal);
+}
