@@ -97,9 +97,9 @@ impl Echelon {
 pub fn rank(vectors: impl IntoIterator<Item = u64>) -> u32 {
     let mut echelon = Echelon::new();
     for v in vectors {
-        // Zero vectors never change the rank; skipping them keeps the
-        // 64-column limit of `Echelon` from applying to padding.
-        if v != 0 {
+        // Vectors already in the span never change the rank; skipping
+        // them keeps the 64-column limit of `Echelon` from applying.
+        if v != 0 && !echelon.contains(v) {
             echelon.insert(v);
         }
     }

@@ -324,7 +324,8 @@ pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
         .copied()
         .chain((0..n).map(|b| 1u64 << b));
     for v in pool {
-        if v != 0 && span.insert(v) {
+        if v != 0 && !span.contains(v) {
+            span.insert(v);
             complement.push(v);
         }
     }
@@ -387,7 +388,8 @@ pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
     }
     let mut bank: Vec<u64> = Vec::new();
     for &v in &complement {
-        if placed.insert(v) {
+        if !placed.contains(v) {
+            placed.insert(v);
             bank.push(v);
         }
     }
@@ -396,9 +398,7 @@ pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
     bases.extend(segment);
     // Fixed bases at a given offset bit: swap them into place.
     for &(bit, coordinate) in fixed {
-        let Some(at) = bases.iter().position(|&b| b == coordinate) else {
-            return None;
-        };
+        let at = bases.iter().position(|&b| b == coordinate)?;
         let bit = bit as usize;
         if bit >= bases.len() {
             return None;

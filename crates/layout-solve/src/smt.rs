@@ -12,6 +12,7 @@
 //!   with `N0` and `N1` those counts (plus one), the phase takes
 //!   `N1 / N0` wavefronts — the rank formula, counted;
 //! - the weighted wavefronts stay below the best answer found.
+//!
 //! Unsatisfiable for every plan whose bound is below the best proves the
 //! best optimal. Every check has a time limit; [`crate::Cancel`] interrupts
 //! one from a watcher thread. Z3 values never leave this thread.
@@ -47,6 +48,7 @@ pub(crate) fn improve(
     let mut timed_out = false;
     let mut tried: Vec<(&Vec<Instruction>, Option<&Vec<u64>>)> = Vec::new();
     let mut checks = 0;
+    let mut found = 0;
     for plan in &plans.list {
         let matrix = plan
             .instructions
@@ -80,6 +82,7 @@ pub(crate) fn improve(
                     match problem.score(&candidate) {
                         Some(s) if best.as_ref().is_none_or(|(_, b)| s.key() < b.key()) => {
                             *best = Some((candidate, s));
+                            found += 1;
                         }
                         // The model counts what the plan assumes; a layout
                         // whose accesses do otherwise is another plan's.
@@ -106,10 +109,17 @@ pub(crate) fn improve(
         ),
         (true, false, true) => (
             Status::Optimal,
-            format!(
-                "Z3 proved that no linear layout costs fewer than {} weighted wavefronts ({checks} checks, one per way the accesses can vectorise)",
-                cost.unwrap_or(0)
-            ),
+            if found > 0 {
+                format!(
+                    "Z3 found {found} layout(s) better than the construction, the last one costing {} weighted wavefronts, and proved none costs fewer ({checks} checks)",
+                    cost.unwrap_or(0)
+                )
+            } else {
+                format!(
+                    "Z3 proved that no linear layout costs fewer than {} weighted wavefronts ({checks} checks, one per way the accesses can vectorise)",
+                    cost.unwrap_or(0)
+                )
+            },
         ),
         (false, false, true) => (
             Status::Infeasible,

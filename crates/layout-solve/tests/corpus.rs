@@ -130,10 +130,10 @@ fn no_random_layout_beats_the_bound() {
                 let j = (next() % n as u64) as usize;
                 bases.swap(i, j);
             }
-            for i in 0..n as usize {
-                let mix = next() & ((1u64 << n) - 1) & !(1 << i);
+            for (i, b) in bases.iter_mut().enumerate() {
+                let mix = next() & ((1u64 << i) - 1);
                 if next() % 3 == 0 {
-                    bases[i] ^= mix & ((1u64 << i) - 1).max(0);
+                    *b ^= mix;
                 }
             }
             let Some(map) = OffsetMap::from_offset_bases(&bases) else {
