@@ -548,7 +548,6 @@ pub fn padded_wavefronts_by_enumeration(
     target: &BankTarget,
     padding: &[(u32, u32)],
 ) -> Result<Wavefronts> {
-    let pad = |o: u64| padded_offset(padding, o);
     // The geometry validates the access (vectorisation, fragment shape) and
     // gives the instruction grouping; the addresses come from the layouts.
     let g = geometry(access, target)?;
@@ -608,7 +607,69 @@ pub fn padded_wavefronts_by_enumeration(
             )
         })
     };
-    let eb = access.element_bits as u64;
+    count_requests(
+        &g,
+        access.instruction,
+        access.element_bits,
+        target,
+        padding,
+        (reg_bits, lane_bits),
+        offset_of,
+    )
+}
+
+impl AccessGeometry {
+    /// Wavefronts by walking every request of warp 0 when the tensor is
+    /// stored at the offsets `map` gives, then `padding` inserted: the
+    /// oracle a solver re-scores its answer with. The grouping into
+    /// instructions and phases is the hardware's, the count is of distinct
+    /// words per bank, nothing of the rank formula.
+    pub fn wavefronts_by_enumeration(
+        &self,
+        map: &OffsetMap,
+        instruction: Instruction,
+        direction: Direction,
+        target: &BankTarget,
+        padding: &[(u32, u32)],
+    ) -> Result<Wavefronts> {
+        let c = cvt_of(self, map);
+        let g = phase_geometry(&c, self.element_bits, instruction, direction, target)?;
+        let bits = (self.registers.len() as u32, self.lanes.len() as u32);
+        // The element of (register, lane) is the XOR of its bases' elements.
+        let element = |reg: u64, lane: u64| -> u64 {
+            let r = (0..self.registers.len())
+                .filter(|i| reg >> i & 1 == 1)
+                .fold(0, |acc, i| acc ^ self.registers[i]);
+            (0..self.lanes.len())
+                .filter(|i| lane >> i & 1 == 1)
+                .fold(r, |acc, i| acc ^ self.lanes[i])
+        };
+        count_requests(
+            &g,
+            instruction,
+            self.element_bits,
+            target,
+            padding,
+            bits,
+            |reg, lane| Ok(map.apply(element(reg, lane))),
+        )
+    }
+}
+
+/// Groups the requests of warp 0 (the offset of each register and lane from
+/// `offset_of`, before padding) into instructions and phases as the
+/// hardware does, and counts the distinct words each bank serves.
+fn count_requests(
+    g: &Geometry,
+    instruction: Instruction,
+    element_bits: u32,
+    target: &BankTarget,
+    padding: &[(u32, u32)],
+    (reg_bits, lane_bits): (u32, u32),
+    offset_of: impl Fn(u64, u64) -> Result<u64>,
+) -> Result<Wavefronts> {
+    let pad = |o: u64| padded_offset(padding, o);
+    let eb = element_bits as u64;
     let word_bytes = target.bank_bytes as u64;
     let banks = g.banks as u64;
     let count_phase = |requests: &[(u64, u64)]| -> u64 {
@@ -629,7 +690,7 @@ pub fn padded_wavefronts_by_enumeration(
 
     let mut wavefronts = 0u64;
     let ideal = g.instructions * g.phases_per_instruction;
-    match access.instruction {
+    match instruction {
         Instruction::LdSt { .. } => {
             let vec = g.vector_elems;
             // Lanes in one phase differ by the span of the generators: the

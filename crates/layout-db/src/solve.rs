@@ -13,7 +13,9 @@ use layout_syntax::{ExprKind, Field, Span};
 
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::eval::{Ctx, R, Reported};
-use crate::value::{SolveKind, SolveOutcome, SwizzleOutcome, TensorLayout, TilingOutcome, Value};
+use crate::value::{
+    SolveKind, SolveOutcome, SolveTime, SwizzleOutcome, TensorLayout, TilingOutcome, Value,
+};
 
 /// Every key a solve block takes.
 pub const KEYS: [&str; 16] = [
@@ -445,7 +447,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         kind: SolveKind::Swizzle(Box::new(outcome)),
         status: solution.status,
         why: solution.why,
-        solve_us: solution.elapsed.as_micros() as u64,
+        solve_time: SolveTime(solution.elapsed.as_micros() as u64),
     })))
 }
 
@@ -548,7 +550,7 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         })),
         status: solution.status,
         why: solution.why,
-        solve_us: solution.elapsed.as_micros() as u64,
+        solve_time: SolveTime(solution.elapsed.as_micros() as u64),
     })))
 }
 

@@ -15,7 +15,49 @@ use crate::score::Candidate;
 #[derive(Clone, Debug)]
 pub struct Member {
     pub candidate: Candidate,
-    pub notation: String,
+    pub notation: Notation,
+}
+
+/// How a member is written, kept as parameters so that listing a family
+/// formats nothing; [`Notation::text`] writes it.
+#[derive(Clone, Debug)]
+pub enum Notation {
+    Encoding(Encoding),
+    /// `Sw<B,M,S> o (R,C):(C,1)` (or column-major).
+    Cute {
+        swizzle: Swizzle,
+        rows: u64,
+        cols: u64,
+        row_major: bool,
+    },
+}
+
+impl Notation {
+    pub fn text(&self) -> String {
+        match self {
+            Notation::Encoding(e) => e.to_string(),
+            Notation::Cute {
+                swizzle,
+                rows,
+                cols,
+                row_major,
+            } => {
+                let layout = if *row_major {
+                    format!("({rows},{cols}):({cols},1)")
+                } else {
+                    format!("({rows},{cols}):(1,{rows})")
+                };
+                if swizzle.bits == 0 {
+                    layout
+                } else {
+                    format!(
+                        "Sw<{},{},{}> o {layout}",
+                        swizzle.bits, swizzle.base, swizzle.shift
+                    )
+                }
+            }
+        }
+    }
 }
 
 fn shape_of(tensor: &TensorDims) -> Vec<u32> {
@@ -58,7 +100,7 @@ fn member_of(encoding: Encoding, tensor: &TensorDims) -> Option<Member> {
     map.offset_bases()?;
     Some(Member {
         candidate: Candidate::linear(map),
-        notation: encoding.to_string(),
+        notation: Notation::Encoding(encoding),
     })
 }
 
@@ -66,9 +108,11 @@ fn member_of(encoding: Encoding, tensor: &TensorDims) -> Option<Member> {
 pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Member> {
     let rank = tensor.len();
     let mut out: Vec<Member> = Vec::new();
-    let push = |m: Option<Member>, out: &mut Vec<Member>| {
+    // Parameters that give the same layout are listed once (the first).
+    let mut seen: std::collections::HashSet<Candidate> = std::collections::HashSet::new();
+    let mut push = |m: Option<Member>, out: &mut Vec<Member>| {
         if let Some(m) = m
-            && !out.iter().any(|o| o.candidate == m.candidate)
+            && seen.insert(m.candidate.clone())
         {
             out.push(m);
         }
@@ -95,7 +139,7 @@ pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Me
                             let map = swizzled_map(tensor, &order, vec, per_phase, max_phase);
                             let member = map.offset_bases().map(|_| Member {
                                 candidate: Candidate::linear(map),
-                                notation: e.to_string(),
+                                notation: Notation::Encoding(e),
                             });
                             push(member, &mut out);
                         }
@@ -170,7 +214,7 @@ pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Me
                                 map: map.clone(),
                                 padding: vec![(1 << k, pad)],
                             },
-                            notation: e.to_string(),
+                            notation: Notation::Encoding(e),
                         });
                     }
                 }
@@ -237,19 +281,14 @@ fn cute_member(sw: Swizzle, rows: u64, cols: u64, row_major: bool) -> Option<Mem
         .collect();
     let map = OffsetMap::from_columns(columns);
     map.offset_bases()?;
-    let layout = if row_major {
-        format!("({rows},{cols}):({cols},1)")
-    } else {
-        format!("({rows},{cols}):(1,{rows})")
-    };
-    let notation = if sw.bits == 0 {
-        layout
-    } else {
-        format!("Sw<{},{},{}> o {layout}", sw.bits, sw.base, sw.shift)
-    };
     Some(Member {
         candidate: Candidate::linear(map),
-        notation,
+        notation: Notation::Cute {
+            swizzle: sw,
+            rows,
+            cols,
+            row_major,
+        },
     })
 }
 
@@ -289,12 +328,12 @@ mod tests {
             let members = members(Family::Triton, &tensor, 16);
             assert!(members.len() > 10, "{shape:?}");
             for m in &members {
-                let encoding = parse_swizzled(&m.notation, tensor.len());
+                let encoding = parse_swizzled(&m.notation.text(), tensor.len());
                 let shared = encoding
                     .to_linear_layout(&shape.iter().map(|&s| s as u32).collect::<Vec<_>>())
                     .unwrap();
                 let expected = OffsetMap::from_shared(&shared, &tensor).unwrap();
-                assert_eq!(m.candidate.map, expected, "{shape:?} {}", m.notation);
+                assert_eq!(m.candidate.map, expected, "{shape:?} {}", m.notation.text());
             }
         }
     }

@@ -155,7 +155,8 @@ pub fn solve_swizzle(
     validate(request)?;
     let problem = Problem::new(request)?;
     let plans = linear::plans(&problem);
-    let linear_bound = if plans.complete {
+    // Padding is not linear: the bound holds for the XOR families only.
+    let linear_bound = if plans.complete && request.family != Family::Padded {
         bound::linear_bound(&problem, &plans.list)
     } else {
         None
@@ -185,18 +186,21 @@ pub fn solve_swizzle(
             *best = Some((c, s));
         }
     };
+    // The families users write, listed once: to prefer them among equal
+    // answers and to write the answer in their notations.
+    let familiar_members: Vec<(Family, Vec<families::Member>)> =
+        [Family::Triton, Family::Nvmma, Family::Cute]
+            .into_iter()
+            .map(|f| {
+                (
+                    f,
+                    families::members(f, &request.tensor, request.element_bits),
+                )
+            })
+            .collect();
     let (status, why);
     match request.family {
         Family::Linear => {
-            // Layouts users already write come first, so that among equally
-            // good answers the one with a familiar notation is kept.
-            if request.fixed.is_empty() {
-                for family in [Family::Triton, Family::Nvmma, Family::Cute] {
-                    for m in families::members(family, &request.tensor, request.element_bits) {
-                        consider(m.candidate, &mut best);
-                    }
-                }
-            }
             for plan in linear::to_construct(&plans) {
                 let met = |best: &Option<(Candidate, Score)>| matches!((best, &linear_bound), (Some((_, s)), Some(b)) if s.weighted <= b.weighted);
                 if met(&best) {
@@ -210,6 +214,44 @@ pub fn solve_swizzle(
                 && let Some(c) = baseline.clone()
             {
                 consider(c, &mut best);
+            }
+            // Among equally good answers, one users already write is kept:
+            // members with the same vector bits are scored, and one that
+            // costs no more replaces the construction's.
+            if request.fixed.is_empty()
+                && let Some((c, s)) = &best
+            {
+                let key = s.key();
+                let low: Vec<u64> = c.map.offset_bases().unwrap_or_default();
+                let vector_bits = s
+                    .accesses
+                    .iter()
+                    .map(|a| {
+                        (a.vector_bits / request.element_bits.max(1))
+                            .max(1)
+                            .trailing_zeros() as usize
+                    })
+                    .max()
+                    .unwrap_or(0);
+                let same_vector = |m: &families::Member| {
+                    low.iter()
+                        .take(vector_bits)
+                        .enumerate()
+                        .all(|(j, &t)| m.candidate.map.apply(t) == 1 << j)
+                };
+                let familiar = familiar_members
+                    .iter()
+                    .flat_map(|(_, ms)| ms)
+                    .filter(|m| same_vector(m))
+                    .find(|m| {
+                        problem
+                            .score(&m.candidate)
+                            .is_some_and(|ms| ms.key() <= key)
+                    });
+                if let Some(m) = familiar {
+                    let score = problem.score(&m.candidate).expect("scored above");
+                    best = Some((m.candidate.clone(), score));
+                }
             }
             let met = match (&best, &linear_bound) {
                 (Some((_, s)), Some(b)) => s.weighted <= b.weighted,
@@ -279,7 +321,7 @@ pub fn solve_swizzle(
         }
     }
     let shared = candidate.map.to_shared_layout(&request.tensor)?;
-    let notations = notations(request, &candidate)?;
+    let notations = notations(request, &candidate, &familiar_members)?;
     let accesses = request
         .accesses
         .iter()
@@ -442,28 +484,24 @@ fn search_further(
 fn notations(
     request: &SwizzleRequest,
     candidate: &Candidate,
+    familiar: &[(Family, Vec<families::Member>)],
 ) -> Result<Vec<(String, String)>, SolveError> {
     let mut out = Vec::new();
-    if !candidate.padding.is_empty() {
-        // Padded answers come from the padded family only.
-        for m in families::members(Family::Padded, &request.tensor, request.element_bits) {
-            if &m.candidate == candidate {
-                out.push(("padded".to_string(), m.notation));
-                break;
+    if candidate.padding.is_empty() {
+        for (family, members) in familiar {
+            if let Some(m) = members.iter().find(|m| m.candidate == *candidate) {
+                out.push((family.name().to_string(), m.notation.text()));
             }
         }
-        return Ok(out);
-    }
-    for family in [Family::Triton, Family::Nvmma, Family::Cute] {
-        if let Some(m) = families::members(family, &request.tensor, request.element_bits)
-            .into_iter()
-            .find(|m| m.candidate == *candidate)
-        {
-            out.push((family.name().to_string(), m.notation));
+        if let Some(text) = families::shared_linear_notation(&candidate.map, &request.tensor) {
+            out.push(("linear".to_string(), text));
         }
-    }
-    if let Some(text) = families::shared_linear_notation(&candidate.map, &request.tensor) {
-        out.push(("linear".to_string(), text));
+    } else if let Some(m) = families::members(Family::Padded, &request.tensor, request.element_bits)
+        .into_iter()
+        .find(|m| m.candidate == *candidate)
+    {
+        // Padded answers come from the padded family only.
+        out.push(("padded".to_string(), m.notation.text()));
     }
     Ok(out)
 }

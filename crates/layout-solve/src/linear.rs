@@ -280,30 +280,36 @@ pub fn conflict_bits(span: &[u64], word: &[u64], word_and_segment: &[u64]) -> u3
     words - banks
 }
 
-/// Builds the shared layout for one plan: the chain at the low offsets, a
-/// segment subspace chosen greedily against every access's phase span, and
-/// bank bits filling the rest of the line. `None` when the chain does not
-/// fit the request's fixed bases.
-pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
+/// What a plan fixes before the segment subspace is chosen: the complement
+/// of the chain the rest of the basis is drawn from, and the offsets inside
+/// one word.
+pub struct Frame {
+    /// Phase vectors first (so they can be bank bits), then the other lanes
+    /// and registers, then unit vectors. Everything in its span has
+    /// offsets aligned to every vector.
+    pub complement: Vec<u64>,
+    /// The chain's low bits, then (when the chain is shorter than a word)
+    /// complement vectors, phase vectors first.
+    pub word: Vec<u64>,
+    /// Segment vectors the request pins.
+    pub pinned_segment: Vec<u64>,
+    pub segment_len: usize,
+}
+
+/// The frame of a plan; `None` when the chain does not fit the request's
+/// fixed bases.
+pub fn frame(problem: &Problem, plan: &Plan) -> Option<Frame> {
     let n = problem.tensor_bits();
     let k = plan.chain.len() as u32;
     let (line, word_bits) = line_and_word_bits(problem);
     let line = line.min(n);
-    let segment_len = (n - line) as usize;
     let phase = phase_spans(problem, plan);
-
-    // Fixed bases pin offsets: they must agree with the chain.
     let fixed = &problem.request.fixed;
     for &(bit, coordinate) in fixed {
         if bit < k && plan.chain[bit as usize] != coordinate {
             return None;
         }
     }
-
-    // The complement the rest of the basis is drawn from: phase vectors
-    // first (so they can be bank bits), then the other lanes and
-    // registers, then unit vectors. Everything in it has offsets aligned
-    // to every vector.
     let mut span = Echelon::new();
     for &t in &plan.chain {
         if !span.insert(t) {
@@ -332,9 +338,6 @@ pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
     if complement.len() + plan.chain.len() != n as usize {
         return None;
     }
-
-    // Offsets inside one word: the chain's low bits, then (when the chain
-    // is shorter than a word) complement vectors, phase vectors first.
     let word: Vec<u64> = plan
         .chain
         .iter()
@@ -342,33 +345,75 @@ pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
         .take(word_bits.min(n) as usize)
         .copied()
         .collect();
-
-    // Fixed bases above the line pin segment vectors.
-    let mut segment: Vec<u64> = fixed
+    let pinned_segment = fixed
         .iter()
         .filter(|&&(bit, _)| bit >= line)
         .map(|&(_, c)| c)
         .collect();
-    let candidates = segment_candidates(&complement);
-    let floor: u64 = phase.unit_cost.iter().sum();
-    while segment.len() < segment_len {
-        let mut best: Option<(u64, u64)> = None;
-        let taken: Vec<u64> = word.iter().chain(&segment).copied().collect();
-        let mut reduced = Echelon::new();
-        for &t in &taken {
-            reduced.insert(t);
+    Some(Frame {
+        complement,
+        word,
+        pinned_segment,
+        segment_len: (n - line) as usize,
+    })
+}
+
+/// Builds the shared layout for one plan: the chain at the low offsets, a
+/// segment subspace chosen greedily against every access's phase span, and
+/// bank bits filling the rest of the line.
+pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
+    let frame = frame(problem, plan)?;
+    let phase = phase_spans(problem, plan);
+    let mut segment = frame.pinned_segment.clone();
+    let candidates = segment_candidates(&frame.complement);
+    // Adding `c` to the segment adds a conflict dimension to access `a`
+    // exactly when `c` already lies in `U_a + W + G` (the rank formula:
+    // `dim(W + G)` grows, `dim(U_a + W + G)` does not). Each access keeps
+    // that span in echelon form, so a candidate costs one reduction each.
+    let span_of = |extra: &[u64]| {
+        let mut e = Echelon::new();
+        for &v in extra.iter().chain(&frame.word).chain(&segment) {
+            if v != 0 && !e.contains(v) {
+                e.insert(v);
+            }
         }
+        e
+    };
+    let mut spans: Vec<Echelon> = phase.spans.iter().map(|s| span_of(s)).collect();
+    let mut conflicts: Vec<u32> = phase
+        .spans
+        .iter()
+        .map(|s| {
+            conflict_bits(
+                s,
+                &frame.word,
+                &frame
+                    .word
+                    .iter()
+                    .chain(&segment)
+                    .copied()
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let mut taken = span_of(&[]);
+    while segment.len() < frame.segment_len {
+        let mut best: Option<(u64, u64)> = None;
+        let floor: u64 = phase
+            .unit_cost
+            .iter()
+            .zip(&conflicts)
+            .map(|(&u, &c)| u << c)
+            .sum();
         for &c in &candidates {
-            if reduced.contains(c) {
+            if taken.contains(c) {
                 continue;
             }
-            let mut with: Vec<u64> = taken.clone();
-            with.push(c);
-            let cost: u64 = phase
-                .spans
+            let cost: u64 = spans
                 .iter()
                 .zip(&phase.unit_cost)
-                .map(|(s, &u)| u << conflict_bits(s, &word, &with))
+                .zip(&conflicts)
+                .map(|((span, &u), &k)| u << (k + u32::from(span.contains(c))))
                 .sum();
             if best.is_none_or(|(b, _)| cost < b) {
                 best = Some((cost, c));
@@ -378,16 +423,38 @@ pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
                 }
             }
         }
-        segment.push(best?.1);
+        let c = best?.1;
+        for ((span, k), _) in spans.iter_mut().zip(conflicts.iter_mut()).zip(&phase.spans) {
+            if span.contains(c) {
+                *k += 1;
+            } else {
+                span.insert(c);
+            }
+        }
+        taken.insert(c);
+        segment.push(c);
     }
+    assemble(problem, plan, &frame, &segment)
+}
 
-    // Bank bits: the complement vectors outside word + segment, in order.
+/// The layout of a plan with its segment subspace: chain, then bank bits
+/// (the complement vectors outside word + segment, in order), then the
+/// segment.
+pub fn assemble(
+    problem: &Problem,
+    plan: &Plan,
+    frame: &Frame,
+    segment: &[u64],
+) -> Option<OffsetMap> {
     let mut placed = Echelon::new();
-    for &t in plan.chain.iter().chain(&segment) {
+    for &t in plan.chain.iter().chain(segment) {
+        if placed.contains(t) {
+            return None;
+        }
         placed.insert(t);
     }
     let mut bank: Vec<u64> = Vec::new();
-    for &v in &complement {
+    for &v in &frame.complement {
         if !placed.contains(v) {
             placed.insert(v);
             bank.push(v);
@@ -397,7 +464,7 @@ pub fn construct(problem: &Problem, plan: &Plan) -> Option<OffsetMap> {
     bases.extend(bank);
     bases.extend(segment);
     // Fixed bases at a given offset bit: swap them into place.
-    for &(bit, coordinate) in fixed {
+    for &(bit, coordinate) in &problem.request.fixed {
         let at = bases.iter().position(|&b| b == coordinate)?;
         let bit = bit as usize;
         if bit >= bases.len() {

@@ -1,9 +1,7 @@
 //! The exact cost of a candidate shared layout: for every access, the
 //! instruction it would use and the wavefronts one warp needs.
 
-use layout_algebra::bank::{
-    self, Access, AccessGeometry, Direction, Instruction, OffsetMap, Wavefronts,
-};
+use layout_algebra::bank::{self, AccessGeometry, Direction, Instruction, OffsetMap, Wavefronts};
 
 use crate::request::{InstructionPolicy, Machine, SwizzleRequest};
 
@@ -232,24 +230,15 @@ impl<'a> Problem<'a> {
                 .ok();
         }
         // Padded offsets are not linear: count by enumeration.
-        let shared = candidate
-            .map
-            .to_shared_layout(&geometry.tensor)
-            .ok()
-            .flatten()?;
-        let distributed = geometry.as_distributed().ok()?;
-        bank::padded_wavefronts_by_enumeration(
-            &Access {
-                distributed: &distributed,
-                shared: &shared,
-                element_bits: geometry.element_bits,
+        geometry
+            .wavefronts_by_enumeration(
+                &candidate.map,
                 instruction,
                 direction,
-            },
-            banks,
-            &candidate.padding,
-        )
-        .ok()
+                banks,
+                &candidate.padding,
+            )
+            .ok()
     }
 
     /// Wavefronts by enumeration (the oracle every answer is re-scored
@@ -258,24 +247,15 @@ impl<'a> Problem<'a> {
         let banks = &self.request.machine.banks;
         let mut out = Vec::new();
         for (geometry, cost) in self.geometries.iter().zip(&score.accesses) {
-            let shared = candidate
-                .map
-                .to_shared_layout(&geometry.tensor)
-                .ok()
-                .flatten()?;
-            let distributed = geometry.as_distributed().ok()?;
-            let w = bank::padded_wavefronts_by_enumeration(
-                &Access {
-                    distributed: &distributed,
-                    shared: &shared,
-                    element_bits: geometry.element_bits,
-                    instruction: cost.instruction,
-                    direction: cost.direction,
-                },
-                banks,
-                &candidate.padding,
-            )
-            .ok()?;
+            let w = geometry
+                .wavefronts_by_enumeration(
+                    &candidate.map,
+                    cost.instruction,
+                    cost.direction,
+                    banks,
+                    &candidate.padding,
+                )
+                .ok()?;
             out.push(w.wavefronts);
         }
         Some(out)

@@ -85,7 +85,7 @@ impl Progress {
 }
 
 fn solve_ms(s: &SolveOutcome) -> f64 {
-    (s.solve_us as f64 / 100.0).round() / 10.0
+    (s.solve_time.0 as f64 / 100.0).round() / 10.0
 }
 
 fn solution_json(v: &NamedValue, s: &SolveOutcome) -> Json {

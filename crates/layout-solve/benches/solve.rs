@@ -1,0 +1,192 @@
+//! Solve time per problem, as a user waits for it: the 513 write/read pairs
+//! of the regression corpus (the GF(2) path: construction and bound), the
+//! same pairs through Triton's own swizzle search (the baseline ported in
+//! layout-algebra), and four-access requests that need Z3. Prints median,
+//! p99 and max. `cargo bench -p layout-solve --bench solve`.
+
+use std::time::{Duration, Instant};
+
+use layout_algebra::bank::{Direction, TensorDims};
+use layout_algebra::triton::convert_layout::{SharedInstructions, optimal_swizzling};
+use layout_algebra::{DimName, LinearLayout};
+use layout_solve::{
+    AccessRequest, Cancel, Family, InstructionPolicy, Machine, SwizzleRequest, solve_swizzle,
+};
+use serde_json::Value;
+
+fn lists(v: &Value) -> Vec<Vec<i64>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            b.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_i64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+fn layout(v: &Value) -> LinearLayout {
+    let outs = v["outs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                DimName::from(p[0].as_str().unwrap()),
+                p[1].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let bases = v["bases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (DimName::from(p[0].as_str().unwrap()), lists(&p[1])))
+        .collect();
+    LinearLayout::from_bases_with_sizes(bases, outs, false).unwrap()
+}
+
+fn request(
+    accesses: Vec<(Direction, LinearLayout)>,
+    bits: u32,
+    machine: Machine,
+) -> SwizzleRequest {
+    let tensor: TensorDims = accesses[0].1.out_dims();
+    SwizzleRequest {
+        tensor,
+        element_bits: bits,
+        accesses: accesses
+            .into_iter()
+            .map(|(direction, layout)| AccessRequest {
+                label: String::new(),
+                direction,
+                layout,
+                weight: 1,
+            })
+            .collect(),
+        family: Family::Linear,
+        instructions: InstructionPolicy::Best,
+        machine,
+        min_vector_bits: None,
+        budget_bytes: None,
+        fixed: Vec::new(),
+        timeout: Duration::from_secs(10),
+    }
+}
+
+fn report(what: &str, mut times: Vec<Duration>) {
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "{what:<52} n={:<4} median {:>9.3} ms   p99 {:>9.3} ms   max {:>9.3} ms",
+        times.len(),
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        times.last().unwrap().as_secs_f64() * 1e3
+    );
+}
+
+/// Four random accesses to a 32x32 fp32 tensor (the Z3 test's generator).
+fn random_access(state: &mut u64) -> LinearLayout {
+    let mut next = || {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    };
+    let mut bases: Vec<u64> = Vec::new();
+    while bases.len() < 10 {
+        let v = next() & 1023;
+        if v != 0
+            && layout_algebra::f2::rank(bases.iter().copied().chain([v])) as usize
+                == bases.len() + 1
+        {
+            bases.push(v);
+        }
+    }
+    let unpack = |w: u64| vec![(w & 31) as i64, (w >> 5) as i64];
+    LinearLayout::from_bases_with_sizes(
+        vec![
+            (
+                DimName::from("register"),
+                bases[..5].iter().map(|&w| unpack(w)).collect(),
+            ),
+            (
+                DimName::from("lane"),
+                bases[5..].iter().map(|&w| unpack(w)).collect(),
+            ),
+        ],
+        vec![(DimName::from("dim0"), 32), (DimName::from("dim1"), 32)],
+        true,
+    )
+    .unwrap()
+}
+
+fn main() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/vectors/triton/swizzle_corpus.json"
+    );
+    let corpus: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (mut ours, mut triton) = (Vec::new(), Vec::new());
+    for p in corpus["pairs"].as_array().unwrap() {
+        let preset =
+            layout_algebra::machine::preset_for_triton_target(p["target"].as_str().unwrap())
+                .unwrap();
+        let machine = Machine::from_preset(preset);
+        let bits = p["bits"].as_u64().unwrap() as u32;
+        let (src, dst) = (layout(&p["src"]), layout(&p["dst"]));
+        let req = request(
+            vec![
+                (Direction::Store, src.clone()),
+                (Direction::Load, dst.clone()),
+            ],
+            bits,
+            machine.clone(),
+        );
+        let t = Instant::now();
+        let sol = solve_swizzle(&req, &Cancel::new()).unwrap();
+        ours.push(t.elapsed());
+        assert!(sol.score.is_some());
+        let strip =
+            |l: &LinearLayout| layout_algebra::triton::strip_zero_register_bases(l).unwrap();
+        let t = Instant::now();
+        let _ = optimal_swizzling(
+            &strip(&src),
+            &strip(&dst),
+            bits,
+            SharedInstructions::SM90,
+            machine.banks.banks,
+        );
+        triton.push(t.elapsed());
+    }
+    report("corpus pairs, layoutc solve (GF(2) path)", ours);
+    report("corpus pairs, Triton's optimalSwizzling (ported)", triton);
+
+    let machine = Machine::from_preset(layout_algebra::machine::preset("sm90").unwrap());
+    let mut state = 0x2545f4914f6cdd1du64;
+    let (mut z3, mut gf2) = (Vec::new(), Vec::new());
+    for _ in 0..60 {
+        let mut accesses = vec![(Direction::Store, random_access(&mut state))];
+        for _ in 0..3 {
+            accesses.push((Direction::Load, random_access(&mut state)));
+        }
+        let mut req = request(accesses, 32, machine.clone());
+        req.instructions = InstructionPolicy::Vector;
+        let t = Instant::now();
+        let sol = solve_swizzle(&req, &Cancel::new()).unwrap();
+        let e = t.elapsed();
+        if sol.why.contains("Z3") {
+            z3.push(e);
+        } else {
+            gf2.push(e);
+        }
+    }
+    report("four random accesses, solved by construction", gf2);
+    if !z3.is_empty() {
+        report("four random accesses, Z3 needed", z3);
+    }
+}
