@@ -63,6 +63,13 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.item(item)));
             match outcome {
                 Ok(v) => v.ok(),
+                // Salsa cancels a query by unwinding with `Cancelled` (an
+                // edit arrived while a snapshot computed): that is no bug of
+                // this item and must reach salsa, or the stale answer would
+                // be stored as an E0900.
+                Err(payload) if payload.is::<salsa::Cancelled>() => {
+                    std::panic::resume_unwind(payload)
+                }
                 Err(payload) => {
                     let what = payload
                         .downcast_ref::<&str>()
@@ -1384,9 +1391,10 @@ impl<'db> Ctx<'db> {
             Ok(l) => l.clone(),
             Err(e) => {
                 let code = match &e {
-                    LayoutError::Invalid { reason, .. } if reason.contains("rank") => {
-                        Code::RankMismatch
-                    }
+                    LayoutError::Invalid {
+                        kind: layout_algebra::InvalidKind::Rank,
+                        ..
+                    } => Code::RankMismatch,
                     other => code_for(other, Family::Triton),
                 };
                 let mut d = Diagnostic::error(code, span, e.to_string());

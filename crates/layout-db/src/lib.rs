@@ -21,6 +21,10 @@ use std::sync::{Arc, Mutex};
 
 use layout_syntax::{Item, ItemKind, Span, SyntaxError};
 
+/// The salsa this database is built on: callers need its `Cancelled` and
+/// `Database` trait.
+pub use salsa;
+
 pub use diagnostic::{Code, Diagnostic, Severity, decode_source};
 pub use target::TargetFacts;
 pub use value::Value;
@@ -40,13 +44,21 @@ impl Database {
     /// incrementality): each entry is the `Debug` form of a salsa
     /// `WillExecute` event.
     pub fn with_execution_log(log: Arc<Mutex<Vec<String>>>) -> Database {
+        Database::with_events(move |event| {
+            if let salsa::EventKind::WillExecute { .. } = event.kind {
+                if let Ok(mut log) = log.lock() {
+                    log.push(format!("{:?}", event.kind));
+                }
+            }
+        })
+    }
+
+    /// A database that shows every salsa event to `callback` (tests of
+    /// incrementality and cancellation). Clones share the callback.
+    pub fn with_events(callback: impl Fn(&salsa::Event) + Send + Sync + 'static) -> Database {
         Database {
             storage: salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-                if let salsa::EventKind::WillExecute { .. } = event.kind {
-                    if let Ok(mut log) = log.lock() {
-                        log.push(format!("{:?}", event.kind));
-                    }
-                }
+                callback(&event)
             }))),
         }
     }
