@@ -14,6 +14,8 @@ pub mod builtins;
 pub mod diagnostic;
 mod encoding;
 mod eval;
+pub mod names;
+pub mod position;
 pub mod target;
 pub mod value;
 
@@ -26,6 +28,9 @@ use layout_syntax::{Item, ItemKind, Span, SyntaxError};
 pub use salsa;
 
 pub use diagnostic::{Code, Diagnostic, Severity, decode_source};
+pub use names::{NameRef, RefKind, Resolution, name_refs, resolve};
+pub use position::{ItemAt, ValueAt, item_at, item_ranges, value_at};
+pub use encoding::{KINDS as ENCODING_KINDS, kind_names as encoding_kind_names};
 pub use target::TargetFacts;
 pub use value::Value;
 
@@ -145,6 +150,16 @@ impl SourceFile {
     /// The file's text now.
     pub fn text(self, db: &dyn salsa::Database) -> &str {
         self.source(db)
+    }
+
+    /// The file's items in file order.
+    pub fn item_list(self, db: &dyn salsa::Database) -> &[SourceItem] {
+        self.items(db)
+    }
+
+    /// Every declared name (`#x` for aliases) with its item, in file order.
+    pub fn declared_names(self, db: &dyn salsa::Database) -> &[(String, SourceItem)] {
+        self.names(db)
     }
 
     /// Replaces the file's text. Items are matched by text from both ends
@@ -291,12 +306,14 @@ pub fn lookup<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<
         .copied()
 }
 
-/// The names an item uses, in order of first use.
+/// The names an item uses, in order of first use (from [`name_refs`]).
 #[salsa::tracked(returns(ref))]
 pub fn references(db: &dyn salsa::Database, key: SourceItem) -> Vec<String> {
-    let mut names = Vec::new();
-    if let Some(item) = &parse_item(db, key).item {
-        eval::collect_references(item, &mut names);
+    let mut names: Vec<String> = Vec::new();
+    for r in name_refs(db, key) {
+        if !names.contains(&r.name) {
+            names.push(r.name.clone());
+        }
     }
     names
 }
