@@ -38,10 +38,8 @@ pub struct CompletionItem {
 
 pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<CompletionItem> {
     let text = file.text(db);
-    let offset = offset.min(text.len());
-    let word_start = text[..offset]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |p| p + 1);
+    let offset = crate::char_floor(text, offset);
+    let word_start = crate::word_start(text, offset);
     let replace = Span::new(word_start, offset);
     let line_start = text[..word_start].rfind('\n').map_or(0, |p| p + 1);
     let line_before = &text[line_start..word_start];
@@ -173,9 +171,7 @@ fn open_attribute(before: &str) -> Option<&str> {
         return None;
     }
     let head = &before[..start];
-    let kind_start = head
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |p| p + 1);
+    let kind_start = crate::word_start(head, head.len());
     let dialect = &head[..kind_start];
     (dialect.ends_with("#ttg.") || dialect.ends_with("#triton_gpu.")).then(|| &head[kind_start..])
 }

@@ -39,6 +39,27 @@ pub struct TextEdit {
     pub new_text: String,
 }
 
+/// `offset` moved back to the start of the character it falls in, and
+/// into the text: callers may pass any offset.
+pub(crate) fn char_floor(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Where the identifier-like word (ASCII letters, digits, `_`) that ends
+/// at `end` starts (`end` when there is none).
+pub(crate) fn word_start(text: &str, end: usize) -> usize {
+    text[..end]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+        .last()
+        .map_or(end, |(i, _)| i)
+}
+
 /// A name under the cursor: where it is written and what it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct NameAt {

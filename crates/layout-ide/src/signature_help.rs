@@ -46,7 +46,7 @@ fn signature_parts(sig: &Signature) -> (String, Vec<(usize, usize)>) {
 pub fn signature_help(db: &dyn Db, file: SourceFile, offset: usize) -> Option<SignatureHelp> {
     let at = item_at(db, file, offset)?;
     let text = at.item.text(db);
-    let before = &text[..at.relative(offset).min(text.len())];
+    let before = &text[..crate::char_floor(text, at.relative(offset))];
     let (name, args) = open_call(before)?;
     let Resolution::Builtin(sig) = resolve(db, file, name) else {
         return None;
@@ -81,9 +81,7 @@ fn open_call(before: &str) -> Option<(&str, &str)> {
             b')' | b']' | b'}' => depth += 1,
             b'(' | b'[' | b'{' if depth > 0 => depth -= 1,
             b'(' => {
-                let name_start = before[..i]
-                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .map_or(0, |p| p + 1);
+                let name_start = crate::word_start(before, i);
                 let name = &before[name_start..i];
                 if !name.is_empty() {
                     return Some((name, &before[i + 1..]));
