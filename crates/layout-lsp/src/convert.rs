@@ -122,3 +122,44 @@ pub fn semantic_legend() -> lsp::SemanticTokensLegend {
         ],
     }
 }
+
+/// The edit from `old` to `new` semantic tokens: the tokens between their
+/// common beginning and common end, replaced (offsets count `u32`s, five
+/// per token).
+pub fn tokens_delta(
+    old: &[lsp::SemanticToken],
+    new: &[lsp::SemanticToken],
+) -> Vec<lsp::SemanticTokensEdit> {
+    let same = |a: &lsp::SemanticToken, b: &lsp::SemanticToken| {
+        (
+            a.delta_line,
+            a.delta_start,
+            a.length,
+            a.token_type,
+            a.token_modifiers_bitset,
+        ) == (
+            b.delta_line,
+            b.delta_start,
+            b.length,
+            b.token_type,
+            b.token_modifiers_bitset,
+        )
+    };
+    let prefix = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    let removed = old.len() - prefix - suffix;
+    let added = &new[prefix..new.len() - suffix];
+    if removed == 0 && added.is_empty() {
+        return Vec::new();
+    }
+    vec![lsp::SemanticTokensEdit {
+        start: 5 * prefix as u32,
+        delete_count: 5 * removed as u32,
+        data: Some(added.to_vec()),
+    }]
+}

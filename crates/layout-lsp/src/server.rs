@@ -14,6 +14,10 @@ use crate::query::{self, Snapshot};
 pub struct Backend {
     client: Client,
     docs: Arc<Mutex<Documents>>,
+    /// The semantic tokens last sent for each document, by result id, so
+    /// that a delta request can be answered with only what changed.
+    tokens: Mutex<std::collections::HashMap<Uri, (String, Vec<SemanticToken>)>>,
+    next_result_id: std::sync::atomic::AtomicU64,
 }
 
 impl Backend {
@@ -21,6 +25,8 @@ impl Backend {
         Backend {
             client,
             docs: Arc::new(Mutex::new(Documents::default())),
+            tokens: Default::default(),
+            next_result_id: Default::default(),
         }
     }
 
@@ -70,6 +76,28 @@ impl Backend {
             return Ok(None);
         };
         query::run(snap, what, f).await
+    }
+
+    /// The document's semantic tokens now, remembered under a new result id.
+    async fn tokens_now(&self, uri: &Uri) -> Result<Option<(String, Vec<SemanticToken>)>> {
+        let data = self
+            .whole("semanticTokens", uri, |s| {
+                let tokens = layout_ide::semantic_tokens::semantic_tokens(&s.db, s.file);
+                Some(convert::semantic_tokens(&s.index, &s.text, &tokens))
+            })
+            .await?;
+        let Some(data) = data else {
+            return Ok(None);
+        };
+        let id = self
+            .next_result_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .to_string();
+        self.tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(uri.clone(), (id.clone(), data.clone()));
+        Ok(Some((id, data)))
     }
 
     /// `layoutc/panicForTest`: a request whose work panics, so that tests
@@ -186,7 +214,7 @@ impl LanguageServer for Backend {
                     SemanticTokensServerCapabilities::SemanticTokensOptions(
                         SemanticTokensOptions {
                             legend: convert::semantic_legend(),
-                            full: Some(SemanticTokensFullOptions::Bool(true)),
+                            full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
                             ..Default::default()
                         },
                     ),
@@ -228,6 +256,10 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.lock().close(&uri);
+        self.tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&uri);
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
     }
 
@@ -518,14 +550,40 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        self.whole("semanticTokens", &params.text_document.uri, |s| {
-            let tokens = layout_ide::semantic_tokens::semantic_tokens(&s.db, s.file);
-            Some(SemanticTokensResult::Tokens(SemanticTokens {
-                result_id: None,
-                data: convert::semantic_tokens(&s.index, &s.text, &tokens),
-            }))
-        })
-        .await
+        let now = self.tokens_now(&params.text_document.uri).await?;
+        Ok(now.map(|(id, data)| {
+            SemanticTokensResult::Tokens(SemanticTokens {
+                result_id: Some(id),
+                data,
+            })
+        }))
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri;
+        let previous = self
+            .tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&uri)
+            .filter(|(id, _)| *id == params.previous_result_id)
+            .map(|(_, data)| data.clone());
+        let Some((id, data)) = self.tokens_now(&uri).await? else {
+            return Ok(None);
+        };
+        Ok(Some(match previous {
+            Some(old) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                result_id: Some(id),
+                edits: convert::tokens_delta(&old, &data),
+            }),
+            None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+                result_id: Some(id),
+                data,
+            }),
+        }))
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {

@@ -287,6 +287,61 @@ fn a_panic_in_one_request_is_an_error_answer_and_the_server_goes_on() {
     c.shutdown();
 }
 
+#[test]
+fn semantic_token_deltas_rebuild_the_full_tokens() {
+    let mut c = Client::start();
+    c.open(URI, "let n = 3\nlet m = n * 2 // twice\ncheck m == 6\n");
+    let full = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let id = full["result"]["resultId"].clone();
+    let mut data: Vec<u64> = full["result"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": URI, "version": 2},
+            "contentChanges": [{"range": {"start": pos(1, 8), "end": pos(1, 9)}, "text": "size(n)"}],
+        }),
+    );
+    let delta = c.request(
+        "textDocument/semanticTokens/full/delta",
+        json!({"textDocument": {"uri": URI}, "previousResultId": id}),
+    );
+    let edits = delta["result"]["edits"]
+        .as_array()
+        .expect("a delta, not full tokens");
+    assert_eq!(edits.len(), 1, "{delta}");
+    for e in edits {
+        let start = e["start"].as_u64().unwrap() as usize;
+        let count = e["deleteCount"].as_u64().unwrap() as usize;
+        let new: Vec<u64> = e["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        data.splice(start..start + count, new);
+    }
+    let again = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let expected: Vec<u64> = again["result"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(data, expected);
+    c.shutdown();
+}
+
 /// Every example, every feature, at pseudo-random places (a fixed seed):
 /// each answer is a result or a `ContentModified`, never an internal
 /// error, and the server is alive at the end.
@@ -312,6 +367,7 @@ fn every_feature_at_random_places_of_every_example_answers() {
         "textDocument/documentSymbol",
         "textDocument/foldingRange",
         "textDocument/semanticTokens/full",
+        "textDocument/semanticTokens/full/delta",
         "textDocument/formatting",
     ];
     let at = [
