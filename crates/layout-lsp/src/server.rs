@@ -222,6 +222,7 @@ impl LanguageServer for Backend {
                 inlay_hint_provider: Some(OneOf::Left(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
                 document_formatting_provider: Some(OneOf::Left(true)),
+                document_range_formatting_provider: Some(OneOf::Left(true)),
                 ..Default::default()
             },
             ..Default::default()
@@ -645,6 +646,23 @@ impl LanguageServer for Backend {
                 Some(actions)
             },
         )
+        .await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let range = params.range;
+        self.whole("rangeFormatting", &params.text_document.uri, move |s| {
+            let span = convert::span(&s.index, &s.text, range);
+            Some(
+                layout_ide::formatting::format_range(&s.db, s.file, span)
+                    .iter()
+                    .map(|e| convert::text_edit(&s.index, &s.text, e))
+                    .collect(),
+            )
+        })
         .await
     }
 
