@@ -65,14 +65,42 @@ pub enum LayoutError {
     },
 
     #[error("{what}: {reason}")]
-    Invalid { what: String, reason: String },
+    Invalid {
+        what: String,
+        reason: String,
+        /// What kind of fault it is, for tools that classify errors
+        /// (diagnostic codes) without reading the message.
+        kind: InvalidKind,
+    },
+}
+
+/// The kinds of [`LayoutError::Invalid`] that a caller may want to tell
+/// apart; the parameter named by `what` says the rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InvalidKind {
+    /// A parameter disagrees with the rank of the tensor or layout.
+    Rank,
+    /// A list that must be a permutation is not one.
+    NotPermutation,
+    /// `threadsPerWarp` does not multiply to the warp size.
+    WarpSize,
+    Other,
 }
 
 impl LayoutError {
     pub(crate) fn invalid(what: impl Into<String>, reason: impl Into<String>) -> Self {
+        LayoutError::invalid_of(InvalidKind::Other, what, reason)
+    }
+
+    pub(crate) fn invalid_of(
+        kind: InvalidKind,
+        what: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
         LayoutError::Invalid {
             what: what.into(),
             reason: reason.into(),
+            kind,
         }
     }
 

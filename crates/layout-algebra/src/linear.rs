@@ -22,7 +22,7 @@ use std::fmt;
 
 use smol_str::SmolStr;
 
-use crate::error::{LayoutError, Result};
+use crate::error::{InvalidKind, LayoutError, Result};
 use crate::f2::Echelon;
 
 /// The name of an input or output dimension.
@@ -369,7 +369,8 @@ impl LinearLayout {
         let mut layout = Self::empty();
         for &dim in order {
             let size = *shape.get(dim).ok_or_else(|| {
-                LayoutError::invalid(
+                LayoutError::invalid_of(
+                    InvalidKind::Rank,
                     "order",
                     format!("dim {dim} is outside rank {}", shape.len()),
                 )

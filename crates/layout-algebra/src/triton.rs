@@ -18,7 +18,7 @@ mod shared;
 
 pub use shared::{AmdRotatingShared, PaddedLinear, PaddedShared, PartitionedShared, SharedLinear};
 
-use crate::error::{LayoutError, Result};
+use crate::error::{InvalidKind, LayoutError, Result};
 use crate::linear::{DimName, LinearLayout, standard_out_name};
 
 const REGISTER: &str = "register";
@@ -45,7 +45,8 @@ fn require_pow2(what: impl FnOnce() -> String, values: &[u32]) -> Result<()> {
 
 fn require_rank(what: &str, got: usize, rank: usize) -> Result<()> {
     if got != rank {
-        return Err(LayoutError::invalid(
+        return Err(LayoutError::invalid_of(
+            InvalidKind::Rank,
             what,
             format!("has {got} entries but the layout has rank {rank}"),
         ));
@@ -63,7 +64,8 @@ fn require_permutation(what: &str, order: &[usize]) -> Result<()> {
     let mut seen = vec![false; order.len()];
     for &d in order {
         if d >= order.len() || std::mem::replace(&mut seen[d], true) {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::NotPermutation,
                 what,
                 format!("{order:?} is not a permutation of 0..{}", order.len()),
             ));
@@ -179,7 +181,8 @@ impl CgaLayout {
     pub fn from_bases(rank: usize, bases: Vec<Vec<u32>>) -> Result<Self> {
         for (i, b) in bases.iter().enumerate() {
             if b.len() != rank {
-                return Err(LayoutError::invalid(
+                return Err(LayoutError::invalid_of(
+                    InvalidKind::Rank,
                     "CGALayout",
                     format!(
                         "basis {i} has {} entries but the layout has rank {rank}",
@@ -399,7 +402,8 @@ pub fn combine_cta_cga_with_shape(
 ) -> Result<LinearLayout> {
     let rank = shape.len();
     if cta.num_out_dims() != rank || cga.rank() != rank {
-        return Err(LayoutError::invalid(
+        return Err(LayoutError::invalid_of(
+            InvalidKind::Rank,
             "layout",
             format!(
                 "has rank {} (CTA placement rank {}) but the tensor has rank {rank}",
@@ -540,7 +544,8 @@ fn tile_units(
         let mut out = Vec::new();
         for v in b {
             if v.len() != rank {
-                return Err(LayoutError::invalid(
+                return Err(LayoutError::invalid_of(
+                    InvalidKind::Rank,
                     "ctaLayout",
                     format!("basis {v:?} does not have rank {rank}"),
                 ));
@@ -752,7 +757,8 @@ impl Encoding {
             if w != target.threads_per_warp {
                 let t = target.threads_per_warp;
                 return Err(match self {
-                    Encoding::Blocked(_) => LayoutError::invalid(
+                    Encoding::Blocked(_) => LayoutError::invalid_of(
+                        InvalidKind::WarpSize,
                         "threadsPerWarp",
                         format!("multiplies to {w}, but a warp has {t} threads"),
                     ),
@@ -822,7 +828,8 @@ impl Encoding {
 
 fn check_rank(kind: &str, rank: usize, shape: &[u32]) -> Result<()> {
     if rank != shape.len() {
-        return Err(LayoutError::invalid(
+        return Err(LayoutError::invalid_of(
+            InvalidKind::Rank,
             format!("#ttg.{kind}"),
             format!(
                 "has rank {rank} but the tensor {shape:?} has rank {}",
@@ -1208,7 +1215,8 @@ impl NvidiaMma {
             }
             3 => {
                 if rank != 2 {
-                    return Err(LayoutError::invalid(
+                    return Err(LayoutError::invalid_of(
+                        InvalidKind::Rank,
                         "#ttg.nvidia_mma",
                         "version 3 (wgmma) layouts have rank 2",
                     ));
@@ -1296,7 +1304,8 @@ impl AmdMfma {
     pub fn validate(&self) -> Result<()> {
         let rank = self.rank();
         if !(2..=3).contains(&rank) {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::Rank,
                 "#ttg.amd_mfma",
                 format!("rank must be 2 or 3, not {rank}"),
             ));
@@ -1472,7 +1481,8 @@ impl AmdWmma {
     pub fn validate(&self) -> Result<()> {
         let rank = self.rank();
         if !(2..=3).contains(&rank) {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::Rank,
                 "#ttg.amd_wmma",
                 format!("rank must be 2 or 3, not {rank}"),
             ));
@@ -1603,13 +1613,15 @@ impl AmdWmma {
 impl Slice {
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         if shape.is_empty() {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::Rank,
                 "#ttg.slice",
                 "the parent layout must have rank 2 or more",
             ));
         }
         if self.dim > shape.len() {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::Rank,
                 "#ttg.slice",
                 format!(
                     "dim {} is outside the parent's rank {}",
@@ -1709,7 +1721,8 @@ impl DotOperand {
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         self.validate()?;
         if !(2..=3).contains(&shape.len()) {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::Rank,
                 "#ttg.dot_op",
                 format!(
                     "a dot operand has rank 2 or 3 (with a batch dim), but the tensor {shape:?} has rank {}",
@@ -1794,7 +1807,8 @@ impl LinearEncoding {
             b.iter()
                 .map(|v| {
                     if v.len() != rank {
-                        return Err(LayoutError::invalid(
+                        return Err(LayoutError::invalid_of(
+                            InvalidKind::Rank,
                             "#ttg.linear",
                             format!(
                                 "basis {v:?} has {} entries but the tensor has rank {rank}",
@@ -1809,7 +1823,8 @@ impl LinearEncoding {
         require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
         let own = self.shape.as_deref().unwrap_or(shape);
         if own.len() != rank {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::Rank,
                 "#ttg.linear",
                 format!(
                     "was written for rank {} but the tensor has rank {rank}",

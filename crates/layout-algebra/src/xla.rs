@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use crate::error::{LayoutError, Result};
+use crate::error::{InvalidKind, LayoutError, Result};
 
 /// One entry of a tile: a size, or `*` (combine with the next minor dim).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -118,7 +118,8 @@ impl XlaShape {
                 .iter()
                 .any(|&d| d >= rank || std::mem::replace(&mut seen[d], true))
         {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::NotPermutation,
                 "minor_to_major",
                 format!(
                     "{:?} is not a permutation of the {rank} dimensions of {self}",

@@ -19,6 +19,7 @@ use crate::value::{ConversionReport, TensorLayout, Value};
 
 /// A function's parameters: names in order, how many are required, and a
 /// one-line description (for hovers and completion).
+#[derive(Debug, PartialEq, Eq)]
 pub struct Signature {
     pub name: &'static str,
     pub params: &'static [&'static str],

@@ -2,7 +2,7 @@
 //! released; docs/diagnostics.md lists each with an example that triggers it
 //! (and a test keeps that list and [`Code::ALL`] in step).
 
-use layout_algebra::LayoutError;
+use layout_algebra::{InvalidKind, LayoutError};
 use layout_syntax::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -203,15 +203,18 @@ pub fn code_for(err: &LayoutError, family: Family) -> Code {
             Family::Cute => Code::CutePrecondition,
             _ => Code::DimMismatch,
         },
-        LayoutError::Invalid { what, reason } => {
+        // `what` names the parameter at fault (a Triton key such as
+        // `order` or `CTAsPerCGA`, fixed by CONTRACT §1); `kind` says what
+        // is wrong with it. The message text is never read.
+        LayoutError::Invalid { what, kind, .. } => {
             let w = what.as_str();
             if w == "minor_to_major" {
                 Code::InvalidMinorToMajor
-            } else if w == "order" || w.ends_with("order") || reason.contains("not a permutation") {
+            } else if w == "order" || w.ends_with("order") || *kind == InvalidKind::NotPermutation {
                 Code::OrderNotPermutation
             } else if w.starts_with("CTA") || w == "CGALayout" {
                 Code::CtaDivisibility
-            } else if w == "threadsPerWarp" && reason.contains("warp has") {
+            } else if *kind == InvalidKind::WarpSize {
                 Code::TargetMismatch
             } else {
                 match family {

@@ -63,6 +63,13 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.item(item)));
             match outcome {
                 Ok(v) => v.ok(),
+                // Salsa cancels a query by unwinding with `Cancelled` (an
+                // edit arrived while a snapshot computed): that is no bug of
+                // this item and must reach salsa, or the stale answer would
+                // be stored as an E0900.
+                Err(payload) if payload.is::<salsa::Cancelled>() => {
+                    std::panic::resume_unwind(payload)
+                }
                 Err(payload) => {
                     let what = payload
                         .downcast_ref::<&str>()
@@ -84,81 +91,6 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
         value,
         diagnostics: ctx.diags,
         syntax: crate::ItemSyntax::of(parsed, || key.text(db)),
-    }
-}
-
-/// The names an item uses (`#x` for aliases), in order of first use.
-pub(crate) fn collect_references(item: &Item, out: &mut Vec<String>) {
-    fn push(out: &mut Vec<String>, n: String) {
-        if !out.contains(&n) {
-            out.push(n);
-        }
-    }
-    fn attr(a: &TritonAttribute, out: &mut Vec<String>) {
-        for e in &a.entries {
-            attr_value(&e.value, out);
-        }
-    }
-    fn attr_value(v: &AttrValue, out: &mut Vec<String>) {
-        match &v.kind {
-            AttrValueKind::Alias(n) => push(out, format!("#{n}")),
-            AttrValueKind::List(items) => items.iter().for_each(|i| attr_value(i, out)),
-            AttrValueKind::Dict(entries) => entries.iter().for_each(|e| attr_value(&e.value, out)),
-            AttrValueKind::Attribute(a) => attr(a, out),
-            _ => {}
-        }
-    }
-    fn expr(e: &Expr, out: &mut Vec<String>) {
-        match &e.kind {
-            ExprKind::Name(n) => push(out, n.clone()),
-            ExprKind::AliasRef(n) => push(out, format!("#{n}")),
-            ExprKind::Tuple(args) => args.iter().for_each(|a| expr(&a.value, out)),
-            ExprKind::List(items) => items.iter().for_each(|i| expr(i, out)),
-            ExprKind::Call { callee, args } => {
-                expr(callee, out);
-                args.iter().for_each(|a| expr(&a.value, out));
-            }
-            ExprKind::Binary { lhs, rhs, .. } => {
-                expr(lhs, out);
-                expr(rhs, out);
-            }
-            ExprKind::Neg(x) | ExprKind::Not(x) => expr(x, out),
-            ExprKind::Attribute(a) => attr(a, out),
-            ExprKind::Tensor(t) => {
-                if let Some(e) = &t.encoding {
-                    expr(e, out);
-                }
-            }
-            _ => {}
-        }
-    }
-    match &item.kind {
-        ItemKind::Alias { value, .. }
-        | ItemKind::Layout { value, .. }
-        | ItemKind::Let { value, .. } => expr(value, out),
-        ItemKind::Check { expr: e } => expr(e, out),
-        ItemKind::Convert { src, dst, .. } => {
-            expr(src, out);
-            expr(dst, out);
-        }
-        ItemKind::Solve { fields, .. } | ItemKind::Target { fields, .. } => {
-            for f in fields {
-                // `kind = swizzle`, `family = linear`: words, not names.
-                if !matches!(
-                    f.key.name.as_str(),
-                    "kind" | "family" | "preset" | "objective" | "instruction"
-                ) {
-                    expr(&f.value, out);
-                }
-            }
-        }
-        ItemKind::MemoryOp { from, to, .. } => {
-            if let Some(from) = from {
-                expr(from, out);
-            }
-            expr(to, out);
-        }
-        ItemKind::Module { .. } | ItemKind::Operation { .. } | ItemKind::Error => {}
     }
 }
 
@@ -1247,9 +1179,10 @@ impl<'db> Ctx<'db> {
             Ok(l) => l.clone(),
             Err(e) => {
                 let code = match &e {
-                    LayoutError::Invalid { reason, .. } if reason.contains("rank") => {
-                        Code::RankMismatch
-                    }
+                    LayoutError::Invalid {
+                        kind: layout_algebra::InvalidKind::Rank,
+                        ..
+                    } => Code::RankMismatch,
                     other => code_for(other, Family::Triton),
                 };
                 let mut d = Diagnostic::error(code, span, e.to_string());
@@ -1486,9 +1419,12 @@ impl<'db> Ctx<'db> {
 
     fn call(&mut self, callee: &Expr, args: &[Arg], span: Span) -> R<Value> {
         if let ExprKind::Name(name) = &callee.kind {
-            let declared =
-                lookup(self.db, DeclName::new(self.db, self.file, name.clone())).is_some();
-            if !declared {
+            // A declared name shadows a builtin; an unknown one is reported
+            // by `builtins::call` with the functions it resembles.
+            if !matches!(
+                crate::resolve(self.db, self.file, name),
+                crate::Resolution::Declared(_)
+            ) {
                 return crate::builtins::call(self, name, callee.span, args, span);
             }
         }

@@ -14,6 +14,8 @@ pub mod builtins;
 pub mod diagnostic;
 mod encoding;
 mod eval;
+pub mod names;
+pub mod position;
 pub mod solve;
 pub mod target;
 pub mod value;
@@ -22,7 +24,14 @@ use std::sync::{Arc, Mutex};
 
 use layout_syntax::{Item, ItemKind, Span, SyntaxError};
 
+/// The salsa this database is built on: callers need its `Cancelled` and
+/// `Database` trait.
+pub use salsa;
+
 pub use diagnostic::{Code, Diagnostic, Severity, decode_source};
+pub use encoding::{KINDS as ENCODING_KINDS, kind_names as encoding_kind_names};
+pub use names::{NameRef, RefKind, Resolution, name_refs, resolve};
+pub use position::{ItemAt, ValueAt, item_at, item_ranges, value_at};
 pub use target::TargetFacts;
 pub use value::Value;
 
@@ -41,13 +50,21 @@ impl Database {
     /// incrementality): each entry is the `Debug` form of a salsa
     /// `WillExecute` event.
     pub fn with_execution_log(log: Arc<Mutex<Vec<String>>>) -> Database {
+        Database::with_events(move |event| {
+            if let salsa::EventKind::WillExecute { .. } = event.kind {
+                if let Ok(mut log) = log.lock() {
+                    log.push(format!("{:?}", event.kind));
+                }
+            }
+        })
+    }
+
+    /// A database that shows every salsa event to `callback` (tests of
+    /// incrementality and cancellation). Clones share the callback.
+    pub fn with_events(callback: impl Fn(&salsa::Event) + Send + Sync + 'static) -> Database {
         Database {
             storage: salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
-                if let salsa::EventKind::WillExecute { .. } = event.kind {
-                    if let Ok(mut log) = log.lock() {
-                        log.push(format!("{:?}", event.kind));
-                    }
-                }
+                callback(&event)
             }))),
         }
     }
@@ -134,6 +151,16 @@ impl SourceFile {
     /// The file's text now.
     pub fn text(self, db: &dyn salsa::Database) -> &str {
         self.source(db)
+    }
+
+    /// The file's items in file order.
+    pub fn item_list(self, db: &dyn salsa::Database) -> &[SourceItem] {
+        self.items(db)
+    }
+
+    /// Every declared name (`#x` for aliases) with its item, in file order.
+    pub fn declared_names(self, db: &dyn salsa::Database) -> &[(String, SourceItem)] {
+        self.names(db)
     }
 
     /// Replaces the file's text. Items are matched by text from both ends
@@ -280,12 +307,14 @@ pub fn lookup<'db>(db: &'db dyn salsa::Database, name: DeclName<'db>) -> Option<
         .copied()
 }
 
-/// The names an item uses, in order of first use.
+/// The names an item uses, in order of first use (from [`name_refs`]).
 #[salsa::tracked(returns(ref))]
 pub fn references(db: &dyn salsa::Database, key: SourceItem) -> Vec<String> {
-    let mut names = Vec::new();
-    if let Some(item) = &parse_item(db, key).item {
-        eval::collect_references(item, &mut names);
+    let mut names: Vec<String> = Vec::new();
+    for r in name_refs(db, key) {
+        if !names.contains(&r.name) {
+            names.push(r.name.clone());
+        }
     }
     names
 }

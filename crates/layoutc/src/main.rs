@@ -1,4 +1,5 @@
-//! The `layoutc` command line: `check`, `show` and `fmt` over `.lay` files.
+//! The `layoutc` command line: `check`, `show` and `fmt` over `.lay` files,
+//! and `lsp`, the language server.
 //!
 //! Exit codes (CONTRACT §5): 0 success, 1 the input has errors or a `check`
 //! failed, 2 bad usage (unknown flag, missing file).
@@ -108,6 +109,8 @@ enum Command {
         #[arg(long)]
         write: bool,
     },
+    /// The language server, over stdin and stdout (for editors).
+    Lsp,
 }
 
 /// Writes to stdout; a closed pipe (`layoutc show f.lay | head`) ends the
@@ -196,6 +199,10 @@ fn main() -> ExitCode {
             check,
             write,
         } => fmt_cmd::fmt(&paths, check, write),
+        Command::Lsp => {
+            layout_lsp::run_stdio();
+            Ok(0)
+        }
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -11,6 +11,7 @@ use serde_json::{Value as Json, json};
 use crate::files::{self, LineIndex};
 use crate::render::{ariadne_report, check_text, diagnostic_json, source_cache};
 use crate::show::linear_json;
+use layout_ide::present::solution_text;
 use crate::{ShowFormat, Usage};
 
 pub fn solve(path: &str, format: ShowFormat, write: bool) -> Result<u8, Usage> {
@@ -84,7 +85,7 @@ impl Progress {
     }
 }
 
-fn solve_ms(s: &SolveOutcome) -> f64 {
+pub fn solve_ms(s: &SolveOutcome) -> f64 {
     (s.solve_time.0 as f64 / 100.0).round() / 10.0
 }
 
@@ -166,60 +167,6 @@ fn tiling_json(j: &mut Json, t: &TilingOutcome) {
         j["lower_bound"] = json!({"padded_bytes": x.padded_bytes()});
     }
     j["candidates"] = json!(t.candidates);
-}
-
-/// The answer in words a kernel engineer follows.
-pub fn solution_text(s: &SolveOutcome) -> String {
-    let mut out = String::new();
-    match &s.kind {
-        SolveKind::Swizzle(w) => {
-            out += &format!(
-                "swizzle in the {} family on {}, {}\n",
-                w.family.name(),
-                w.machine,
-                s.status.name()
-            );
-            if w.answer.is_some() {
-                let own = w.notations.iter().find(|(k, _)| k == w.family.name());
-                let mut rest: Vec<&(String, String)> = w.notations.iter().collect();
-                if let Some(first) = own {
-                    out += &format!("  answer: {}\n", first.1);
-                    rest.retain(|n| n.0 != first.0);
-                }
-                for (k, v) in rest {
-                    out += &format!("  as {k}: {v}\n");
-                }
-                for a in &w.accesses {
-                    out += &format!(
-                        "  {}: {} x {}, {} wavefronts ({} without conflicts), {} conflicts\n",
-                        a.label, a.instructions, a.instruction, a.wavefronts, a.ideal, a.conflicts
-                    );
-                }
-                out += &format!(
-                    "  total: {} write + {} read wavefronts per warp, {} bytes of shared memory\n",
-                    w.write_wavefronts, w.read_wavefronts, w.scratch_bytes
-                );
-            }
-            if let Some((write, read)) = w.lower_bound {
-                out += &format!("  lower bound: {write} write + {read} read wavefronts\n");
-            }
-            if let Some((write, read)) = w.baseline {
-                out += &format!("  Triton's own swizzle: {write} write + {read} read wavefronts\n");
-            }
-        }
-        SolveKind::Tiling(t) => {
-            out += &format!("TPU tiling, {}\n", s.status.name());
-            if let Some(x) = &t.answer {
-                out += &format!(
-                    "  answer: {x}\n  padding: {} elements, {} bytes in all\n",
-                    x.padded_elements(),
-                    x.padded_bytes()
-                );
-            }
-        }
-    }
-    out += &format!("  why: {}\n  solved in {} ms\n", s.why, solve_ms(s));
-    out
 }
 
 /// The text of the answer as it is written back into the block.

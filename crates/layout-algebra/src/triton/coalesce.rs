@@ -10,7 +10,7 @@
 //! 3. Lanes then warps fill the dims in `order`, each dim taking as many as
 //!    its extent leaves room for; the last dim takes the rest.
 
-use crate::error::{LayoutError, Result};
+use crate::error::{InvalidKind, LayoutError, Result};
 use crate::triton::{Blocked, CgaLayout};
 
 /// What axis analysis knows about one pointer tensor.
@@ -48,7 +48,11 @@ pub fn contiguity_order(contiguity: &[u32]) -> Vec<usize> {
 pub fn coalesced_layout(req: &CoalesceRequest) -> Result<Blocked> {
     let rank = req.shape.len();
     if rank == 0 {
-        return Err(LayoutError::invalid("coalesce", "the tensor has rank 0"));
+        return Err(LayoutError::invalid_of(
+            InvalidKind::Rank,
+            "coalesce",
+            "the tensor has rank 0",
+        ));
     }
     for info in std::iter::once(&req.pointer).chain(&req.same_order) {
         if info.contiguity.len() != rank || info.divisibility.len() != rank {

@@ -9,7 +9,7 @@ use super::{
     BLOCK, CgaLayout, Encoding, OFFSET, combine_cta_cga_with_shape, identity, names,
     require_permutation, require_pow2, require_rank, shape_per_cta, validate_swizzle,
 };
-use crate::error::{LayoutError, Result};
+use crate::error::{InvalidKind, LayoutError, Result};
 use crate::linear::{DimName, LinearLayout};
 
 /// `#ttg.amd_rotating_shared<{vec, perPhase, maxPhase, order}>`: a
@@ -358,7 +358,8 @@ impl PartitionedShared {
         self.validate()?;
         let pd = self.partition_dim;
         if pd >= shape.len() {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::Rank,
                 "partitionDim",
                 format!("is {pd}, but the tensor has rank {}", shape.len()),
             ));

@@ -1,0 +1,118 @@
+//! Positions in a file: which item holds an offset, and what the expression
+//! under it evaluates to. Offsets are bytes from the start of the file;
+//! items keep item-relative spans, so these functions do the shifting.
+
+use layout_syntax::{Expr, Span};
+
+use crate::eval::Ctx;
+use crate::names::for_each_expr;
+use crate::{SourceFile, SourceItem, Value, parse_item};
+
+/// One item of a file and the bytes it covers (from its first byte to the
+/// next item's first byte, so every offset of the file is in some item).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ItemAt {
+    pub index: usize,
+    pub item: SourceItem,
+    pub range: Span,
+}
+
+impl ItemAt {
+    /// `span` (relative to the item) as a file span.
+    pub fn to_file(&self, span: Span) -> Span {
+        span.shift(self.range.start)
+    }
+
+    /// `offset` (in the file) relative to the item.
+    pub fn relative(&self, offset: usize) -> usize {
+        offset.saturating_sub(self.range.start)
+    }
+}
+
+/// Every item of a file with its range, in file order.
+pub fn item_ranges(db: &dyn salsa::Database, file: SourceFile) -> Vec<ItemAt> {
+    let offsets = file.offsets(db);
+    let end = file.text(db).len();
+    file.items(db)
+        .iter()
+        .enumerate()
+        .map(|(index, &item)| ItemAt {
+            index,
+            item,
+            range: Span::new(
+                offsets[index],
+                offsets.get(index + 1).copied().unwrap_or(end),
+            ),
+        })
+        .collect()
+}
+
+/// The item that covers `offset` (at a boundary, the item that starts
+/// there; at the end of the file, the last item).
+pub fn item_at(db: &dyn salsa::Database, file: SourceFile, offset: usize) -> Option<ItemAt> {
+    let offsets = file.offsets(db);
+    if offsets.is_empty() {
+        return None;
+    }
+    let index = offsets.partition_point(|&s| s <= offset).saturating_sub(1);
+    item_ranges(db, file).get(index).copied()
+}
+
+/// The innermost expression of an item whose span holds `offset` (relative
+/// to the item), and whether it is a callee.
+pub fn expr_at(item: &layout_syntax::Item, offset: usize) -> Option<(&Expr, bool)> {
+    let mut best: Option<(&Expr, bool)> = None;
+    // `for_each_expr` visits outer expressions first: the last hit that is
+    // no larger than the one before is the innermost.
+    for_each_expr(item, &mut |e, callee| {
+        let len = |x: &Expr| x.span.end - x.span.start;
+        if e.span.contains(offset) && best.is_none_or(|(b, _)| len(e) <= len(b)) {
+            best = Some((e, callee));
+        }
+    });
+    best
+}
+
+/// A sub-expression and its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueAt {
+    /// The expression's span in the file.
+    pub span: Span,
+    pub value: Value,
+}
+
+/// The value of the innermost expression under `offset` (a call argument,
+/// a pasted literal, a name): for hovers and inlay hints. `None` where the
+/// item does not parse or the expression has errors. Diagnostics of the
+/// sub-expression are dropped: the item's own evaluation reports them.
+pub fn value_at(db: &dyn salsa::Database, file: SourceFile, offset: usize) -> Option<ValueAt> {
+    let at = item_at(db, file, offset)?;
+    let parsed = parse_item(db, at.item);
+    if !parsed.errors.is_empty() {
+        return None;
+    }
+    let item = parsed.item.as_ref()?;
+    let (expr, _) = expr_at(item, at.relative(offset))?;
+    let value = evaluate_expr(db, at.item, expr)?;
+    Some(ValueAt {
+        span: at.to_file(expr.span),
+        value,
+    })
+}
+
+/// Evaluates one expression of `item` outside the item's query (the value
+/// is not memoized; the names it uses are).
+pub fn evaluate_expr(db: &dyn salsa::Database, item: SourceItem, expr: &Expr) -> Option<Value> {
+    let mut ctx = Ctx {
+        db,
+        file: *item.file(db),
+        diags: Vec::new(),
+        declaring: None,
+        item,
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.expr(expr))) {
+        Ok(v) => v.ok(),
+        Err(payload) if payload.is::<salsa::Cancelled>() => std::panic::resume_unwind(payload),
+        Err(_) => None,
+    }
+}

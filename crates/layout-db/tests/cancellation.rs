@@ -1,0 +1,64 @@
+//! A query cancelled by an edit (salsa unwinds it with `Cancelled`) is
+//! computed again afterwards, not stored as an internal error: the
+//! evaluation's panic guard lets cancellation through.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use layout_db::salsa::{self, Database as _, Durability};
+use layout_db::{Database, SourceFile, check_file, named_values};
+
+#[test]
+fn a_cancelled_evaluation_is_recomputed_not_stored_as_an_error() {
+    // The snapshot's first `declared_value` (inside the evaluation of `b`)
+    // waits until the main thread has asked for a write, so the next query
+    // it makes unwinds with `Cancelled::PendingWrite`.
+    let flag_set = Arc::new(AtomicBool::new(false));
+    let waited = Arc::new(AtomicBool::new(false));
+    let (started_tx, started_rx) = std::sync::mpsc::channel::<()>();
+    let started_tx = std::sync::Mutex::new(started_tx);
+    let mut db = {
+        let (flag_set, waited) = (flag_set.clone(), waited.clone());
+        Database::with_events(move |event| match &event.kind {
+            salsa::EventKind::DidSetCancellationFlag => flag_set.store(true, Ordering::SeqCst),
+            salsa::EventKind::WillExecute { .. }
+                if format!("{:?}", event.kind).contains("declared_value")
+                    && !waited.swap(true, Ordering::SeqCst) =>
+            {
+                let _ = started_tx.lock().unwrap().send(());
+                let deadline = Instant::now() + Duration::from_secs(20);
+                while !flag_set.load(Ordering::SeqCst) && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            _ => {}
+        })
+    };
+    let text = "let a = 3\nlet b = a * 2\ncheck b == 6\n";
+    let file = SourceFile::open(&mut db, "f.lay".into(), text.into());
+
+    // Opening the file wrote inputs, which also raised the flag.
+    flag_set.store(false, Ordering::SeqCst);
+    let snapshot = db.clone();
+    let worker = std::thread::spawn(move || {
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            check_file(&snapshot, file).clone()
+        }))
+        .map_err(|c| c.to_string())
+    });
+    started_rx.recv().unwrap();
+    // Blocks until the snapshot has unwound and been dropped.
+    db.synthetic_write(Durability::LOW);
+    let outcome = worker.join().unwrap();
+    assert_eq!(
+        outcome.err().as_deref(),
+        Some("cancelled because of pending write")
+    );
+
+    let report = check_file(&db, file);
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    assert_eq!(report.checks_passed, 1);
+    let b = named_values(&db, file).into_iter().find(|v| v.name == "b");
+    assert_eq!(b.and_then(|v| v.value), Some(layout_db::Value::Int(6)));
+}

@@ -1,0 +1,319 @@
+//! Completion. What fits depends on where the cursor is, which is read
+//! from the text before it (while typing, the item rarely parses):
+//! after `#ttg.` the encoding kinds; inside `#ttg.KIND<{` the keys of that
+//! kind not yet written; after `#` the file's aliases; after `target =`
+//! the machine presets; at the start of a line in a `solve` block its
+//! keys; elsewhere keywords, the file's names and the builtins with their
+//! signatures.
+
+use layout_db::item_at;
+
+use crate::signature_help::signature_label;
+use crate::{Db, SourceFile, Span, docs};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CompletionKind {
+    Keyword,
+    EncodingKind,
+    AttributeKey,
+    SolveKey,
+    Alias,
+    Name,
+    Builtin,
+    Preset,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompletionItem {
+    pub label: String,
+    pub kind: CompletionKind,
+    /// A short type or signature.
+    pub detail: Option<String>,
+    pub doc: Option<String>,
+    /// The text to insert in place of `replace`.
+    pub insert: String,
+    /// The word being completed (empty at the cursor when there is none).
+    pub replace: Span,
+}
+
+pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<CompletionItem> {
+    let text = file.text(db);
+    let offset = crate::char_floor(text, offset);
+    let word_start = crate::word_start(text, offset);
+    let replace = Span::new(word_start, offset);
+    let line_start = text[..word_start].rfind('\n').map_or(0, |p| p + 1);
+    let line_before = &text[line_start..word_start];
+    let item_before = item_at(db, file, offset)
+        .map(|at| &text[at.range.start.min(word_start)..word_start])
+        .unwrap_or(line_before);
+    let item = |label: &str, kind, detail: Option<String>, doc: Option<String>| CompletionItem {
+        label: label.to_string(),
+        kind,
+        detail,
+        doc,
+        insert: label.to_string(),
+        replace,
+    };
+    let mut out = Vec::new();
+
+    if line_before.ends_with("#ttg.") || line_before.ends_with("#triton_gpu.") {
+        for kind in layout_db::encoding_kind_names() {
+            out.push(item(
+                kind,
+                CompletionKind::EncodingKind,
+                None,
+                docs::kind_doc(kind).map(str::to_string),
+            ));
+        }
+        return out;
+    }
+    if let Some(kind) = open_attribute(item_before) {
+        let written = keys_written(item_before);
+        if let Some((req, opt)) = docs::kind_keys(kind) {
+            for key in req.iter().chain(opt.iter()) {
+                if written.contains(key) {
+                    continue;
+                }
+                let (ty, doc) = docs::key_doc(key).unwrap_or(("", ""));
+                let mut it = item(
+                    key,
+                    CompletionKind::AttributeKey,
+                    Some(ty.to_string()),
+                    Some(doc.to_string()),
+                );
+                it.insert = format!("{key} = ");
+                out.push(it);
+            }
+        }
+        return out;
+    }
+    if line_before.ends_with('#') {
+        // The `#` is already written: insert the rest of the name.
+        for (name, _) in file.declared_names(db) {
+            if let Some(bare) = name.strip_prefix('#') {
+                out.push(item(bare, CompletionKind::Alias, None, None));
+            }
+        }
+        return dedup(out);
+    }
+    let trimmed = line_before.trim_end();
+    if trimmed.ends_with("target =") || trimmed.ends_with("preset =") {
+        for (name, doc) in docs::presets() {
+            out.push(item(
+                name,
+                CompletionKind::Preset,
+                None,
+                Some(doc.to_string()),
+            ));
+        }
+        return out;
+    }
+    if line_before.trim().is_empty() && in_solve_block(item_before) {
+        for (key, doc) in docs::SOLVE_KEYS {
+            let mut it = item(key, CompletionKind::SolveKey, None, Some(doc.to_string()));
+            it.insert = format!("{key} = ");
+            out.push(it);
+        }
+        return out;
+    }
+    for (kw, doc) in docs::KEYWORDS {
+        out.push(item(
+            kw,
+            CompletionKind::Keyword,
+            None,
+            Some(doc.to_string()),
+        ));
+    }
+    for (name, decl) in file.declared_names(db) {
+        if name.starts_with('#') || name.starts_with('%') {
+            continue;
+        }
+        let detail = layout_db::evaluate_item(db, *decl)
+            .value
+            .as_ref()
+            .map(|v| v.type_name().to_string());
+        out.push(item(name, CompletionKind::Name, detail, None));
+    }
+    let declared: Vec<&str> = file
+        .declared_names(db)
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    for sig in layout_db::builtins::SIGNATURES {
+        if declared.contains(&sig.name) {
+            continue; // shadowed by the file's own name
+        }
+        let mut it = item(
+            sig.name,
+            CompletionKind::Builtin,
+            Some(signature_label(sig)),
+            Some(sig.doc.to_string()),
+        );
+        it.insert = format!("{}(", sig.name);
+        out.push(it);
+    }
+    dedup(out)
+}
+
+fn dedup(mut items: Vec<CompletionItem>) -> Vec<CompletionItem> {
+    let mut seen = std::collections::HashSet::new();
+    items.retain(|i| seen.insert(i.label.clone()));
+    items
+}
+
+/// The kind of the innermost `#ttg.KIND<{` not yet closed.
+fn open_attribute(before: &str) -> Option<&str> {
+    let start = before.rfind("<{")?;
+    let tail = &before[start..];
+    let opens = tail.matches('{').count();
+    let closes = tail.matches('}').count();
+    if closes >= opens {
+        return None;
+    }
+    let head = &before[..start];
+    let kind_start = crate::word_start(head, head.len());
+    let dialect = &head[..kind_start];
+    (dialect.ends_with("#ttg.") || dialect.ends_with("#triton_gpu.")).then(|| &head[kind_start..])
+}
+
+/// The keys already written in the open attribute.
+fn keys_written(before: &str) -> Vec<&str> {
+    let Some(start) = before.rfind("<{") else {
+        return Vec::new();
+    };
+    before[start + 2..]
+        .split(',')
+        .filter_map(|part| part.split_once('=').map(|(k, _)| k.trim()))
+        .collect()
+}
+
+fn in_solve_block(item_text: &str) -> bool {
+    item_text.trim_start().starts_with("solve")
+        && item_text.matches('{').count() > item_text.matches('}').count()
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use super::*;
+    use crate::fixture;
+
+    fn check(text: &str, expect: Expect) {
+        let (db, file, offset) = fixture::with_cursor(text);
+        let items = completions(&db, file, offset);
+        let lines: Vec<String> = items
+            .iter()
+            .take(12)
+            .map(|i| {
+                format!(
+                    "{:?} {} -> `{}`{}",
+                    i.kind,
+                    i.label,
+                    i.insert,
+                    i.detail
+                        .as_ref()
+                        .map(|d| format!(" ({d})"))
+                        .unwrap_or_default()
+                )
+            })
+            .collect();
+        expect.assert_eq(&format!("{} items\n{}", items.len(), lines.join("\n")));
+    }
+
+    #[test]
+    fn after_ttg_dot_the_encoding_kinds() {
+        check(
+            "#b = #ttg.bl$0\n",
+            expect![[r#"
+            13 items
+            EncodingKind blocked -> `blocked`
+            EncodingKind swizzled_shared -> `swizzled_shared`
+            EncodingKind nvmma_shared -> `nvmma_shared`
+            EncodingKind nvidia_mma -> `nvidia_mma`
+            EncodingKind amd_mfma -> `amd_mfma`
+            EncodingKind amd_wmma -> `amd_wmma`
+            EncodingKind amd_rotating_shared -> `amd_rotating_shared`
+            EncodingKind shared_linear -> `shared_linear`
+            EncodingKind padded_shared -> `padded_shared`
+            EncodingKind partitioned_shared -> `partitioned_shared`
+            EncodingKind slice -> `slice`
+            EncodingKind dot_op -> `dot_op`"#]],
+        );
+    }
+
+    #[test]
+    fn inside_an_attribute_the_keys_not_yet_written() {
+        check(
+            "#b = #ttg.blocked<{sizePerThread = [1, 4], $0\n",
+            expect![[r#"
+                7 items
+                AttributeKey threadsPerWarp -> `threadsPerWarp = ` ([int])
+                AttributeKey warpsPerCTA -> `warpsPerCTA = ` ([int])
+                AttributeKey order -> `order = ` ([int])
+                AttributeKey CGALayout -> `CGALayout = ` ([[int]])
+                AttributeKey CTAsPerCGA -> `CTAsPerCGA = ` ([int])
+                AttributeKey CTASplitNum -> `CTASplitNum = ` ([int])
+                AttributeKey CTAOrder -> `CTAOrder = ` ([int])"#]],
+        );
+    }
+
+    #[test]
+    fn after_a_hash_the_files_aliases() {
+        check(
+            "#mma = #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>\nlayout a = tensor<16x16xf32, #$0>\n",
+            expect![[r#"
+                1 items
+                Alias mma -> `mma`"#]],
+        );
+    }
+
+    #[test]
+    fn after_target_the_presets() {
+        check(
+            "target = $0\n",
+            expect![[r#"
+            5 items
+            Preset sm80 -> `sm80`
+            Preset sm90 -> `sm90`
+            Preset sm100 -> `sm100`
+            Preset gfx942 -> `gfx942`
+            Preset gfx950 -> `gfx950`"#]],
+        );
+    }
+
+    #[test]
+    fn in_a_solve_block_its_keys() {
+        check(
+            "solve s {\n  kind = swizzle\n  $0\n}\n",
+            expect![[r#"
+            9 items
+            SolveKey kind -> `kind = `
+            SolveKey write -> `write = `
+            SolveKey read -> `read = `
+            SolveKey family -> `family = `
+            SolveKey instructions -> `instructions = `
+            SolveKey array -> `array = `
+            SolveKey target -> `target = `
+            SolveKey timeout -> `timeout = `
+            SolveKey budget -> `budget = `"#]],
+        );
+    }
+
+    #[test]
+    fn elsewhere_keywords_names_and_builtins_with_signatures() {
+        let (db, file, offset) = fixture::with_cursor("let n = 3\nlet m = $0\n");
+        let items = completions(&db, file, offset);
+        let find = |l: &str| items.iter().find(|i| i.label == l).cloned();
+        expect![[r#"
+            Some((Name, Some("an integer")))
+            Some((Builtin, "compose(", Some("compose(a, b)")))
+            Some(Keyword)"#]]
+        .assert_eq(&format!(
+            "{:?}\n{:?}\n{:?}",
+            find("n").map(|i| (i.kind, i.detail)),
+            find("compose").map(|i| (i.kind, i.insert, i.detail)),
+            find("layout").map(|i| i.kind),
+        ));
+    }
+}

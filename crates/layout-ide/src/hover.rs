@@ -1,0 +1,443 @@
+//! Hover: what the thing under the cursor is and does. On a name or a
+//! pasted literal, its value drawn as `layoutc show` draws it (bases and a
+//! truncated ownership grid), its sizes, injectivity and surjectivity, and
+//! the other notations that state it exactly; on a `check`, both sides; on
+//! a builtin, an attribute key or a kind, its documentation.
+
+use layout_db::{Resolution, Value, evaluate_item, item_at, parse_item};
+use layout_syntax::{ExprKind, ItemKind, Span};
+
+use crate::present::{self, Limits};
+use crate::{Db, SourceFile, docs, name_at};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hover {
+    /// The text the hover is about.
+    pub span: Span,
+    pub markdown: String,
+}
+
+pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    if let Some(n) = name_at(db, file, offset) {
+        let markdown = match n.resolution {
+            Resolution::Declared(item) => {
+                let value = evaluate_item(db, item).value.as_ref();
+                match value {
+                    Some(v) => value_markdown(&n.name, v),
+                    None => format!("**{}**: has errors", n.name),
+                }
+            }
+            Resolution::Builtin(sig) => builtin_markdown(sig),
+            Resolution::Unresolved => return None,
+        };
+        return Some(Hover {
+            span: n.span,
+            markdown,
+        });
+    }
+    if let Some(h) = word_hover(db, file, offset) {
+        return Some(h);
+    }
+    if let Some(h) = check_hover(db, file, offset) {
+        return Some(h);
+    }
+    let at = layout_db::value_at(db, file, offset)?;
+    let title = &file.text(db)[at.span.start..at.span.end];
+    Some(Hover {
+        span: at.span,
+        markdown: value_markdown(&shorten(title), &at.value),
+    })
+}
+
+/// A value as hover markdown: title, the drawing, facts, notations.
+pub fn value_markdown(title: &str, v: &Value) -> String {
+    let mut md = format!("**{title}**: {}\n", v.type_name());
+    let drawing = present::value_text(v, Limits::HOVER);
+    if !drawing.trim().is_empty() {
+        md += &format!("\n```text\n{}```\n", drawing);
+    }
+    if let Some(l) = present::linear_of(v) {
+        md += &format!("\n{}\n", present::linear_facts(&l));
+    }
+    if let Value::Conversion(c) = v {
+        md += &format!(
+            "\nkind: {}, scratch: {} bytes, rounds: {}, conflicts: {} read / {} write\n",
+            c.kind.name(),
+            c.scratch_bytes,
+            c.rounds,
+            c.read_conflicts,
+            c.write_conflicts
+        );
+    }
+    for (notation, text) in present::other_notations(v) {
+        md += &format!("\n{notation}:\n```lay\n{text}\n```\n");
+    }
+    md
+}
+
+fn builtin_markdown(sig: &layout_db::builtins::Signature) -> String {
+    format!(
+        "```lay\n{}\n```\n{}",
+        crate::signature_help::signature_label(sig),
+        sig.doc
+    )
+}
+
+/// Keywords, Triton attribute kinds and keys, `solve` keys.
+fn word_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    let at = item_at(db, file, offset)?;
+    let text = file.text(db);
+    let (start, end) = word_around(text, offset)?;
+    let word = &text[start..end];
+    let span = Span::new(start, end);
+    let parsed = parse_item(db, at.item);
+    let rel = at.relative(offset);
+    if let Some(item) = &parsed.item {
+        let mut found = None;
+        layout_db::names::for_each_expr(item, &mut |e, _| {
+            if let ExprKind::Attribute(a) = &e.kind {
+                attribute_hover(a, rel, &mut found);
+            }
+        });
+        if let Some(md) = found {
+            return Some(Hover { span, markdown: md });
+        }
+        if let ItemKind::Solve { fields, .. } = &item.kind {
+            for f in fields {
+                if f.key.span.contains(rel) {
+                    let doc = docs::SOLVE_KEYS.iter().find(|(k, _)| *k == f.key.name)?;
+                    return Some(Hover {
+                        span,
+                        markdown: format!("**{}** (solve key): {}", doc.0, doc.1),
+                    });
+                }
+            }
+        }
+    }
+    let is_check_keyword = word == "check"
+        && matches!(
+            parsed.item.as_ref().map(|i| &i.kind),
+            Some(ItemKind::Check { .. })
+        );
+    if is_check_keyword {
+        return None; // `check_hover` shows both sides
+    }
+    let doc = docs::keyword_doc(word)?;
+    Some(Hover {
+        span,
+        markdown: format!("**{word}**: {doc}"),
+    })
+}
+
+fn attribute_hover(a: &layout_syntax::TritonAttribute, rel: usize, found: &mut Option<String>) {
+    if a.kind.span.contains(rel) {
+        let kind = a.kind.name.as_str();
+        let mut md = format!("**#ttg.{kind}**");
+        if let Some(d) = docs::kind_doc(kind) {
+            md += &format!(": {d}");
+        }
+        if let Some((req, opt)) = docs::kind_keys(kind) {
+            md += &format!("\n\nkeys: {}", req.join(", "));
+            if !opt.is_empty() {
+                md += &format!("; optional: {}", opt.join(", "));
+            }
+        }
+        *found = Some(md);
+        return;
+    }
+    for e in &a.entries {
+        if e.key.span.contains(rel) {
+            if let Some((ty, doc)) = docs::key_doc(&e.key.name) {
+                *found = Some(format!("**{}**: `{ty}`\n\n{doc}", e.key.name));
+            }
+            return;
+        }
+        if let layout_syntax::AttrValueKind::Attribute(inner) = &e.value.kind {
+            attribute_hover(inner, rel, found);
+        }
+    }
+}
+
+/// On a `check` keyword or its comparison operator: both sides evaluated.
+fn check_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    let at = item_at(db, file, offset)?;
+    let parsed = parse_item(db, at.item);
+    let item = parsed.item.as_ref()?;
+    let ItemKind::Check { expr } = &item.kind else {
+        return None;
+    };
+    let rel = at.relative(offset);
+    let on_keyword = rel < expr.span.start;
+    let ExprKind::Binary { op, lhs, rhs } = &expr.kind else {
+        return None;
+    };
+    let on_operator = rel >= lhs.span.end && rel <= rhs.span.start;
+    if !on_keyword && !on_operator {
+        return None;
+    }
+    let text = at.item.text(db);
+    let side = |e: &layout_syntax::Expr| {
+        let src = &text[e.span.start..e.span.end];
+        match layout_db::position::evaluate_expr(db, at.item, e) {
+            Some(v) => format!("`{}` = {}", shorten(src), shorten(&v.to_string())),
+            None => format!("`{}` has errors", shorten(src)),
+        }
+    };
+    let verdict = match &evaluate_item(db, at.item).value {
+        Some(Value::Bool(true)) => "holds",
+        Some(Value::Bool(false)) => "fails",
+        _ => "cannot be evaluated",
+    };
+    Some(Hover {
+        span: at.to_file(item.span),
+        markdown: format!(
+            "**check** {verdict}\n\n- left: {}\n- right: {}\n- operator: `{}`",
+            side(lhs),
+            side(rhs),
+            op.symbol()
+        ),
+    })
+}
+
+/// The identifier-like word around `offset` (letters, digits, `_`).
+pub(crate) fn word_around(text: &str, offset: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let offset = offset.min(text.len());
+    let mut start = offset;
+    while start > 0 && is_word(bytes[start - 1]) {
+        start -= 1;
+    }
+    let mut end = offset;
+    while end < bytes.len() && is_word(bytes[end]) {
+        end += 1;
+    }
+    (start < end).then_some((start, end))
+}
+
+/// At most 60 characters of a source text or value, on one line.
+fn shorten(s: &str) -> String {
+    let one_line: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 60 {
+        format!("{}...", one_line.chars().take(57).collect::<String>())
+    } else {
+        one_line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use super::*;
+    use crate::fixture;
+
+    fn check(text: &str, expect: Expect) {
+        let (db, file, offset) = fixture::with_cursor(text);
+        let actual = match hover(&db, file, offset) {
+            Some(h) => format!(
+                "{}\n---\n{}",
+                &file.text(&db)[h.span.start..h.span.end],
+                h.markdown
+            ),
+            None => "no hover".into(),
+        };
+        expect.assert_eq(&actual);
+    }
+
+    #[test]
+    fn hover_on_a_tensor_layout_name_shows_bases_owners_and_linear_form() {
+        check(
+            r#"#blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+layout t = tensor<4x16xf32, #blocked>
+check t$0(register = 1) == (dim0 = 0, dim1 = 1)
+"#,
+            expect![[r#"
+                t
+                ---
+                **t**: a Triton tensor layout
+
+                ```text
+                  tensor<4x16xf32, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>>
+                  in-dims:  register 2, lane 32, warp 1, block 1
+                  out-dims: dim0 4, dim1 16
+                  bases:
+                    register      1 -> (0, 1)
+                        lane      1 -> (0, 2)
+                                  2 -> (0, 4)
+                                  4 -> (0, 8)
+                                  8 -> (1, 0)
+                                 16 -> (2, 0)
+                  owner of each element (thread:register):
+                    |     0     1     2     3    ..    12    13    14    15
+                  0 |  T0:0  T0:1  T1:0  T1:1    ..  T6:0  T6:1  T7:0  T7:1
+                  1 |  T8:0  T8:1  T9:0  T9:1    .. T14:0 T14:1 T15:0 T15:1
+                  2 | T16:0 T16:1 T17:0 T17:1    .. T22:0 T22:1 T23:0 T23:1
+                  3 | T24:0 T24:1 T25:0 T25:1    .. T30:0 T30:1 T31:0 T31:1
+                ```
+
+                register 2, lane 32, warp 1, block 1 -> dim0 4, dim1 16
+
+                injective: yes, surjective: yes
+
+                Triton linear:
+                ```lay
+                #ttg.linear<{register = [[0, 1]], lane = [[0, 2], [0, 4], [0, 8], [1, 0], [2, 0]], warp = [], block = []}>
+                ```
+            "#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_an_alias_reference_shows_the_encoding() {
+        check(
+            r#"#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+layout acc = tensor<32x16xf32, #m$0ma>
+"#,
+            expect![[r#"
+                #mma
+                ---
+                **#mma**: a Triton encoding (not bound to a tensor shape)
+
+                ```text
+                  #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+                ```
+            "#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_a_pasted_cute_literal_shows_its_table_and_linear_form() {
+        check(
+            "layout t = compose(to_linear(cute (4,2)$0:(2,1)), identity_1d(8, \"index\", \"index\"))\n",
+            expect![[r#"
+                cute (4,2):(2,1)
+                ---
+                **cute (4,2):(2,1)**: a CuTe layout
+
+                ```text
+                  (4,2):(2,1)  (size 8, cosize 8)
+                    |   0   1
+                  0 |   0   1
+                  1 |   2   3
+                  2 |   4   5
+                  3 |   6   7
+                ```
+
+                index 8 -> offset 8
+
+                injective: yes, surjective: yes
+
+                linear:
+                ```lay
+                linear { index: [[2], [4], [1]] } -> [offset: 8]
+                ```
+            "#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_a_check_shows_both_sides() {
+        check(
+            "let n = 3\nche$0ck n * 2 == 7\n",
+            expect![[r#"
+            check n * 2 == 7
+            ---
+            **check** fails
+
+            - left: `n * 2` = 6
+            - right: `7` = 7
+            - operator: `==`"#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_a_conversion_shows_kind_scratch_and_conflicts() {
+        check(
+            r#"module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#rows = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
+"#,
+            expect![[r#"
+                epilogue
+                ---
+                **epilogue**: a layout conversion
+
+                ```text
+                  convert shared (16 bits): 4096 scratch bytes, 2 round(s), stmatrix / ld.shared, 0 read / 0 write conflicts
+                  scratch buffer (-> tensor):
+                  in-dims:  vector 8, bank 8, segment 32, block 1, reps 2
+                  out-dims: dim0 64, dim1 64
+                  bases:
+                      vector      1 -> (0, 1)
+                                  2 -> (0, 2)
+                                  4 -> (0, 4)
+                        bank      1 -> (0, 8)
+                                  2 -> (0, 16)
+                                  4 -> (0, 32)
+                     segment      1 -> (8, 0)
+                                  2 -> (16, 0)
+                                  4 -> (1, 8)
+                                  8 -> (2, 16)
+                                 16 -> (4, 32)
+                        reps      1 -> (32, 0)
+                ```
+
+                kind: shared, scratch: 4096 bytes, rounds: 2, conflicts: 0 read / 0 write
+            "#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_a_builtin_shows_its_signature_and_doc() {
+        check(
+            "layout x = comp$0ose(a, b)\n",
+            expect![[r#"
+            compose
+            ---
+            ```lay
+            compose(a, b)
+            ```
+            Triton's a.compose(b): b after a"#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_attribute_keys_and_kinds_shows_their_doc() {
+        check(
+            "#b = #ttg.blocked<{sizePerThread = [1], threads$0PerWarp = [32], warpsPerCTA = [1], order = [0]}>\n",
+            expect![[r#"
+                threadsPerWarp
+                ---
+                **threadsPerWarp**: `[int]`
+
+                threads of a warp along each dim; multiplies to the warp size"#]],
+        );
+        check(
+            "#b = #ttg.swizzled_sh$0ared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>\n",
+            expect![[r#"
+                swizzled_shared
+                ---
+                **#ttg.swizzled_shared**: shared memory with XOR swizzling: `vec` elements per phase step, `perPhase` rows per phase, `maxPhase` phases
+
+                keys: vec, perPhase, maxPhase, order; optional: CGALayout, CTAsPerCGA, CTASplitNum, CTAOrder"#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_a_user_name_that_shadows_a_builtin_shows_the_users_value() {
+        check(
+            "let size = 3\nlet y = si$0ze + 1\n",
+            expect![[r#"
+            size
+            ---
+            **size**: an integer
+
+            ```text
+              3
+            ```
+        "#]],
+        );
+    }
+}

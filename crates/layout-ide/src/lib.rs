@@ -1,0 +1,167 @@
+//! Editor features of layoutc as plain data: byte offsets into the file,
+//! markdown strings and text edits. Nothing here knows LSP (layout-lsp
+//! converts) or the terminal (layoutc prints); both ask these functions of
+//! the same [`layout_db::Database`], so the CLI, the server and the tests
+//! see one answer.
+//!
+//! Every feature takes the database, a [`SourceFile`] and, where it is
+//! about a place, a byte offset. One module per feature:
+//! [`hover`], [`navigation`] (definition, references, highlight, rename),
+//! [`symbols`] (document symbols, folding), [`completion`],
+//! [`signature_help`], [`semantic_tokens`], [`inlay_hints`],
+//! [`code_actions`], [`formatting`], [`diagnostics`]; [`present`] draws
+//! values for hovers and `layoutc show`, and [`line_index`] maps offsets
+//! to lines and UTF-16 columns.
+
+pub mod code_actions;
+pub mod completion;
+pub mod diagnostics;
+pub mod docs;
+pub mod formatting;
+pub mod hover;
+pub mod inlay_hints;
+pub mod line_index;
+pub mod navigation;
+pub mod present;
+pub mod semantic_tokens;
+pub mod signature_help;
+pub mod symbols;
+
+pub use layout_db::salsa::Database as Db;
+pub use layout_db::{Database, SourceFile};
+pub use layout_syntax::Span;
+pub use line_index::{LineCol, LineIndex};
+
+/// Replace the text of `span` with `new_text`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TextEdit {
+    pub span: Span,
+    pub new_text: String,
+}
+
+/// `offset` moved back to the start of the character it falls in, and
+/// into the text: callers may pass any offset.
+pub(crate) fn char_floor(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Where the identifier-like word (ASCII letters, digits, `_`) that ends
+/// at `end` starts (`end` when there is none).
+pub(crate) fn word_start(text: &str, end: usize) -> usize {
+    text[..end]
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+        .last()
+        .map_or(end, |(i, _)| i)
+}
+
+/// A name under the cursor: where it is written and what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NameAt {
+    /// As looked up (`#mma` for an alias).
+    pub name: String,
+    /// The name's text in the file.
+    pub span: Span,
+    pub resolution: layout_db::Resolution,
+    /// Whether this is the declaration itself.
+    pub is_declaration: bool,
+}
+
+/// The name (a use or a declaration) that covers `offset`.
+pub(crate) fn name_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<NameAt> {
+    let at = layout_db::item_at(db, file, offset)?;
+    let rel = at.relative(offset);
+    if let Some((name, span)) = declared_name(db, at.item) {
+        if span.contains(rel) {
+            return Some(NameAt {
+                resolution: layout_db::resolve(db, file, &name),
+                name,
+                span: at.to_file(span),
+                is_declaration: true,
+            });
+        }
+    }
+    let r = layout_db::name_refs(db, at.item)
+        .iter()
+        .find(|r| r.span.contains(rel))?;
+    Some(NameAt {
+        name: r.name.clone(),
+        span: at.to_file(r.span),
+        resolution: layout_db::resolve(db, file, &r.name),
+        is_declaration: false,
+    })
+}
+
+/// The name an item declares (`#x` for an alias) and the span of its text
+/// relative to the item (for an alias, the `#` is part of it when the
+/// source writes it there).
+pub(crate) fn declared_name(db: &dyn Db, item: layout_db::SourceItem) -> Option<(String, Span)> {
+    let parsed = layout_db::parse_item(db, item);
+    let it = parsed.item.as_ref()?;
+    let full = it.declared_name()?;
+    let ident = it.name()?;
+    let mut span = ident.span;
+    let text = item.text(db);
+    if full.starts_with('#') && span.start > 0 && text.as_bytes().get(span.start - 1) == Some(&b'#')
+    {
+        span.start -= 1;
+    }
+    Some((full, span))
+}
+
+/// Every declaration of `name` in the file: the name's span and the
+/// item's range, in file order.
+pub(crate) fn declarations(db: &dyn Db, file: SourceFile, name: &str) -> Vec<(Span, Span)> {
+    layout_db::item_ranges(db, file)
+        .into_iter()
+        .filter_map(|at| {
+            let (n, span) = declared_name(db, at.item)?;
+            (n == name).then(|| (at.to_file(span), at.range))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod fixture {
+    use super::*;
+
+    /// A database holding `text` with the cursor marker `$0` removed, and
+    /// the marker's offset.
+    pub fn with_cursor(text: &str) -> (Database, SourceFile, usize) {
+        let offset = text.find("$0").expect("fixture has a $0 cursor");
+        let clean = text.replacen("$0", "", 1);
+        let (db, file) = open(&clean);
+        (db, file, offset)
+    }
+
+    pub fn open(text: &str) -> (Database, SourceFile) {
+        let mut db = Database::default();
+        let file = SourceFile::open(&mut db, "test.lay".into(), text.to_string());
+        (db, file)
+    }
+
+    /// `text` with each span marked `[[...]]`, for snapshots of ranges.
+    pub fn mark(text: &str, spans: &[Span]) -> String {
+        let mut spans: Vec<Span> = spans.to_vec();
+        spans.sort();
+        let mut out = String::new();
+        let mut at = 0;
+        for s in spans {
+            if s.start < at {
+                continue;
+            }
+            out += &text[at..s.start];
+            out += "[[";
+            out += &text[s.start..s.end];
+            out += "]]";
+            at = s.end;
+        }
+        out += &text[at..];
+        out
+    }
+}

@@ -1,0 +1,246 @@
+//! Go to definition, find references, document highlight and rename.
+//! Names are file-wide (CONTRACT: a `.lay` file is one scope), so every
+//! use of a name resolves to the same declaration; a declared name
+//! shadows a builtin of the same name.
+
+use layout_db::{Resolution, name_refs};
+
+use crate::{Db, SourceFile, Span, TextEdit, declarations, name_at};
+
+/// Where a name is declared: its name's span and the whole declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NavTarget {
+    pub name_span: Span,
+    pub full_span: Span,
+}
+
+pub fn definition(db: &dyn Db, file: SourceFile, offset: usize) -> Option<NavTarget> {
+    let n = name_at(db, file, offset)?;
+    let Resolution::Declared(_) = n.resolution else {
+        return None;
+    };
+    let (name_span, full_span) = *declarations(db, file, &n.name).first()?;
+    Some(NavTarget {
+        name_span,
+        full_span,
+    })
+}
+
+/// One occurrence of a name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Occurrence {
+    pub span: Span,
+    /// A declaration (written) rather than a use (read).
+    pub is_declaration: bool,
+}
+
+/// Every occurrence of the name under the cursor, declarations included,
+/// in file order. Builtins have occurrences too (every call of `compose`).
+pub fn references(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Occurrence> {
+    let Some(n) = name_at(db, file, offset) else {
+        return Vec::new();
+    };
+    occurrences(db, file, &n.name, n.resolution)
+}
+
+fn occurrences(
+    db: &dyn Db,
+    file: SourceFile,
+    name: &str,
+    resolution: Resolution,
+) -> Vec<Occurrence> {
+    if resolution == Resolution::Unresolved {
+        return Vec::new();
+    }
+    let mut out: Vec<Occurrence> = declarations(db, file, name)
+        .into_iter()
+        .map(|(span, _)| Occurrence {
+            span,
+            is_declaration: true,
+        })
+        .collect();
+    for at in layout_db::item_ranges(db, file) {
+        for r in name_refs(db, at.item) {
+            if r.name == name {
+                out.push(Occurrence {
+                    span: at.to_file(r.span),
+                    is_declaration: false,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|o| o.span);
+    out
+}
+
+/// The occurrences to highlight in the editor: the same as references.
+pub fn highlight(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Occurrence> {
+    references(db, file, offset)
+}
+
+/// Where a rename may start: the name under the cursor, if it is declared
+/// in the file.
+pub fn prepare_rename(db: &dyn Db, file: SourceFile, offset: usize) -> Result<Span, String> {
+    let n = name_at(db, file, offset).ok_or("no name here")?;
+    match n.resolution {
+        Resolution::Declared(_) => Ok(n.span),
+        Resolution::Builtin(_) => Err(format!("`{}` is a builtin function", n.name)),
+        Resolution::Unresolved => Err(format!("`{}` is not declared", n.name)),
+    }
+}
+
+/// Renames the declared name under the cursor and all its uses. An alias
+/// keeps its `#` (`#mma` -> `#acc` whether or not the new name has it).
+pub fn rename(
+    db: &dyn Db,
+    file: SourceFile,
+    offset: usize,
+    new_name: &str,
+) -> Result<Vec<TextEdit>, String> {
+    prepare_rename(db, file, offset)?;
+    let n = name_at(db, file, offset).ok_or("no name here")?;
+    let alias = n.name.starts_with('#');
+    let bare = new_name.strip_prefix('#').unwrap_or(new_name);
+    let valid = bare
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && bare.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !valid || (new_name.starts_with('#') && !alias) {
+        return Err(format!("`{new_name}` is not a valid name here"));
+    }
+    if !alias && crate::docs::keyword_doc(bare).is_some() {
+        return Err(format!("`{bare}` is a keyword"));
+    }
+    let full = if alias {
+        format!("#{bare}")
+    } else {
+        bare.to_string()
+    };
+    if full != n.name && !declarations(db, file, &full).is_empty() {
+        return Err(format!("`{full}` is already declared"));
+    }
+    let text = file.text(db);
+    Ok(occurrences(db, file, &n.name, n.resolution)
+        .into_iter()
+        .map(|o| TextEdit {
+            span: o.span,
+            new_text: if text[o.span.start..].starts_with('#') {
+                format!("#{bare}")
+            } else {
+                bare.to_string()
+            },
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use super::*;
+    use crate::fixture;
+
+    const FILE: &str = r#"#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+layout acc = tensor<32x16xf32, #mma>
+layout a = tensor<32x16xf16, #dot>
+check acc(register = 2) == (dim0 = 8, dim1 = 0)
+check size(acc) == 512
+"#;
+
+    fn at(marker_before: &str) -> (crate::Database, SourceFile, usize) {
+        let at = FILE.find(marker_before).unwrap();
+        let text = format!("{}$0{}", &FILE[..at], &FILE[at..]);
+        fixture::with_cursor(&text)
+    }
+
+    fn check_refs(marker: &str, expect: Expect) {
+        let (db, file, offset) = at(marker);
+        let spans: Vec<Span> = references(&db, file, offset)
+            .iter()
+            .map(|o| o.span)
+            .collect();
+        expect.assert_eq(&fixture::mark(file.text(&db), &spans));
+    }
+
+    #[test]
+    fn definition_of_an_alias_use_inside_an_attribute_is_the_alias() {
+        let (db, file, offset) = at("mma, kWidth");
+        let t = definition(&db, file, offset).unwrap();
+        let text = file.text(&db);
+        assert_eq!(&text[t.name_span.start..t.name_span.end], "#mma");
+        assert!(text[t.full_span.start..t.full_span.end].starts_with("#mma = #ttg.nvidia_mma"));
+    }
+
+    #[test]
+    fn references_of_an_alias_include_the_attribute_parent_and_tensor_types() {
+        check_refs(
+            "mma = #ttg",
+            expect![[r#"
+            [[#mma]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+            #dot = #ttg.dot_op<{opIdx = 0, parent = [[#mma]], kWidth = 2}>
+            layout acc = tensor<32x16xf32, [[#mma]]>
+            layout a = tensor<32x16xf16, #dot>
+            check acc(register = 2) == (dim0 = 8, dim1 = 0)
+            check size(acc) == 512
+        "#]],
+        );
+    }
+
+    #[test]
+    fn references_of_a_layout_name_include_calls_and_arguments() {
+        check_refs(
+            "acc(register",
+            expect![[r#"
+            #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+            #dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+            layout [[acc]] = tensor<32x16xf32, #mma>
+            layout a = tensor<32x16xf16, #dot>
+            check [[acc]](register = 2) == (dim0 = 8, dim1 = 0)
+            check size([[acc]]) == 512
+        "#]],
+        );
+    }
+
+    #[test]
+    fn rename_keeps_the_hash_of_aliases() {
+        let (db, file, offset) = at("mma>\nlayout a");
+        let mut edits = rename(&db, file, offset, "acc_layout").unwrap();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+        let mut text = file.text(&db).to_string();
+        for e in edits {
+            text.replace_range(e.span.start..e.span.end, &e.new_text);
+        }
+        expect![[r#"
+            #acc_layout = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+            #dot = #ttg.dot_op<{opIdx = 0, parent = #acc_layout, kWidth = 2}>
+            layout acc = tensor<32x16xf32, #acc_layout>
+            layout a = tensor<32x16xf16, #dot>
+            check acc(register = 2) == (dim0 = 8, dim1 = 0)
+            check size(acc) == 512
+        "#]].assert_eq(&text);
+    }
+
+    #[test]
+    fn rename_refuses_builtins_conflicts_and_bad_names() {
+        let (db, file, offset) = at("size(acc)");
+        assert_eq!(
+            rename(&db, file, offset, "n"),
+            Err("`size` is a builtin function".into())
+        );
+        let (db, file, offset) = at("acc(register");
+        assert_eq!(
+            rename(&db, file, offset, "a"),
+            Err("`a` is already declared".into())
+        );
+        assert_eq!(
+            rename(&db, file, offset, "2x"),
+            Err("`2x` is not a valid name here".into())
+        );
+        assert_eq!(
+            rename(&db, file, offset, "check"),
+            Err("`check` is a keyword".into())
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! The outline of a file (document symbols) and the ranges an editor may
+//! fold: every item that spans lines, and runs of comment lines.
+
+use layout_db::{item_ranges, parse_item};
+use layout_syntax::ItemKind;
+
+use crate::{Db, SourceFile, Span, declared_name};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    Layout,
+    Alias,
+    Let,
+    Convert,
+    Solve,
+    Target,
+    /// A pasted `ttg.local_alloc/store/load` with a result name.
+    Access,
+    /// Any other pasted operation with a result name (`%5 = tt.load`).
+    Operation,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub kind: SymbolKind,
+    /// The name's text.
+    pub name_span: Span,
+    /// The whole declaration.
+    pub full_span: Span,
+    /// One line about the value (its kind), when it has one.
+    pub detail: Option<String>,
+}
+
+pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<Symbol> {
+    let mut out = Vec::new();
+    for at in item_ranges(db, file) {
+        let Some(item) = &parse_item(db, at.item).item else {
+            continue;
+        };
+        let kind = match &item.kind {
+            ItemKind::Layout { .. } => SymbolKind::Layout,
+            ItemKind::Alias { .. } => SymbolKind::Alias,
+            ItemKind::Let { .. } => SymbolKind::Let,
+            ItemKind::Convert { .. } => SymbolKind::Convert,
+            ItemKind::Solve { .. } => SymbolKind::Solve,
+            ItemKind::Target { .. } => SymbolKind::Target,
+            ItemKind::MemoryOp { .. } => SymbolKind::Access,
+            ItemKind::Operation { .. } => SymbolKind::Operation,
+            _ => continue,
+        };
+        let Some((name, span)) = declared_name(db, at.item) else {
+            continue;
+        };
+        let detail = layout_db::evaluate_item(db, at.item)
+            .value
+            .as_ref()
+            .map(|v| v.type_name().to_string());
+        out.push(Symbol {
+            name,
+            kind,
+            name_span: at.to_file(span),
+            full_span: at.to_file(item.span),
+            detail,
+        });
+    }
+    out
+}
+
+/// A foldable range of whole lines (byte offsets of its first and last
+/// character).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fold {
+    pub span: Span,
+    pub is_comment: bool,
+}
+
+pub fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
+    let text = file.text(db);
+    let mut out = Vec::new();
+    for at in item_ranges(db, file) {
+        let Some(item) = &parse_item(db, at.item).item else {
+            continue;
+        };
+        let span = at.to_file(item.span);
+        if text[span.start..span.end].contains('\n') {
+            out.push(Fold {
+                span,
+                is_comment: false,
+            });
+        }
+    }
+    // Runs of two or more lines that are only comments.
+    let mut run: Option<(usize, usize, usize)> = None; // start, end, lines
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        let end = offset + line.trim_end().len();
+        if trimmed.starts_with("//") {
+            run = Some(match run {
+                Some((s, _, n)) => (s, end, n + 1),
+                None => (offset + (line.len() - line.trim_start().len()), end, 1),
+            });
+        } else if let Some((s, e, n)) = run.take() {
+            if n > 1 {
+                out.push(Fold {
+                    span: Span::new(s, e),
+                    is_comment: true,
+                });
+            }
+        }
+        offset += line.len();
+    }
+    if let Some((s, e, n)) = run {
+        if n > 1 {
+            out.push(Fold {
+                span: Span::new(s, e),
+                is_comment: true,
+            });
+        }
+    }
+    out.sort_by_key(|f| f.span);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::expect;
+
+    use super::*;
+    use crate::fixture;
+
+    const FILE: &str = r#"// A file with one of each.
+// Two comment lines fold.
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+layout t = tensor<128xf32, #b>
+let n = 3
+solve s {
+  kind = swizzle
+  write = tensor<64x64xf16, #b>
+}
+check n == 3
+"#;
+
+    #[test]
+    fn symbols_list_every_declaration_with_its_kind() {
+        let (db, file) = fixture::open(FILE);
+        let text = file.text(&db);
+        let lines: Vec<String> = document_symbols(&db, file)
+            .iter()
+            .map(|s| {
+                format!(
+                    "{:?} {} `{}` {:?}",
+                    s.kind,
+                    s.name,
+                    &text[s.name_span.start..s.name_span.end],
+                    s.detail
+                )
+            })
+            .collect();
+        expect![[r#"
+            Alias #b `#b` Some("a Triton encoding (not bound to a tensor shape)")
+            Layout t `t` Some("a Triton tensor layout")
+            Let n `n` Some("an integer")
+            Solve s `s` None"#]]
+        .assert_eq(&lines.join("\n"));
+    }
+
+    #[test]
+    fn multi_line_items_and_comment_runs_fold() {
+        let (db, file) = fixture::open(FILE);
+        let spans: Vec<Span> = folding_ranges(&db, file).iter().map(|f| f.span).collect();
+        expect![[r#"
+            [[// A file with one of each.
+            // Two comment lines fold.]]
+            #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+            layout t = tensor<128xf32, #b>
+            let n = 3
+            [[solve s {
+              kind = swizzle
+              write = tensor<64x64xf16, #b>
+            }]]
+            check n == 3
+        "#]].assert_eq(&fixture::mark(file.text(&db), &spans));
+    }
+}

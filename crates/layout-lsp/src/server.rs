@@ -1,0 +1,680 @@
+//! The LSP handlers: each turns its parameters into a byte offset, asks
+//! layout-ide on a snapshot ([`query::run`]) and converts the answer.
+
+use std::sync::{Arc, Mutex};
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use crate::convert;
+use crate::documents::Documents;
+use crate::query::{self, Snapshot};
+
+pub struct Backend {
+    client: Client,
+    docs: Arc<Mutex<Documents>>,
+    /// The semantic tokens last sent for each document, by result id, so
+    /// that a delta request can be answered with only what changed.
+    tokens: Mutex<std::collections::HashMap<Uri, (String, Vec<SemanticToken>)>>,
+    next_result_id: std::sync::atomic::AtomicU64,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend {
+            client,
+            docs: Arc::new(Mutex::new(Documents::default())),
+            tokens: Default::default(),
+            next_result_id: Default::default(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Documents> {
+        // A panic while the lock was held cannot leave a half-applied edit
+        // that matters more than a dead server: go on with the data.
+        self.docs.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        let docs = self.lock();
+        let doc = docs.open.get(uri)?;
+        Some(Snapshot {
+            db: docs.db.clone(),
+            file: doc.file,
+            text: doc.text.clone(),
+            index: doc.index.clone(),
+            version: doc.version,
+        })
+    }
+
+    /// Runs `f` on the document at `uri` and a position in it.
+    async fn at<T: Send + 'static>(
+        &self,
+        what: &'static str,
+        uri: &Uri,
+        pos: Position,
+        f: impl FnOnce(&Snapshot, usize) -> Option<T> + Send + 'static,
+    ) -> Result<Option<T>> {
+        let Some(snap) = self.snapshot(uri) else {
+            return Ok(None);
+        };
+        query::run(snap, what, move |s| {
+            let offset = convert::offset(&s.index, &s.text, pos);
+            f(s, offset)
+        })
+        .await
+    }
+
+    async fn whole<T: Send + 'static>(
+        &self,
+        what: &'static str,
+        uri: &Uri,
+        f: impl FnOnce(&Snapshot) -> Option<T> + Send + 'static,
+    ) -> Result<Option<T>> {
+        let Some(snap) = self.snapshot(uri) else {
+            return Ok(None);
+        };
+        query::run(snap, what, f).await
+    }
+
+    /// The document's semantic tokens now, remembered under a new result id.
+    async fn tokens_now(&self, uri: &Uri) -> Result<Option<(String, Vec<SemanticToken>)>> {
+        let data = self
+            .whole("semanticTokens", uri, |s| {
+                let tokens = layout_ide::semantic_tokens::semantic_tokens(&s.db, s.file);
+                Some(convert::semantic_tokens(&s.index, &s.text, &tokens))
+            })
+            .await?;
+        let Some(data) = data else {
+            return Ok(None);
+        };
+        let id = self
+            .next_result_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .to_string();
+        self.tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(uri.clone(), (id.clone(), data.clone()));
+        Ok(Some((id, data)))
+    }
+
+    /// `layoutc/panicForTest`: a request whose work panics, so that tests
+    /// can watch the server answer with an error and go on. It exists only
+    /// when `LAYOUTC_LSP_TEST_HOOKS` is set.
+    pub async fn panic_for_test(&self) -> Result<()> {
+        if std::env::var_os("LAYOUTC_LSP_TEST_HOOKS").is_none() {
+            return Err(tower_lsp_server::jsonrpc::Error::method_not_found());
+        }
+        query::run((), "panicForTest", |_| -> () {
+            panic!("a deliberate panic for a test")
+        })
+        .await
+    }
+
+    /// Checks the document and publishes its diagnostics, unless a newer
+    /// edit made them stale while they were computed.
+    async fn publish_diagnostics(&self, uri: Uri) {
+        let Some(snap) = self.snapshot(&uri) else {
+            return;
+        };
+        let version = snap.version;
+        let uri2 = uri.clone();
+        let result = query::run(snap, "diagnostics", move |s| {
+            layout_ide::diagnostics::diagnostics(&s.db, s.file)
+                .into_iter()
+                .map(|d| to_lsp_diagnostic(s, &uri2, d))
+                .collect::<Vec<_>>()
+        })
+        .await;
+        let Ok(diagnostics) = result else {
+            return; // cancelled by a newer edit, which publishes its own
+        };
+        let current = self.lock().open.get(&uri).map(|d| d.version);
+        if current == Some(version) {
+            self.client
+                .publish_diagnostics(uri, diagnostics, Some(version))
+                .await;
+        }
+    }
+}
+
+fn to_lsp_diagnostic(
+    s: &Snapshot,
+    uri: &Uri,
+    d: layout_ide::diagnostics::EditorDiagnostic,
+) -> Diagnostic {
+    let range = convert::range(&s.index, &s.text, d.span);
+    Diagnostic {
+        range,
+        severity: Some(match d.severity {
+            layout_db::Severity::Error => DiagnosticSeverity::ERROR,
+            layout_db::Severity::Warning => DiagnosticSeverity::WARNING,
+        }),
+        code: Some(NumberOrString::String(d.code.to_string())),
+        code_description: d
+            .doc_url
+            .parse::<Uri>()
+            .ok()
+            .map(|href| CodeDescription { href }),
+        source: Some("layoutc".into()),
+        message: d.message,
+        related_information: (!d.related.is_empty()).then(|| {
+            d.related
+                .iter()
+                .map(|(span, text)| DiagnosticRelatedInformation {
+                    location: Location::new(uri.clone(), convert::range(&s.index, &s.text, *span)),
+                    message: text.clone(),
+                })
+                .collect()
+        }),
+        tags: None,
+        data: None,
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, _: InitializeParams) -> Result<InitializeResult> {
+        Ok(InitializeResult {
+            server_info: Some(ServerInfo {
+                name: "layoutc".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+            capabilities: ServerCapabilities {
+                position_encoding: Some(PositionEncodingKind::UTF16),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(
+                    TextDocumentSyncOptions {
+                        open_close: Some(true),
+                        change: Some(TextDocumentSyncKind::INCREMENTAL),
+                        save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                        ..Default::default()
+                    },
+                )),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                document_highlight_provider: Some(OneOf::Left(true)),
+                rename_provider: Some(OneOf::Right(RenameOptions {
+                    prepare_provider: Some(true),
+                    work_done_progress_options: Default::default(),
+                })),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                workspace_symbol_provider: Some(OneOf::Left(true)),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(vec!["#".into(), ".".into(), "{".into(), " ".into()]),
+                    ..Default::default()
+                }),
+                signature_help_provider: Some(SignatureHelpOptions {
+                    trigger_characters: Some(vec!["(".into(), ",".into()]),
+                    ..Default::default()
+                }),
+                semantic_tokens_provider: Some(
+                    SemanticTokensServerCapabilities::SemanticTokensOptions(
+                        SemanticTokensOptions {
+                            legend: convert::semantic_legend(),
+                            full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                            ..Default::default()
+                        },
+                    ),
+                ),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+                document_formatting_provider: Some(OneOf::Left(true)),
+                document_range_formatting_provider: Some(OneOf::Left(true)),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        self.lock().open(doc.uri.clone(), doc.version, doc.text);
+        self.publish_diagnostics(doc.uri).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        // Applied before the first `.await` (see documents.rs).
+        let uri = params.text_document.uri;
+        let open = self
+            .lock()
+            .change(&uri, params.text_document.version, params.content_changes);
+        if open {
+            self.publish_diagnostics(uri).await;
+        }
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        self.publish_diagnostics(params.text_document.uri).await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.lock().close(&uri);
+        self.tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&uri);
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let p = params.text_document_position_params;
+        self.at("hover", &p.text_document.uri, p.position, |s, offset| {
+            let h = layout_ide::hover::hover(&s.db, s.file, offset)?;
+            Some(Hover {
+                contents: HoverContents::Markup(convert::markdown(h.markdown)),
+                range: Some(convert::range(&s.index, &s.text, h.span)),
+            })
+        })
+        .await
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let p = params.text_document_position_params;
+        let uri = p.text_document.uri.clone();
+        self.at(
+            "definition",
+            &p.text_document.uri,
+            p.position,
+            move |s, offset| {
+                let t = layout_ide::navigation::definition(&s.db, s.file, offset)?;
+                Some(GotoDefinitionResponse::Scalar(Location::new(
+                    uri,
+                    convert::range(&s.index, &s.text, t.name_span),
+                )))
+            },
+        )
+        .await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let p = params.text_document_position;
+        let include_declaration = params.context.include_declaration;
+        let uri = p.text_document.uri.clone();
+        self.at(
+            "references",
+            &p.text_document.uri,
+            p.position,
+            move |s, offset| {
+                let refs = layout_ide::navigation::references(&s.db, s.file, offset);
+                Some(
+                    refs.into_iter()
+                        .filter(|o| include_declaration || !o.is_declaration)
+                        .map(|o| {
+                            Location::new(uri.clone(), convert::range(&s.index, &s.text, o.span))
+                        })
+                        .collect(),
+                )
+            },
+        )
+        .await
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let p = params.text_document_position_params;
+        self.at(
+            "highlight",
+            &p.text_document.uri,
+            p.position,
+            |s, offset| {
+                let occurrences = layout_ide::navigation::highlight(&s.db, s.file, offset);
+                Some(
+                    occurrences
+                        .into_iter()
+                        .map(|o| DocumentHighlight {
+                            range: convert::range(&s.index, &s.text, o.span),
+                            kind: Some(if o.is_declaration {
+                                DocumentHighlightKind::WRITE
+                            } else {
+                                DocumentHighlightKind::READ
+                            }),
+                        })
+                        .collect(),
+                )
+            },
+        )
+        .await
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        self.at(
+            "prepareRename",
+            &params.text_document.uri,
+            params.position,
+            |s, offset| {
+                let span = layout_ide::navigation::prepare_rename(&s.db, s.file, offset).ok()?;
+                Some(PrepareRenameResponse::Range(convert::range(
+                    &s.index, &s.text, span,
+                )))
+            },
+        )
+        .await
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let p = params.text_document_position;
+        let uri = p.text_document.uri.clone();
+        let new_name = params.new_name;
+        let answer = self
+            .at(
+                "rename",
+                &p.text_document.uri,
+                p.position,
+                move |s, offset| {
+                    Some(
+                        layout_ide::navigation::rename(&s.db, s.file, offset, &new_name).map(
+                            |edits| {
+                                edits
+                                    .iter()
+                                    .map(|e| convert::text_edit(&s.index, &s.text, e))
+                                    .collect::<Vec<_>>()
+                            },
+                        ),
+                    )
+                },
+            )
+            .await?;
+        match answer {
+            None => Ok(None),
+            Some(Err(why)) => Err(tower_lsp_server::jsonrpc::Error::invalid_params(why)),
+            Some(Ok(edits)) => {
+                let mut changes = std::collections::HashMap::new();
+                changes.insert(uri, edits);
+                Ok(Some(WorkspaceEdit::new(changes)))
+            }
+        }
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        self.whole("documentSymbol", &params.text_document.uri, |s| {
+            #[allow(deprecated)] // `deprecated` is a required field of the type
+            let symbols = layout_ide::symbols::document_symbols(&s.db, s.file)
+                .into_iter()
+                .map(|sym| DocumentSymbol {
+                    name: sym.name,
+                    detail: sym.detail,
+                    kind: convert::symbol_kind(sym.kind),
+                    tags: None,
+                    deprecated: None,
+                    range: convert::range(&s.index, &s.text, sym.full_span.to(sym.name_span)),
+                    selection_range: convert::range(&s.index, &s.text, sym.name_span),
+                    children: None,
+                })
+                .collect();
+            Some(DocumentSymbolResponse::Nested(symbols))
+        })
+        .await
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let uris: Vec<Uri> = self.lock().open.keys().cloned().collect();
+        let query = params.query.to_lowercase();
+        let mut out = Vec::new();
+        for uri in uris {
+            let q = query.clone();
+            let u = uri.clone();
+            let found = self
+                .whole("workspaceSymbol", &uri, move |s| {
+                    #[allow(deprecated)]
+                    let symbols: Vec<SymbolInformation> =
+                        layout_ide::symbols::document_symbols(&s.db, s.file)
+                            .into_iter()
+                            .filter(|sym| sym.name.to_lowercase().contains(&q))
+                            .map(|sym| SymbolInformation {
+                                name: sym.name,
+                                kind: convert::symbol_kind(sym.kind),
+                                tags: None,
+                                deprecated: None,
+                                location: Location::new(
+                                    u.clone(),
+                                    convert::range(&s.index, &s.text, sym.name_span),
+                                ),
+                                container_name: None,
+                            })
+                            .collect();
+                    Some(symbols)
+                })
+                .await?;
+            out.extend(found.unwrap_or_default());
+        }
+        Ok(Some(WorkspaceSymbolResponse::Flat(out)))
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        self.whole("foldingRange", &params.text_document.uri, |s| {
+            Some(
+                layout_ide::symbols::folding_ranges(&s.db, s.file)
+                    .into_iter()
+                    .map(|f| {
+                        let r = convert::range(&s.index, &s.text, f.span);
+                        FoldingRange {
+                            start_line: r.start.line,
+                            end_line: r.end.line,
+                            kind: Some(if f.is_comment {
+                                FoldingRangeKind::Comment
+                            } else {
+                                FoldingRangeKind::Region
+                            }),
+                            ..Default::default()
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let p = params.text_document_position;
+        self.at(
+            "completion",
+            &p.text_document.uri,
+            p.position,
+            |s, offset| {
+                let items = layout_ide::completion::completions(&s.db, s.file, offset)
+                    .into_iter()
+                    .map(|c| CompletionItem {
+                        label: c.label,
+                        kind: Some(convert::completion_kind(c.kind)),
+                        detail: c.detail,
+                        documentation: c
+                            .doc
+                            .map(|d| Documentation::MarkupContent(convert::markdown(d))),
+                        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+                            convert::range(&s.index, &s.text, c.replace),
+                            c.insert,
+                        ))),
+                        ..Default::default()
+                    })
+                    .collect();
+                Some(CompletionResponse::Array(items))
+            },
+        )
+        .await
+    }
+
+    async fn signature_help(&self, params: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        let p = params.text_document_position_params;
+        self.at(
+            "signatureHelp",
+            &p.text_document.uri,
+            p.position,
+            |s, offset| {
+                let h = layout_ide::signature_help::signature_help(&s.db, s.file, offset)?;
+                let utf16 = |byte: usize| h.label[..byte].encode_utf16().count() as u32;
+                Some(SignatureHelp {
+                    signatures: vec![SignatureInformation {
+                        label: h.label.clone(),
+                        documentation: Some(Documentation::String(h.doc.into())),
+                        parameters: Some(
+                            h.params
+                                .iter()
+                                .map(|&(a, b)| ParameterInformation {
+                                    label: ParameterLabel::LabelOffsets([utf16(a), utf16(b)]),
+                                    documentation: None,
+                                })
+                                .collect(),
+                        ),
+                        active_parameter: h.active.map(|a| a as u32),
+                    }],
+                    active_signature: Some(0),
+                    active_parameter: h.active.map(|a| a as u32),
+                })
+            },
+        )
+        .await
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let now = self.tokens_now(&params.text_document.uri).await?;
+        Ok(now.map(|(id, data)| {
+            SemanticTokensResult::Tokens(SemanticTokens {
+                result_id: Some(id),
+                data,
+            })
+        }))
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri;
+        let previous = self
+            .tokens
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&uri)
+            .filter(|(id, _)| *id == params.previous_result_id)
+            .map(|(_, data)| data.clone());
+        let Some((id, data)) = self.tokens_now(&uri).await? else {
+            return Ok(None);
+        };
+        Ok(Some(match previous {
+            Some(old) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                result_id: Some(id),
+                edits: convert::tokens_delta(&old, &data),
+            }),
+            None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens {
+                result_id: Some(id),
+                data,
+            }),
+        }))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let range = params.range;
+        self.whole("inlayHint", &params.text_document.uri, move |s| {
+            let span = convert::span(&s.index, &s.text, range);
+            Some(
+                layout_ide::inlay_hints::inlay_hints(&s.db, s.file, Some(span))
+                    .into_iter()
+                    .map(|h| InlayHint {
+                        position: convert::position(&s.index, &s.text, h.offset),
+                        label: InlayHintLabel::String(h.label),
+                        kind: Some(InlayHintKind::TYPE),
+                        text_edits: None,
+                        tooltip: None,
+                        padding_left: Some(false),
+                        padding_right: Some(true),
+                        data: None,
+                    })
+                    .collect(),
+            )
+        })
+        .await
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri.clone();
+        let start = params.range.start;
+        self.at(
+            "codeAction",
+            &params.text_document.uri,
+            start,
+            move |s, offset| {
+                let actions = layout_ide::code_actions::code_actions(&s.db, s.file, offset)
+                    .into_iter()
+                    .map(|a| {
+                        let edits = a
+                            .edits
+                            .iter()
+                            .map(|e| convert::text_edit(&s.index, &s.text, e))
+                            .collect();
+                        let mut changes = std::collections::HashMap::new();
+                        changes.insert(uri.clone(), edits);
+                        CodeActionOrCommand::CodeAction(CodeAction {
+                            title: a.title,
+                            kind: Some(match a.kind {
+                                layout_ide::code_actions::ActionKind::QuickFix => {
+                                    CodeActionKind::QUICKFIX
+                                }
+                                layout_ide::code_actions::ActionKind::Rewrite => {
+                                    CodeActionKind::REFACTOR_REWRITE
+                                }
+                            }),
+                            edit: Some(WorkspaceEdit::new(changes)),
+                            ..Default::default()
+                        })
+                    })
+                    .collect();
+                Some(actions)
+            },
+        )
+        .await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let range = params.range;
+        self.whole("rangeFormatting", &params.text_document.uri, move |s| {
+            let span = convert::span(&s.index, &s.text, range);
+            Some(
+                layout_ide::formatting::format_range(&s.db, s.file, span)
+                    .iter()
+                    .map(|e| convert::text_edit(&s.index, &s.text, e))
+                    .collect(),
+            )
+        })
+        .await
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        self.whole("formatting", &params.text_document.uri, |s| {
+            Some(
+                layout_ide::formatting::format(&s.db, s.file)
+                    .iter()
+                    .map(|e| convert::text_edit(&s.index, &s.text, e))
+                    .collect(),
+            )
+        })
+        .await
+    }
+}

@@ -1,0 +1,423 @@
+//! `layoutc lsp` end to end: the real binary driven over stdio by a small
+//! JSON-RPC client. A burst of incremental edits lands in order, positions
+//! are UTF-16 on lines with non-ASCII text, a panic inside one request is
+//! answered with an error, and no example crashes any feature.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    next_id: i64,
+    /// Notifications seen while waiting for responses.
+    notifications: Vec<Value>,
+}
+
+const URI: &str = "file:///tmp/test.lay";
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_layoutc"))
+            .arg("lsp")
+            .env("LAYOUTC_LSP_TEST_HOOKS", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("layoutc lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, incoming) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("a Content-Length header")];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            incoming,
+            next_id: 1,
+            notifications: Vec::new(),
+        };
+        client.request("initialize", json!({"capabilities": {}}));
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The whole response (`result` or `error`).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(m) if m["id"] == json!(id) && m.get("method").is_none() => return m,
+                Ok(m) if m.get("id").is_some() && m.get("method").is_some() => {
+                    // A request from the server (progress, configuration).
+                    let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": null});
+                    self.send(reply);
+                }
+                Ok(m) => self.notifications.push(m),
+                Err(RecvTimeoutError::Timeout) => panic!("no answer to {method} in {TIMEOUT:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the server died during {method}"),
+            }
+        }
+    }
+
+    /// Waits for the diagnostics of `version`.
+    fn diagnostics(&mut self, version: i64) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(p) = self.notifications.iter().find(|n| {
+                n["method"] == "textDocument/publishDiagnostics"
+                    && n["params"]["version"] == json!(version)
+            }) {
+                return p["params"]["diagnostics"].clone();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.incoming.recv_timeout(left) {
+                Ok(m) => self.notifications.push(m),
+                Err(e) => panic!("no diagnostics for version {version}: {e:?}"),
+            }
+        }
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "lay", "version": 1, "text": text}}),
+        );
+    }
+
+    fn shutdown(mut self) {
+        let r = self.request("shutdown", Value::Null);
+        assert!(r.get("error").is_none(), "{r}");
+        self.notify("exit", Value::Null);
+        let status = wait(&mut self.child);
+        assert!(status.success(), "layoutc lsp exited with {status}");
+    }
+}
+
+fn wait(child: &mut Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        assert!(Instant::now() < deadline, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn pos(line: usize, character: usize) -> Value {
+    json!({"line": line, "character": character})
+}
+
+#[test]
+fn a_burst_of_200_incremental_edits_lands_in_order() {
+    let mut c = Client::start();
+    c.open(URI, "let v0 = 0\n");
+    // Each edit appends a line where only the previous edits put text: an
+    // edit applied out of order would land on the wrong line.
+    for i in 1..=200 {
+        let line = if i == 200 {
+            "check v199 == missing_name\n".to_string()
+        } else {
+            format!("let v{i} = v{} + 1\n", i - 1)
+        };
+        c.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": URI, "version": i + 1},
+                "contentChanges": [{"range": {"start": pos(i, 0), "end": pos(i, 0)}, "text": line}],
+            }),
+        );
+    }
+    let diagnostics = c.diagnostics(201);
+    assert_eq!(
+        diagnostics
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| format!("{} {} {}", d["code"], d["range"]["start"], d["message"]))
+            .collect::<Vec<_>>(),
+        [r#""E0101" {"line":200,"character":14} "undefined name `missing_name`""#]
+    );
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let names: Vec<String> = symbols["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, (0..200).map(|i| format!("v{i}")).collect::<Vec<_>>());
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": pos(199, 5)}),
+    );
+    let text = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("**v199**: an integer"), "{text}");
+    c.shutdown();
+}
+
+#[test]
+fn positions_are_utf16_code_units_on_lines_with_non_ascii_text() {
+    let mut c = Client::start();
+    let line1 = r#"check "é𝔽" != "x" and n == 3 // ü"#;
+    let text = format!("let n = 3\n{line1}\ncheck \"𝔽\" == nope\n");
+    c.open(URI, &text);
+    // `n` on line 1: 𝔽 is two UTF-16 units, é one.
+    let col = line1[..line1.find(" n ").unwrap() + 1]
+        .encode_utf16()
+        .count();
+    assert_eq!(col, 23);
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": pos(1, col)}),
+    );
+    assert_eq!(
+        hover["result"]["range"],
+        json!({"start": pos(1, col), "end": pos(1, col + 1)})
+    );
+    let def = c.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": URI}, "position": pos(1, col)}),
+    );
+    assert_eq!(
+        def["result"]["range"],
+        json!({"start": pos(0, 4), "end": pos(0, 5)})
+    );
+    let diagnostics = c.diagnostics(1);
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": pos(2, 14), "end": pos(2, 18)})
+    );
+    // An edit that replaces the é𝔽 string by UTF-16 positions.
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": URI, "version": 2},
+            "contentChanges": [{"range": {"start": pos(1, 7), "end": pos(1, 10)}, "text": "x"}],
+        }),
+    );
+    // The string is now "x": the check fails, reported at its place.
+    let diagnostics = c.diagnostics(2);
+    let found: Vec<String> = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {}", d["code"], d["range"]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            r#""E0401" {"start":{"line":1,"character":6},"end":{"line":1,"character":27}}"#,
+            r#""E0101" {"start":{"line":2,"character":14},"end":{"line":2,"character":18}}"#,
+        ]
+    );
+    c.shutdown();
+}
+
+#[test]
+fn a_panic_in_one_request_is_an_error_answer_and_the_server_goes_on() {
+    let mut c = Client::start();
+    c.open(URI, "let n = 3\n");
+    let r = c.request("layoutc/panicForTest", Value::Null);
+    assert_eq!(r["error"]["code"], json!(-32603), "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("deliberate panic")
+    );
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": pos(0, 4)}),
+    );
+    assert!(
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("**n**")
+    );
+    c.shutdown();
+}
+
+#[test]
+fn semantic_token_deltas_rebuild_the_full_tokens() {
+    let mut c = Client::start();
+    c.open(URI, "let n = 3\nlet m = n * 2 // twice\ncheck m == 6\n");
+    let full = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let id = full["result"]["resultId"].clone();
+    let mut data: Vec<u64> = full["result"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": URI, "version": 2},
+            "contentChanges": [{"range": {"start": pos(1, 8), "end": pos(1, 9)}, "text": "size(n)"}],
+        }),
+    );
+    let delta = c.request(
+        "textDocument/semanticTokens/full/delta",
+        json!({"textDocument": {"uri": URI}, "previousResultId": id}),
+    );
+    let edits = delta["result"]["edits"]
+        .as_array()
+        .expect("a delta, not full tokens");
+    assert_eq!(edits.len(), 1, "{delta}");
+    for e in edits {
+        let start = e["start"].as_u64().unwrap() as usize;
+        let count = e["deleteCount"].as_u64().unwrap() as usize;
+        let new: Vec<u64> = e["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        data.splice(start..start + count, new);
+    }
+    let again = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let expected: Vec<u64> = again["result"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(data, expected);
+    c.shutdown();
+}
+
+/// Every example, every feature, at pseudo-random places (a fixed seed):
+/// each answer is a result or a `ContentModified`, never an internal
+/// error, and the server is alive at the end.
+#[test]
+fn every_feature_at_random_places_of_every_example_answers() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let mut paths: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "lay"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 10);
+    let mut c = Client::start();
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut random = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let whole = [
+        "textDocument/documentSymbol",
+        "textDocument/foldingRange",
+        "textDocument/semanticTokens/full",
+        "textDocument/semanticTokens/full/delta",
+        "textDocument/formatting",
+    ];
+    let at = [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/references",
+        "textDocument/documentHighlight",
+        "textDocument/prepareRename",
+        "textDocument/completion",
+        "textDocument/signatureHelp",
+        "textDocument/codeAction",
+        "textDocument/inlayHint",
+    ];
+    for (k, path) in paths.iter().enumerate() {
+        let text = std::fs::read_to_string(path).unwrap();
+        let uri = format!("file:///examples/{k}.lay");
+        c.open(&uri, &text);
+        let lines: Vec<&str> = text.lines().collect();
+        let mut answers = Vec::new();
+        for method in whole {
+            let params = json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}});
+            answers.push((method, c.request(method, params)));
+        }
+        for _ in 0..12 {
+            for method in at {
+                let line = random(lines.len());
+                let col = random(lines.get(line).map_or(0, |l| l.encode_utf16().count()) + 2);
+                let range = json!({"start": pos(line, col), "end": pos(line, col + 3)});
+                let params = json!({
+                    "textDocument": {"uri": uri},
+                    "position": pos(line, col),
+                    "range": range,
+                    "context": {"includeDeclaration": true, "diagnostics": []},
+                });
+                answers.push((method, c.request(method, params)));
+            }
+        }
+        let rename = c.request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": uri}, "position": pos(random(lines.len()), 8), "newName": "renamed"}),
+        );
+        answers.push(("textDocument/rename", rename));
+        for (method, a) in answers {
+            let code = a["error"]["code"].as_i64();
+            assert!(
+                code.is_none() || code == Some(-32801) || code == Some(-32602),
+                "{method} on {}: {a}",
+                path.display()
+            );
+        }
+    }
+    c.shutdown();
+}
