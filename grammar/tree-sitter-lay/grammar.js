@@ -205,6 +205,8 @@ module.exports = grammar({
         $.location,
         $.underscore,
         $.identifier,
+        // `family = cute`, `family = linear`: the words alone, as values.
+        prec(-1, alias(choice('cute', 'linear'), $.identifier)),
         $.tuple,
         $.list,
       ),
