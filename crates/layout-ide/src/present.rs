@@ -4,8 +4,8 @@
 
 use layout_algebra::LinearLayout;
 use layout_algebra::interop::{CuteInDims, cute_to_linear, swizzled_to_linear, xla_to_linear};
-use layout_db::value::{SolveKind, SolveOutcome};
 use layout_db::Value;
+use layout_db::value::{SolveKind, SolveOutcome};
 
 /// Above this many elements, tables and offsets are left out (CONTRACT §3).
 pub const TABLE_LIMIT: i64 = 4096;
@@ -191,10 +191,13 @@ pub fn solution_text(s: &SolveOutcome) -> String {
             }
         }
     }
-    out += &format!("  why: {}\n  solved in {} ms\n", s.why, (s.solve_time.0 as f64 / 100.0).round() / 10.0);
+    out += &format!(
+        "  why: {}\n  solved in {} ms\n",
+        s.why,
+        (s.solve_time.0 as f64 / 100.0).round() / 10.0
+    );
     out
 }
-
 
 /// In/out dims, the bases table and, for 1- and 2-D tensors, who owns each
 /// element (distributed) or where it is stored (shared).

@@ -11,8 +11,8 @@ use serde_json::{Value as Json, json};
 use crate::files::{self, LineIndex};
 use crate::render::{ariadne_report, check_text, diagnostic_json, source_cache};
 use crate::show::linear_json;
-use layout_ide::present::solution_text;
 use crate::{ShowFormat, Usage};
+use layout_ide::present::solution_text;
 
 pub fn solve(path: &str, format: ShowFormat, write: bool) -> Result<u8, Usage> {
     let source = files::read(Path::new(path))?;
