@@ -205,7 +205,7 @@ impl Value {
             Value::Swizzled(_) => "a swizzled CuTe layout",
             Value::Tiler(_) => "a CuTe tiler",
             Value::Xla(_) => "an XLA shape",
-            Value::Solve(_) => "a solve request",
+            Value::Solve(_) => "a solve block and its answer",
             Value::Conversion(_) => "a layout conversion",
             Value::Target(_) => "a target",
             Value::Access(_) => "a shared-memory access",

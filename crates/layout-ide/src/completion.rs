@@ -287,16 +287,19 @@ mod tests {
         check(
             "solve s {\n  kind = swizzle\n  $0\n}\n",
             expect![[r#"
-            9 items
-            SolveKey kind -> `kind = `
-            SolveKey write -> `write = `
-            SolveKey read -> `read = `
-            SolveKey family -> `family = `
-            SolveKey instructions -> `instructions = `
-            SolveKey array -> `array = `
-            SolveKey target -> `target = `
-            SolveKey timeout -> `timeout = `
-            SolveKey budget -> `budget = `"#]],
+                15 items
+                SolveKey kind -> `kind = `
+                SolveKey write -> `write = `
+                SolveKey read -> `read = `
+                SolveKey family -> `family = `
+                SolveKey instructions -> `instructions = `
+                SolveKey target -> `target = `
+                SolveKey array -> `array = `
+                SolveKey weights -> `weights = `
+                SolveKey min_vector -> `min_vector = `
+                SolveKey budget -> `budget = `
+                SolveKey timeout -> `timeout = `
+                SolveKey minor_dim -> `minor_dim = `"#]],
         );
     }
 

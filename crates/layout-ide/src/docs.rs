@@ -253,10 +253,40 @@ pub const SOLVE_KEYS: &[(&str, &str)] = &[
         "instructions",
         "`vector` (default), `matrix` (ldmatrix/stmatrix where legal) or `best`",
     ),
+    (
+        "target",
+        "the machine: a GPU preset (`sm80`, `sm90`, `sm100`, `gfx942`, `gfx950`) for a swizzle, `tpu` for a tiling",
+    ),
     ("array", "the XLA shape to tile (`xla bf16[1000,300]`)"),
-    ("target", "the machine (`tpu`, `sm90`, ...)"),
-    ("timeout", "milliseconds the search may take"),
-    ("budget", "a bound on the search"),
+    (
+        "weights",
+        "how much each access's wavefronts count, one integer per access in the order written (`[1, 4]`)",
+    ),
+    (
+        "min_vector",
+        "the narrowest access allowed, in bits per lane (8, 16, 32, 64 or 128)",
+    ),
+    (
+        "budget",
+        "the most bytes of shared memory the answer may use (padding counts)",
+    ),
+    (
+        "timeout",
+        "milliseconds Z3 may search before the best answer found is reported (default 2000)",
+    ),
+    ("minor_dim", "a tiling: the dim that must stay most minor"),
+    (
+        "max_padding",
+        "a tiling: the most padded bytes an answer may have",
+    ),
+    (
+        "tiles",
+        "a tiling: candidate tilings instead of the TPU formats, `[[[8, 128], [2, 1]], [[16, 128]]]`",
+    ),
+    (
+        "answer",
+        "the answer as `layoutc solve --write` recorded it; W0501 when the solver now finds another",
+    ),
 ];
 
 pub fn keyword_doc(word: &str) -> Option<&'static str> {
@@ -292,6 +322,22 @@ pub fn presets() -> impl Iterator<Item = (&'static str, &'static str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_solve_key_the_checker_accepts_is_explained() {
+        let documented: Vec<&str> = SOLVE_KEYS.iter().map(|(k, _)| *k).collect();
+        // `instruction` is an old spelling of `instructions`.
+        let accepted: Vec<&str> = layout_db::solve::KEYS
+            .iter()
+            .copied()
+            .filter(|k| *k != "instruction")
+            .collect();
+        let mut a = accepted.clone();
+        let mut d = documented.clone();
+        a.sort();
+        d.sort();
+        assert_eq!(a, d);
+    }
 
     #[test]
     fn every_key_and_kind_the_checker_accepts_is_explained() {

@@ -289,6 +289,60 @@ check t$0(register = 1) == (dim0 = 0, dim1 = 1)
     }
 
     #[test]
+    fn hover_on_a_solve_block_shows_the_answer_its_cost_and_why() {
+        check(
+            r#"target = sm90
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+solve sm$0em {
+    kind = swizzle
+    write = tensor<8x64xf16, #blocked>
+    family = cute
+}
+"#,
+            expect![[r#"
+                smem
+                ---
+                **smem**: a solve block and its answer
+
+                ```text
+                  swizzle in the cute family on sm90, optimal
+                  answer: (8,64):(64,1)
+                  as triton: #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+                  as nvmma: #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>
+                  as linear: #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [4, 0]]}, alignment = 16>
+                  write tensor<8x64xf16, blocked>: 1 x st.shared.b128, 4 wavefronts (4 without conflicts), 0 conflicts
+                  total: 4 write + 0 read wavefronts per warp, 1024 bytes of shared memory
+                  lower bound: 4 write + 0 read wavefronts
+                  why: every one of the 142 cute layouts this tensor admits was scored; none costs fewer wavefronts
+                  the shared layout (offset -> tensor):
+                  in-dims:  offset 512
+                  out-dims: dim0 8, dim1 64
+                  bases:
+                      offset      1 -> (0, 1)
+                                  2 -> (0, 2)
+                                  4 -> (0, 4)
+                                  8 -> (0, 8)
+                                 16 -> (0, 16)
+                                 32 -> (0, 32)
+                                 64 -> (1, 0)
+                                128 -> (2, 0)
+                                256 -> (4, 0)
+                  shared-memory offset of each element:
+                    |   0   1   2   3  ..  60  61  62  63
+                  0 |   0   1   2   3  ..  60  61  62  63
+                  1 |  64  65  66  67  .. 124 125 126 127
+                  2 | 128 129 130 131  .. 188 189 190 191
+                  3 | 192 193 194 195  .. 252 253 254 255
+                  4 | 256 257 258 259  .. 316 317 318 319
+                  5 | 320 321 322 323  .. 380 381 382 383
+                  6 | 384 385 386 387  .. 444 445 446 447
+                  7 | 448 449 450 451  .. 508 509 510 511
+                ```
+            "#]],
+        );
+    }
+
+    #[test]
     fn hover_on_an_alias_reference_shows_the_encoding() {
         check(
             r#"#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>

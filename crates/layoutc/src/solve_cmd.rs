@@ -45,7 +45,12 @@ pub fn solve(path: &str, format: ShowFormat, write: bool) -> Result<u8, Usage> {
             }
             for (v, s) in &solved {
                 let (line, col) = index.line_col(&checked.text, v.span.start);
-                out += &format!("{} (line {line}:{col}): {}\n", v.name, solution_text(s));
+                out += &format!(
+                    "{} (line {line}:{col}): {}  solved in {} ms\n\n",
+                    v.name,
+                    solution_text(s),
+                    solve_ms(s)
+                );
             }
             let mut cache = source_cache(path, &checked.text);
             for d in &checked.report.diagnostics {
@@ -174,14 +179,11 @@ fn answer_text(s: &SolveOutcome) -> Option<String> {
     match &s.kind {
         SolveKind::Swizzle(w) => {
             w.answer.as_ref()?;
-            let preferred = [
-                w.family.name(),
-                "triton",
-                "nvmma",
-                "cute",
-                "padded",
-                "linear",
-            ];
+            // The family's own notation; for `linear`, the shortest exact one.
+            let preferred = match w.family {
+                layout_solve::Family::Linear => ["triton", "cute", "nvmma", "linear"],
+                f => [f.name(); 4],
+            };
             preferred.iter().find_map(|key| {
                 w.notations.iter().find(|(k, _)| k == key).map(|(k, v)| {
                     if k == "cute" {
