@@ -480,12 +480,17 @@ fn answer_tensor(
             },
         })
     };
+    // The encoding's own layout (`offset`, `block` -> dims), so the answer
+    // is the same value as its notation pasted back.
+    let layout = encoding
+        .to_linear_layout(&first.shape)
+        .unwrap_or_else(|_| shared.clone());
     TensorLayout {
         shape: first.shape.clone(),
         element_type: first.element_type.clone(),
         element_bits: first.element_bits,
         encoding,
-        layout: shared.clone(),
+        layout,
     }
 }
 

@@ -185,3 +185,41 @@ check tpu == xla bf16[1000,300]{0,1:T(8,128)(2,1)}
     assert_eq!((x.padded_elements(), x.padded_bytes()), (311296, 622592));
     assert_eq!(s.status, Status::Optimal);
 }
+
+/// Every Triton notation of an answer, pasted back as a tensor type, is the
+/// answer (`linear` is `#ttg.shared_linear`).
+#[test]
+fn notations_read_back_to_the_answer() {
+    let head = r#"target = sm90
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dot_a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dot_b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+"#;
+    let mut checked = 0;
+    for (shape, read) in [
+        ("64x64", "#dot_a"),
+        ("128x64", "#dot_a"),
+        ("64x128", "#dot_b"),
+    ] {
+        for family in ["linear", "triton", "nvmma"] {
+            let text = format!(
+                "{head}solve s {{\n    kind = swizzle\n    write = tensor<{shape}xf16, #blocked>\n    read = tensor<{shape}xf16, {read}>\n    family = {family}\n    instructions = best\n}}\n"
+            );
+            let solved = solve(&text);
+            let SolveKind::Swizzle(w) = &solved[0].1.kind else {
+                panic!()
+            };
+            let mut checks = String::new();
+            for (key, notation) in &w.notations {
+                if key != "cute" {
+                    checks += &format!("check s == tensor<{shape}xf16, {notation}>\n");
+                    checked += 1;
+                }
+            }
+            // `solve` asserts the file checks clean: every check holds.
+            solve(&format!("{text}{checks}"));
+        }
+    }
+    assert!(checked >= 15, "{checked}");
+}

@@ -315,7 +315,7 @@ solve sm$0em {
                   lower bound: 4 write + 0 read wavefronts
                   why: every one of the 142 cute layouts this tensor admits was scored; none costs fewer wavefronts
                   the shared layout (offset -> tensor):
-                  in-dims:  offset 512
+                  in-dims:  offset 512, block 1
                   out-dims: dim0 8, dim1 64
                   bases:
                       offset      1 -> (0, 1)

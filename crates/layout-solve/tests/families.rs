@@ -175,3 +175,40 @@ fn z3_reaches_the_bound_where_the_construction_stops() {
     }
     assert!(improved >= 1, "no request needed Z3");
 }
+
+/// Every notation an answer is written in reads back to the answer: CuTe's
+/// text parsed by the CuTe implementation (`Sw<B,M,S> o` shape:stride, the
+/// coordinate (row, col) at CuTe's column-major index), every member of a
+/// few shapes.
+#[test]
+fn cute_notations_read_back_to_the_same_offsets() {
+    use layout_algebra::DimName;
+    use layout_algebra::cute::{Layout, SwizzledLayout};
+    for (rows, cols) in [(8u64, 64u64), (64, 64), (32, 128), (128, 16)] {
+        let tensor = vec![(DimName::from("dim0"), rows), (DimName::from("dim1"), cols)];
+        let members = members(Family::Cute, &tensor, 16);
+        assert!(members.len() > 20);
+        for m in &members {
+            let text = m.notation.text();
+            let offset = |r: u64, c: u64| -> i64 {
+                let index = (r + rows * c) as i64;
+                if text.starts_with("Sw<") {
+                    SwizzledLayout::parse(&text.replacen(" o ", " o 0 o ", 1))
+                        .unwrap_or_else(|e| panic!("{text}: {e}"))
+                        .call(index)
+                } else {
+                    Layout::parse(&text).unwrap().call(index)
+                }
+            };
+            let rb = rows.trailing_zeros();
+            for (r, c) in [(1, 0), (0, 1), (rows - 1, cols - 1), (rows / 2, 3 % cols)] {
+                let coordinate = r | c << rb;
+                assert_eq!(
+                    m.candidate.map.apply(coordinate) as i64,
+                    offset(r, c),
+                    "{text} at ({r}, {c})"
+                );
+            }
+        }
+    }
+}
