@@ -933,7 +933,51 @@ impl AccessGeometry {
     }
 }
 
+/// The lanes of one instruction as Triton's swizzle search sees them
+/// (`LocalMemOpTile`): lane bits whose elements are contiguous in one
+/// 16-byte row, and lane bits that address different rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaneTile {
+    pub contiguous: &'static [usize],
+    pub addressing: &'static [usize],
+}
+
 impl Instruction {
+    /// An `ld.shared`/`st.shared` of any width, where the width does not
+    /// matter (the swizzle search, Triton's names without the width).
+    pub const LD_ST: Instruction = Instruction::LdSt { bits: 128 };
+
+    /// How its lanes address one 16-byte row tile.
+    pub fn lane_tile(self) -> LaneTile {
+        match self {
+            Instruction::LdSt { .. } => LaneTile {
+                contiguous: &[],
+                addressing: &[0, 1, 2],
+            },
+            Instruction::Matrix { trans: false, .. } => LaneTile {
+                contiguous: &[0, 1],
+                addressing: &[2, 3, 4],
+            },
+            Instruction::Matrix { trans: true, .. } => LaneTile {
+                contiguous: &[2, 3, 4],
+                addressing: &[0, 1],
+            },
+        }
+    }
+
+    /// The instruction's name without width or count, as Triton's lowering
+    /// names its choice: `st.shared`, `ldmatrix.trans`.
+    pub fn kind_name(self, direction: Direction) -> &'static str {
+        match (self, direction) {
+            (Instruction::LdSt { .. }, Direction::Store) => "st.shared",
+            (Instruction::LdSt { .. }, Direction::Load) => "ld.shared",
+            (Instruction::Matrix { trans: false, .. }, Direction::Store) => "stmatrix",
+            (Instruction::Matrix { trans: false, .. }, Direction::Load) => "ldmatrix",
+            (Instruction::Matrix { trans: true, .. }, Direction::Store) => "stmatrix.trans",
+            (Instruction::Matrix { trans: true, .. }, Direction::Load) => "ldmatrix.trans",
+        }
+    }
+
     /// The instruction as the machine names it: `st.shared.b128`,
     /// `ldmatrix.x4.trans`, AMD's `ds_read_b64`.
     pub fn name(self, direction: Direction, amd: bool) -> String {

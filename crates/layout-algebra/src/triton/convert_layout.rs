@@ -27,7 +27,7 @@
 //! access the lowering issues; for ldmatrix/stmatrix, Triton's per-phase
 //! measure.
 
-use crate::bank::{self, BankTarget};
+use crate::bank::{self, BankTarget, Instruction};
 use crate::error::{LayoutError, Result};
 use crate::f2;
 use crate::linear::{DimName, LinearLayout};
@@ -581,42 +581,23 @@ impl SharedInstructions {
     };
 }
 
-/// One shared-memory instruction as the swizzle search sees it (Triton's
-/// `LocalMemOpTile`): lane bits whose elements are contiguous in one
-/// 16-byte row, and lane bits that address different rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct MemOpTile {
-    /// The instruction when it stores / when it loads.
-    pub store: &'static str,
-    pub load: &'static str,
-    pub lane_contig: &'static [usize],
-    pub lane_addr: &'static [usize],
-}
-
-const LD_ST_SHARED: MemOpTile = MemOpTile {
-    store: "st.shared",
-    load: "ld.shared",
-    lane_contig: &[],
-    lane_addr: &[0, 1, 2],
+const MATRIX: Instruction = Instruction::Matrix {
+    count: 4,
+    trans: false,
 };
-const MATRIX: MemOpTile = MemOpTile {
-    store: "stmatrix",
-    load: "ldmatrix",
-    lane_contig: &[0, 1],
-    lane_addr: &[2, 3, 4],
-};
-const MATRIX_TRANS: MemOpTile = MemOpTile {
-    store: "stmatrix.trans",
-    load: "ldmatrix.trans",
-    lane_contig: &[2, 3, 4],
-    lane_addr: &[0, 1],
+const MATRIX_TRANS: Instruction = Instruction::Matrix {
+    count: 4,
+    trans: true,
 };
 
 /// The instructions that may store the source and load the destination
 /// (Triton's `getSrcDstTiles`).
-fn src_dst_tiles(instructions: SharedInstructions, bits: u32) -> (Vec<MemOpTile>, Vec<MemOpTile>) {
-    let mut src = vec![LD_ST_SHARED];
-    let mut dst = vec![LD_ST_SHARED];
+fn src_dst_tiles(
+    instructions: SharedInstructions,
+    bits: u32,
+) -> (Vec<Instruction>, Vec<Instruction>) {
+    let mut src = vec![Instruction::LD_ST];
+    let mut dst = vec![Instruction::LD_ST];
     if bits <= 32 {
         if instructions.stmatrix {
             src.push(MATRIX);
@@ -839,12 +820,13 @@ fn tile_vector(
 /// One phase of an instruction: the first `3 - addr` registers outside the
 /// vector, then the addressing lanes.
 fn instruction_tile(
-    tile: &MemOpTile,
+    instruction: Instruction,
     regs: &[u64],
     lanes: &[u64],
     vbasis: &[u64],
 ) -> Option<Vec<u64>> {
-    let needed = 3 - tile.lane_addr.len();
+    let tile = instruction.lane_tile();
+    let needed = 3 - tile.addressing.len();
     let mut out: Vec<u64> = regs
         .iter()
         .copied()
@@ -854,7 +836,7 @@ fn instruction_tile(
     if out.len() < needed {
         return None;
     }
-    for &i in tile.lane_addr {
+    for &i in tile.addressing {
         out.push(*lanes.get(i)?);
     }
     Some(out)
@@ -892,15 +874,16 @@ pub fn optimal_swizzling(
     let lane_src = flat_bases(&src_flat, LANE)?;
     let lane_dst = flat_bases(&dst_flat, LANE)?;
     let mut best: Option<(u64, u64, ChosenSwizzle)> = None;
-    for st in &src_tiles {
-        for ld in &dst_tiles {
+    for &st in &src_tiles {
+        for &ld in &dst_tiles {
+            let (st_tile, ld_tile) = (st.lane_tile(), ld.lane_tile());
             let Some(vbasis) = tile_vector(
                 &src_flat,
                 &dst_flat,
-                total_bases - st.lane_contig.len(),
-                total_bases - ld.lane_contig.len(),
-                st.lane_contig,
-                ld.lane_contig,
+                total_bases - st_tile.contiguous.len(),
+                total_bases - ld_tile.contiguous.len(),
+                st_tile.contiguous,
+                ld_tile.contiguous,
             )?
             else {
                 continue;
@@ -911,8 +894,8 @@ pub fn optimal_swizzling(
             ) else {
                 continue;
             };
-            let missing = |t: &MemOpTile| t.lane_contig.len() + t.lane_addr.len() - 3;
-            let leave = missing(st).min(missing(ld));
+            let missing = |t: bank::LaneTile| t.contiguous.len() + t.addressing.len() - 3;
+            let leave = missing(st_tile).min(missing(ld_tile));
             let parts = swizzle_from_tiles(
                 &src_flat, &dst_flat, bits, &vbasis, &tile_src, &tile_dst, leave, banks,
             )?;
@@ -930,8 +913,8 @@ pub fn optimal_swizzling(
                     rounds,
                     ChosenSwizzle {
                         layout,
-                        store: st.store,
-                        load: ld.load,
+                        store: st.kind_name(bank::Direction::Store),
+                        load: ld.kind_name(bank::Direction::Load),
                         read_conflicts: read,
                         write_conflicts: write,
                     },
@@ -952,8 +935,8 @@ pub fn optimal_swizzling(
     let tile_dst = phase_lanes(&lane_dst, vec_elems, bits, banks);
     Ok(ChosenSwizzle {
         layout,
-        store: LD_ST_SHARED.store,
-        load: LD_ST_SHARED.load,
+        store: Instruction::LD_ST.kind_name(bank::Direction::Store),
+        load: Instruction::LD_ST.kind_name(bank::Direction::Load),
         read_conflicts: f2::conflict_ways(&tile_dst, &segment),
         write_conflicts: f2::conflict_ways(&tile_src, &segment),
     })
