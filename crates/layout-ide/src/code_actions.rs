@@ -28,7 +28,35 @@ pub fn code_actions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<CodeAct
     let mut out = Vec::new();
     quick_fixes(db, file, offset, &mut out);
     rewrites(db, file, offset, &mut out);
+    record_answer(db, file, offset, &mut out);
     out
+}
+
+/// In a `solve` block: write the solver's answer into it, as
+/// `layoutc solve --write` does.
+fn record_answer(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeAction>) {
+    let Some(at) = item_at(db, file, offset) else {
+        return;
+    };
+    let Some(item) = &parse_item(db, at.item).item else {
+        return;
+    };
+    if !matches!(item.kind, layout_syntax::ItemKind::Solve { .. }) {
+        return;
+    }
+    let Some(layout_db::Value::Solve(solved)) = &layout_db::evaluate_item(db, at.item).value else {
+        return;
+    };
+    let Some(answer) = crate::answer::answer_text(solved) else {
+        return;
+    };
+    if let Some(edit) = crate::answer::record_edit(file.text(db), at.to_file(item.span), &answer) {
+        out.push(CodeAction {
+            title: format!("Record the solver's answer ({})", solved.status.name()),
+            kind: ActionKind::Rewrite,
+            edits: vec![edit],
+        });
+    }
 }
 
 fn quick_fixes(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeAction>) {
@@ -217,6 +245,27 @@ mod tests {
             })
             .collect();
         expect.assert_eq(&shown.join("\n"));
+    }
+
+    #[test]
+    fn a_solve_block_records_its_answer_and_then_offers_nothing() {
+        let block = "target = sm90\n#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\nsolve s$0mem {\n    kind = swizzle\n    write = tensor<64x64xf16, #b>\n    family = triton // a comment stays\n}\n";
+        check(
+            block,
+            expect![[r#"
+                Rewrite Record the solver's answer (optimal)
+                target = sm90
+                #b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+                solve smem {
+                    kind = swizzle
+                    write = tensor<64x64xf16, #b>
+                    family = triton // a comment stays
+                    answer = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+                }
+            "#]],
+        );
+        let recorded = "target = sm90\n#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\nsolve s$0mem {\n    kind = swizzle\n    write = tensor<64x64xf16, #b>\n    family = triton // a comment stays\n    answer = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>\n}\n";
+        check(recorded, expect![[r#""#]]);
     }
 
     #[test]

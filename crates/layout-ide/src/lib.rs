@@ -13,6 +13,7 @@
 //! values for hovers and `layoutc show`, and [`line_index`] maps offsets
 //! to lines and UTF-16 columns.
 
+pub mod answer;
 pub mod code_actions;
 pub mod completion;
 pub mod diagnostics;

@@ -174,72 +174,20 @@ fn tiling_json(j: &mut Json, t: &TilingOutcome) {
     j["candidates"] = json!(t.candidates);
 }
 
-/// The text of the answer as it is written back into the block.
-fn answer_text(s: &SolveOutcome) -> Option<String> {
-    match &s.kind {
-        SolveKind::Swizzle(w) => {
-            w.answer.as_ref()?;
-            // The family's own notation; for `linear`, the shortest exact one.
-            let preferred = match w.family {
-                layout_solve::Family::Linear => ["triton", "cute", "nvmma", "linear"],
-                f => [f.name(); 4],
-            };
-            preferred.iter().find_map(|key| {
-                w.notations.iter().find(|(k, _)| k == key).map(|(k, v)| {
-                    if k == "cute" {
-                        format!("cute {v}")
-                    } else {
-                        v.clone()
-                    }
-                })
-            })
-        }
-        SolveKind::Tiling(t) => t.answer.as_ref().map(|x| format!("xla {x}")),
-    }
-}
-
-/// Each block gets `answer = ...` (replacing an earlier one), indented as
-/// its other keys; nothing else in the file changes.
+/// Each block gets `answer = ...` (replacing an earlier one); nothing else
+/// in the file changes.
 fn record_answers(text: &str, solved: &[(&NamedValue, &SolveOutcome)]) -> String {
-    let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    for (v, s) in solved {
-        let Some(answer) = answer_text(s) else {
-            continue;
-        };
-        let block = &text[v.item_span.start..v.item_span.end];
-        let lines: Vec<&str> = block.lines().collect();
-        let indent = lines
-            .iter()
-            .skip(1)
-            .find(|l| !l.trim().is_empty() && !l.trim().starts_with('}'))
-            .map(|l| &l[..l.len() - l.trim_start().len()])
-            .unwrap_or("  ");
-        // An earlier answer: its whole line is replaced.
-        let mut at = v.item_span.start;
-        let mut replaced = false;
-        for line in block.split_inclusive('\n') {
-            if line.trim_start().starts_with("answer") && line.contains('=') {
-                let end = at + line.trim_end_matches('\n').len();
-                edits.push((at, end, format!("{indent}answer = {answer}")));
-                replaced = true;
-                break;
-            }
-            at += line.len();
-        }
-        if !replaced {
-            let Some(close) = block.rfind('}') else {
-                continue;
-            };
-            let before = &block[..close];
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            let insert_at = v.item_span.start + line_start;
-            edits.push((insert_at, insert_at, format!("{indent}answer = {answer}\n")));
-        }
-    }
+    let mut edits: Vec<layout_ide::TextEdit> = solved
+        .iter()
+        .filter_map(|(v, s)| {
+            let answer = layout_ide::answer::answer_text(s)?;
+            layout_ide::answer::record_edit(text, v.item_span, &answer)
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
     let mut out = text.to_string();
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-    for (start, end, with) in edits {
-        out.replace_range(start..end, &with);
+    for e in edits {
+        out.replace_range(e.span.start..e.span.end, &e.new_text);
     }
     out
 }
