@@ -18,7 +18,7 @@ use crate::value::{
 };
 
 /// Every key a solve block takes.
-pub const KEYS: [&str; 16] = [
+pub const KEYS: [&str; 17] = [
     "kind",
     "write",
     "read",
@@ -34,6 +34,7 @@ pub const KEYS: [&str; 16] = [
     "max_padding",
     "tiles",
     "answer",
+    "fixed",
     "instruction",
 ];
 
@@ -57,6 +58,9 @@ struct Keys {
     tiles: Vec<Vec<Vec<i64>>>,
     /// `answer = ...` as `layoutc solve --write` recorded it.
     answer: Option<(Value, Span)>,
+    /// `fixed = [[0, 1], [0, 2]]`: the tensor coordinates of the first
+    /// offset bits, as `#ttg.shared_linear` writes its `offset` bases.
+    fixed: Option<(Vec<Vec<i64>>, Span)>,
 }
 
 fn word(e: &layout_syntax::Expr) -> Option<&str> {
@@ -211,6 +215,23 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     k.min_vector = Some(bits as u32);
                 }
                 "answer" => k.answer = Some((ctx.expr(&f.value)?, f.value.span)),
+                "fixed" => {
+                    let v = ctx.expr(&f.value)?;
+                    let bases: Option<Vec<Vec<i64>>> = match &v {
+                        Value::List(items) => items.iter().map(int_list).collect(),
+                        _ => None,
+                    };
+                    match bases {
+                        Some(b) if !b.is_empty() => k.fixed = Some((b, f.value.span)),
+                        _ => {
+                            return Err(ctx.error(
+                                Code::InvalidSolve,
+                                f.value.span,
+                                "`fixed` lists the tensor coordinates of the first offset bits, as #ttg.shared_linear's offset bases: [[0, 1], [0, 2]]",
+                            ));
+                        }
+                    }
+                }
                 "budget" => k.budget = Some(positive(ctx, f, "bytes of shared memory")?),
                 "timeout" => k.timeout_ms = Some(positive(ctx, f, "milliseconds")?),
                 "max_padding" => k.max_padding = Some(positive(ctx, f, "padded bytes")?),
@@ -256,7 +277,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     if let Some(s) = did_you_mean(key, KEYS) {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     } else {
-                        d = d.with_note(format!("the keys are {}", KEYS[..15].join(", ")));
+                        d = d.with_note(format!("the keys are {}", KEYS[..16].join(", ")));
                     }
                     return Err(ctx.report(d));
                 }
@@ -369,10 +390,38 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
             ),
         ));
     }
+    let tensor = first.layout.out_dims();
+    let mut fixed = Vec::new();
+    if let Some((bases, span)) = &keys.fixed {
+        for (bit, coordinate) in bases.iter().enumerate() {
+            let fits = coordinate.len() == tensor.len()
+                && coordinate
+                    .iter()
+                    .zip(&tensor)
+                    .all(|(&c, (_, size))| c >= 0 && (c as u64) < *size)
+                && coordinate.iter().any(|&c| c != 0);
+            if !fits {
+                return Err(ctx.error(
+                    Code::InvalidSolve,
+                    *span,
+                    format!(
+                        "fixed offset basis {bit} is {coordinate:?}: a non-zero coordinate of the {} tensor, one entry per dim",
+                        crate::builtins::shape_text(&first.shape)
+                    ),
+                ));
+            }
+            let mut word = 0u64;
+            let mut shift = 0;
+            for (&c, (_, size)) in coordinate.iter().zip(&tensor) {
+                word |= (c as u64) << shift;
+                shift += size.trailing_zeros();
+            }
+            fixed.push((bit as u32, word));
+        }
+    }
     let machine = machine(ctx, &keys, whole);
     let family = keys.family.unwrap_or(Family::Linear);
     let instructions = keys.instructions.unwrap_or(InstructionPolicy::Vector);
-    let tensor = first.layout.out_dims();
     let accesses = keys
         .accesses
         .iter()
@@ -403,7 +452,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         machine: machine.clone(),
         min_vector_bits: keys.min_vector,
         budget_bytes: keys.budget,
-        fixed: Vec::new(),
+        fixed,
         timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
     };
     let solution = match layout_solve::solve_swizzle(&request, &Cancel::new()) {

@@ -223,3 +223,34 @@ fn notations_read_back_to_the_answer() {
     }
     assert!(checked >= 15, "{checked}");
 }
+
+/// `fixed` pins offset bases: the answer keeps them (its `#ttg.shared_linear`
+/// starts with them) and costs what the pin forces.
+#[test]
+fn fixed_bases_are_kept_and_cost_what_they_force() {
+    let text = |fixed: &str| {
+        format!(
+            r#"target = sm90
+#rows = #ttg.blocked<{{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}}>
+solve s {{
+    kind = swizzle
+    write = tensor<64x64xf16, #rows>
+{fixed}}}
+"#
+        )
+    };
+    let free = &solve(&text(""))[0].1;
+    let pinned = &solve(&text("    fixed = [[1, 0]]\n"))[0].1;
+    let (SolveKind::Swizzle(f), SolveKind::Swizzle(p)) = (&free.kind, &pinned.kind) else {
+        panic!()
+    };
+    let linear = notation(pinned, "linear");
+    assert!(
+        linear.starts_with("#ttg.shared_linear<{offset = [[1, 0], "),
+        "{linear}"
+    );
+    // Rows at consecutive offsets: no vector along the row any more.
+    assert_eq!(f.write_wavefronts, 16);
+    assert!(p.write_wavefronts > f.write_wavefronts, "{p:?}");
+    assert_eq!(pinned.status, Status::Optimal, "{}", pinned.why);
+}

@@ -284,6 +284,10 @@ pub const SOLVE_KEYS: &[(&str, &str)] = &[
         "a tiling: candidate tilings instead of the TPU formats, `[[[8, 128], [2, 1]], [[16, 128]]]`",
     ),
     (
+        "fixed",
+        "pins the first offset bases to these tensor coordinates (`[[0, 1], [0, 2]]`, as `#ttg.shared_linear` writes them)",
+    ),
+    (
         "answer",
         "the answer as `layoutc solve --write` recorded it; W0501 when the solver now finds another",
     ),

@@ -123,6 +123,14 @@ impl<'a> Problem<'a> {
     /// buffer over budget).
     pub fn score(&self, candidate: &Candidate) -> Option<Score> {
         let req = self.request;
+        // Offsets the request pins must hold the coordinates it gives.
+        if req
+            .fixed
+            .iter()
+            .any(|&(bit, coordinate)| candidate.map.apply(coordinate) != 1 << bit)
+        {
+            return None;
+        }
         let elements = 1u64 << self.tensor_bits();
         let scratch_bytes = candidate.scratch_elements(elements) * req.element_bits as u64 / 8;
         if req.budget_bytes.is_some_and(|b| scratch_bytes > b) {

@@ -389,6 +389,10 @@ fn encode_and_check(problem: &Problem, plan: &Plan, max_cost: u64, time: Duratio
         }
     }
 
+    // Offsets the request pins: S(1 << bit) = coordinate.
+    for &(bit, coordinate) in &req.fixed {
+        solver.assert(image(&columns, coordinate, n).eq(BV::from_u64(1 << bit, n)));
+    }
     let mut pb: Vec<(Bool, i64)> = Vec::new();
     let mut fixed_cost: u64 = 0;
     for ((g, access), &instruction) in problem
