@@ -146,6 +146,15 @@ impl SwizzleSolution {
     }
 }
 
+/// The largest buffer a swizzle is searched for: the shared memory of one
+/// CTA on the largest machine modelled (sm90/sm100: 228 KiB, rounded up to
+/// a power of two).
+const MAX_BUFFER_BYTES: u64 = 256 * 1024;
+
+/// The largest share of one warp (log2 elements) the padded family is
+/// searched for: its members are counted by enumeration.
+const MAX_PADDED_WARP_BITS: usize = 15;
+
 /// Solves a swizzle request.
 pub fn solve_swizzle(
     request: &SwizzleRequest,
@@ -154,6 +163,21 @@ pub fn solve_swizzle(
     let start = Instant::now();
     validate(request)?;
     let problem = Problem::new(request)?;
+    if request.family == Family::Padded {
+        // Padded offsets are not linear: every member is counted by walking
+        // each warp's requests, which is only quick for a modest share.
+        let most = problem
+            .geometries
+            .iter()
+            .map(|g| g.registers.len() + g.lanes.len())
+            .max()
+            .unwrap_or(0);
+        if most > MAX_PADDED_WARP_BITS {
+            return Err(SolveError::Invalid(format!(
+                "one warp's share here is 2^{most} elements; the padded family is searched for shares of at most 2^{MAX_PADDED_WARP_BITS} (spread the tensor over more warps, or ask another family)"
+            )));
+        }
+    }
     let plans = linear::plans(&problem);
     // Padding is not linear: the bound holds for the XOR families only.
     let linear_bound = if plans.complete && request.family != Family::Padded {
@@ -267,9 +291,18 @@ pub fn solve_swizzle(
             }
         }
         family => {
-            let members = families::members(family, &request.tensor, request.element_bits);
+            let mut members = families::members(family, &request.tensor, request.element_bits);
             let listed = members.len();
+            // Branch and bound: members in order of what they cost at best
+            // (one wavefront per phase at the widest vector they allow);
+            // once that reaches the best found, no later member can win.
+            members.sort_by_cached_key(|m| member_floor(&problem, &m.candidate));
             for m in members {
+                if let Some((_, b)) = &best
+                    && member_floor(&problem, &m.candidate) > b.weighted
+                {
+                    break;
+                }
                 consider(m.candidate, &mut best);
             }
             status = if best.is_some() {
@@ -284,7 +317,7 @@ pub fn solve_swizzle(
                 )
             } else {
                 format!(
-                    "none of the {listed} {} layouts this tensor admits meets the request's limits",
+                    "none of the {listed} {} layouts this tensor admits can serve these accesses within the request's limits (a vector the padding splits, or sub-byte elements a byte access cannot hold, rule a layout out)",
                     family.name()
                 )
             };
@@ -377,6 +410,42 @@ fn provably_infeasible(problem: &Problem, plans: &linear::Plans) -> Option<Strin
     None
 }
 
+/// The fewest weighted wavefronts a member can cost: each access at the
+/// widest vector the member allows it (padding caps vectors at its
+/// interval), one wavefront per phase.
+fn member_floor(problem: &Problem, candidate: &Candidate) -> u64 {
+    use layout_algebra::bank::Instruction;
+    let req = problem.request;
+    let eb = req.element_bits;
+    let interval = candidate
+        .padding
+        .iter()
+        .map(|&(i, _)| i as u64)
+        .min()
+        .unwrap_or(u64::MAX);
+    req.accesses
+        .iter()
+        .zip(&problem.geometries)
+        .map(|(a, g)| {
+            let vector = (1u64 << g.registers.len())
+                .min((128 / eb).max(1) as u64)
+                .min(interval);
+            let ld_st = Instruction::LdSt {
+                bits: (vector as u32 * eb).max(8),
+            };
+            let mut floor = g.ideal_wavefronts(ld_st, a.direction, &req.machine.banks);
+            if req.instructions != InstructionPolicy::Vector && eb == 16 && interval >= 8 {
+                let matrix = Instruction::Matrix {
+                    count: 4,
+                    trans: false,
+                };
+                floor = floor.min(g.ideal_wavefronts(matrix, a.direction, &req.machine.banks));
+            }
+            a.weight * floor
+        })
+        .sum()
+}
+
 fn bound_reason(b: &Bound) -> String {
     format!(
         "meets the lower bound: {} write and {} read wavefronts per warp is the least any layout allows (one wavefront per phase at the widest vectors the accesses can share, and the conflicts Lemma 9.5 forces)",
@@ -396,11 +465,19 @@ fn validate(request: &SwizzleRequest) -> Result<(), SolveError> {
             "a swizzle needs at least one access to the buffer".into(),
         ));
     }
-    let bits: u32 = request.tensor.iter().map(|(_, s)| s.trailing_zeros()).sum();
-    if request.tensor.iter().any(|(_, s)| !s.is_power_of_two()) || bits > 24 {
+    let sizes: Vec<u64> = request.tensor.iter().map(|(_, s)| *s).collect();
+    if sizes.iter().any(|s| !s.is_power_of_two()) {
         return Err(SolveError::Invalid(format!(
-            "a tensor of {:?} elements: swizzles are found for power-of-two shapes of at most 2^24 elements",
-            request.tensor.iter().map(|(_, s)| s).collect::<Vec<_>>()
+            "a tensor of {sizes:?} elements: a swizzle is a GF(2) map, so every dim must be a power of two"
+        )));
+    }
+    let bits: u32 = sizes.iter().map(|s| s.trailing_zeros()).sum();
+    let bytes = (1u128 << bits) * eb as u128 / 8;
+    if bytes > MAX_BUFFER_BYTES as u128 {
+        return Err(SolveError::Invalid(format!(
+            "a buffer of {sizes:?} elements of {eb} bits takes {} KiB, more than the {} KiB of shared memory a CTA has on any machine layoutc models; solve for the tile one CTA stages",
+            bytes / 1024,
+            MAX_BUFFER_BYTES / 1024
         )));
     }
     let warp = request.machine.banks.warp_size;
