@@ -287,7 +287,7 @@ mod tests {
         check(
             "solve s {\n  kind = swizzle\n  $0\n}\n",
             expect![[r#"
-                15 items
+                16 items
                 SolveKey kind -> `kind = `
                 SolveKey write -> `write = `
                 SolveKey read -> `read = `
