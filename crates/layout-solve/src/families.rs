@@ -148,19 +148,8 @@ pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Me
             }
         }
         Family::Nvmma => {
-            if rank >= 2 {
-                for swizzling_byte_width in [0, 32, 64, 128] {
-                    for transposed in [false, true] {
-                        let e = Encoding::NvmmaShared(NvmmaShared {
-                            swizzling_byte_width,
-                            transposed,
-                            element_bit_width: element_bits,
-                            fp4_padded: false,
-                            cga: CgaLayout::single(rank),
-                        });
-                        push(member_of(e, tensor), &mut out);
-                    }
-                }
+            for m in nvmma_members(tensor, element_bits) {
+                push(Some(m), &mut out);
             }
         }
         Family::Cute => {
@@ -224,6 +213,48 @@ pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Me
     out
 }
 
+/// NVMMA's modes for a tensor, converted through Triton's layout once per
+/// shape and element width (the conversion is the slow part of listing the
+/// familiar families, and a file asks for the same shapes again).
+fn nvmma_members(tensor: &TensorDims, element_bits: u32) -> Vec<Member> {
+    type Key = (Vec<u64>, u32);
+    static CACHE: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<Key, Vec<Member>>>,
+    > = std::sync::OnceLock::new();
+    let key = (
+        tensor.iter().map(|(_, s)| *s).collect::<Vec<_>>(),
+        element_bits,
+    );
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let rank = tensor.len();
+    let mut out = Vec::new();
+    if rank >= 2 {
+        for swizzling_byte_width in [0, 32, 64, 128] {
+            for transposed in [false, true] {
+                let e = Encoding::NvmmaShared(NvmmaShared {
+                    swizzling_byte_width,
+                    transposed,
+                    element_bit_width: element_bits,
+                    fp4_padded: false,
+                    cga: CgaLayout::single(rank),
+                });
+                out.extend(member_of(e, tensor));
+            }
+        }
+    }
+    if let Ok(mut c) = cache.lock() {
+        // Bounded: a long-running server sees many shapes.
+        if c.len() > 256 {
+            c.clear();
+        }
+        c.insert(key, out.clone());
+    }
+    out
+}
+
 /// `#ttg.swizzled_shared`'s offsets without building its layout: element
 /// `(row, col)` of the two minor dims (by `order`) sits at
 /// `row * C + (col ^ ((row / perPhase) % maxPhase) * vec)`, the other dims
@@ -279,8 +310,9 @@ fn cute_member(sw: Swizzle, rows: u64, cols: u64, row_major: bool) -> Option<Mem
     let columns: Vec<u64> = (0..rb + cb)
         .map(|bit| sw.apply(base(bit) as i64) as u64)
         .collect();
+    // A CuTe swizzle is a bijection of the offsets (|S| >= B), and the base
+    // is compact: no elimination is needed to know the map is invertible.
     let map = OffsetMap::from_columns(columns);
-    map.offset_bases()?;
     Some(Member {
         candidate: Candidate::linear(map),
         notation: Notation::Cute {
