@@ -18,7 +18,7 @@ use crate::value::{
 };
 
 /// Every key a solve block takes.
-pub const KEYS: [&str; 17] = [
+pub const KEYS: [&str; 18] = [
     "kind",
     "write",
     "read",
@@ -35,6 +35,7 @@ pub const KEYS: [&str; 17] = [
     "tiles",
     "answer",
     "fixed",
+    "base",
     "instruction",
 ];
 
@@ -61,6 +62,8 @@ struct Keys {
     /// `fixed = [[0, 1], [0, 2]]`: the tensor coordinates of the first
     /// offset bits, as `#ttg.shared_linear` writes its `offset` bases.
     fixed: Option<(Vec<Vec<i64>>, Span)>,
+    /// `base = cute (64,64):(1,64)`: the CuTe family's base.
+    base: Option<(layout_algebra::cute::Layout, Span)>,
 }
 
 fn word(e: &layout_syntax::Expr) -> Option<&str> {
@@ -215,6 +218,19 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     k.min_vector = Some(bits as u32);
                 }
                 "answer" => k.answer = Some((ctx.expr(&f.value)?, f.value.span)),
+                "base" => match ctx.expr(&f.value)? {
+                    Value::Cute(l) => k.base = Some((*l, f.value.span)),
+                    other => {
+                        return Err(ctx.error(
+                            Code::InvalidSolve,
+                            f.value.span,
+                            format!(
+                                "`base` is the CuTe layout the cute family swizzles, e.g. cute (64,64):(1,64); this is {}",
+                                other.type_name()
+                            ),
+                        ));
+                    }
+                },
                 "fixed" => {
                     let v = ctx.expr(&f.value)?;
                     let bases: Option<Vec<Vec<i64>>> = match &v {
@@ -277,7 +293,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     if let Some(s) = did_you_mean(key, KEYS) {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     } else {
-                        d = d.with_note(format!("the keys are {}", KEYS[..16].join(", ")));
+                        d = d.with_note(format!("the keys are {}", KEYS[..17].join(", ")));
                     }
                     return Err(ctx.report(d));
                 }
@@ -421,6 +437,15 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     }
     let machine = machine(ctx, &keys, whole);
     let family = keys.family.unwrap_or(Family::Linear);
+    if let Some((_, span)) = &keys.base
+        && family != Family::Cute
+    {
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            *span,
+            "`base` is the base of the cute family; add `family = cute`",
+        ));
+    }
     let instructions = keys.instructions.unwrap_or(InstructionPolicy::Vector);
     let accesses = keys
         .accesses
@@ -454,6 +479,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         budget_bytes: keys.budget,
         fixed,
         timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
+        cute_base: keys.base.as_ref().map(|(l, _)| l.clone()),
     };
     let solution = match layout_solve::solve_swizzle(&request, &Cancel::new()) {
         Ok(s) => s,

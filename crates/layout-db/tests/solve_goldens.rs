@@ -254,3 +254,46 @@ solve s {{
     assert!(p.write_wavefronts > f.write_wavefronts, "{p:?}");
     assert_eq!(pinned.status, Status::Optimal, "{}", pinned.why);
 }
+
+/// The cute family over a base the user gives: a column-major tile read by
+/// column-contiguous loads gets the 128-byte swizzle over that base.
+#[test]
+fn cute_family_over_a_given_base() {
+    let text = r#"target = sm80
+#cols = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 4], instrShape = [16, 8]}>
+#dot_b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+solve tile {
+    kind = swizzle
+    write = tensor<64x64xf16, #cols>
+    read = tensor<64x64xf16, #dot_b>
+    family = cute
+    base = cute (64,64):(1,64)
+    instructions = matrix
+}
+check bank_conflicts(tensor<64x64xf16, #cols>, tile, 16) == 0
+"#;
+    let solved = solve(text);
+    let s = &solved[0].1;
+    assert_eq!(s.status, Status::Optimal, "{}", s.why);
+    let cute = notation(s, "cute");
+    assert!(cute.ends_with(" o (64,64):(1,64)"), "{cute}");
+    let SolveKind::Swizzle(w) = &s.kind else {
+        panic!()
+    };
+    assert_eq!((w.write_conflicts, w.read_conflicts), (0, 0), "{w:?}");
+
+    // A base that is not a bijection built from its strides is refused.
+    let mut db = Database::default();
+    let bad = text.replace("base = cute (64,64):(1,64)", "base = cute (64,64):(1,65)");
+    let file = SourceFile::open(&mut db, "bad.lay".into(), bad);
+    let report = check_file(&db, file);
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("is not a bijection")),
+        "{:#?}",
+        report.diagnostics
+    );
+}

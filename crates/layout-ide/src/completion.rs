@@ -287,7 +287,7 @@ mod tests {
         check(
             "solve s {\n  kind = swizzle\n  $0\n}\n",
             expect![[r#"
-                16 items
+                17 items
                 SolveKey kind -> `kind = `
                 SolveKey write -> `write = `
                 SolveKey read -> `read = `

@@ -284,6 +284,10 @@ pub const SOLVE_KEYS: &[(&str, &str)] = &[
         "a tiling: candidate tilings instead of the TPU formats, `[[[8, 128], [2, 1]], [[16, 128]]]`",
     ),
     (
+        "base",
+        "the cute family's base instead of row- and column-major (`cute (64,64):(1,64)`); the answer is `Sw<B,M,S> o base`",
+    ),
+    (
         "fixed",
         "pins the first offset bases to these tensor coordinates (`[[0, 1], [0, 2]]`, as `#ttg.shared_linear` writes them)",
     ),

@@ -74,6 +74,7 @@ fn request(
         budget_bytes: None,
         fixed: Vec::new(),
         timeout: Duration::from_secs(10),
+        cute_base: None,
     }
 }
 

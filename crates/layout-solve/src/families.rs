@@ -23,12 +23,10 @@ pub struct Member {
 #[derive(Clone, Debug)]
 pub enum Notation {
     Encoding(Encoding),
-    /// `Sw<B,M,S> o (R,C):(C,1)` (or column-major).
+    /// `Sw<B,M,S> o BASE`, the base as CuTe prints it.
     Cute {
         swizzle: Swizzle,
-        rows: u64,
-        cols: u64,
-        row_major: bool,
+        base: String,
     },
 }
 
@@ -36,22 +34,12 @@ impl Notation {
     pub fn text(&self) -> String {
         match self {
             Notation::Encoding(e) => e.to_string(),
-            Notation::Cute {
-                swizzle,
-                rows,
-                cols,
-                row_major,
-            } => {
-                let layout = if *row_major {
-                    format!("({rows},{cols}):({cols},1)")
-                } else {
-                    format!("({rows},{cols}):(1,{rows})")
-                };
+            Notation::Cute { swizzle, base } => {
                 if swizzle.bits == 0 {
-                    layout
+                    base.clone()
                 } else {
                     format!(
-                        "Sw<{},{},{}> o {layout}",
+                        "Sw<{},{},{}> o {base}",
                         swizzle.bits, swizzle.base, swizzle.shift
                     )
                 }
@@ -155,20 +143,30 @@ pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Me
         Family::Cute => {
             if rank == 2 {
                 let (rows, cols) = (tensor[0].1, tensor[1].1);
-                let n = (rows * cols).trailing_zeros();
                 for row_major in [true, false] {
-                    for b in 0..=n.min(4) {
-                        for m in 0..=n {
-                            for s in b.max(1)..=n {
-                                if b == 0 && (m > 0 || s > 1) || m + s + b > n {
-                                    continue;
-                                }
-                                let Ok(sw) = Swizzle::new(b, m, s as i32) else {
-                                    continue;
-                                };
-                                push(cute_member(sw, rows, cols, row_major), &mut out);
+                    let base = if row_major {
+                        format!("({rows},{cols}):({cols},1)")
+                    } else {
+                        format!("({rows},{cols}):(1,{rows})")
+                    };
+                    let rb = rows.trailing_zeros();
+                    let columns: Vec<u64> = (0..(rows * cols).trailing_zeros())
+                        .map(|bit| {
+                            // Tensor bit `bit`: dim0's bits first.
+                            let (r, c) = if bit < rb {
+                                (1u64 << bit, 0)
+                            } else {
+                                (0, 1u64 << (bit - rb))
+                            };
+                            if row_major {
+                                r * cols + c
+                            } else {
+                                c * rows + r
                             }
-                        }
+                        })
+                        .collect();
+                    for m in swizzled_over(&columns, &base) {
+                        push(Some(m), &mut out);
                     }
                 }
             }
@@ -290,38 +288,80 @@ pub fn swizzled_map(
     OffsetMap::from_columns(columns)
 }
 
-/// `Sw<B,M,S> o (R,C):(C,1)` (or column-major): the CuTe coordinate
-/// `(r, c)` is the tensor's `(dim0, dim1)`.
-fn cute_member(sw: Swizzle, rows: u64, cols: u64, row_major: bool) -> Option<Member> {
-    let (rb, cb) = (rows.trailing_zeros(), cols.trailing_zeros());
-    let base = |bit: u32| -> u64 {
-        // Tensor bit `bit`: dim0's bits first.
-        let (r, c) = if bit < rb {
-            (1u64 << bit, 0)
-        } else {
-            (0, 1u64 << (bit - rb))
-        };
-        if row_major {
-            r * cols + c
-        } else {
-            c * rows + r
+/// Every swizzle `Sw<B,M,S>` over a base whose offsets are `columns` (the
+/// offset of each tensor bit): the swizzle only moves offset bits, so a
+/// bijective base stays bijective.
+fn swizzled_over(columns: &[u64], base: &str) -> Vec<Member> {
+    let n = columns.len() as u32;
+    let mut out = Vec::new();
+    for b in 0..=n.min(4) {
+        for m in 0..=n {
+            for s in b.max(1)..=n {
+                if b == 0 && (m > 0 || s > 1) || m + s + b > n {
+                    continue;
+                }
+                let Ok(sw) = Swizzle::new(b, m, s as i32) else {
+                    continue;
+                };
+                let map = OffsetMap::from_columns(
+                    columns.iter().map(|&c| sw.apply(c as i64) as u64).collect(),
+                );
+                out.push(Member {
+                    candidate: Candidate::linear(map),
+                    notation: Notation::Cute {
+                        swizzle: sw,
+                        base: base.to_string(),
+                    },
+                });
+            }
         }
+    }
+    out
+}
+
+/// The CuTe family over a base the user gives (`base = cute (64,64):(1,64)`):
+/// the base maps CuTe's coordinate (row, col) of a rank-2 tensor, at index
+/// `row + rows * col`, to offsets; it must be a GF(2)-linear bijection.
+pub fn cute_members_over(
+    base: &layout_algebra::cute::Layout,
+    tensor: &TensorDims,
+) -> Result<Vec<Member>, String> {
+    if tensor.len() != 2 {
+        return Err(format!(
+            "a CuTe base is for a rank-2 tensor (rows, cols); this tensor has rank {}",
+            tensor.len()
+        ));
+    }
+    let (rows, cols) = (tensor[0].1, tensor[1].1);
+    let size = rows * cols;
+    if base.size() != size as i64 {
+        return Err(format!(
+            "the base {base} has {} elements, the tensor {rows}x{cols} has {size}",
+            base.size()
+        ));
+    }
+    let rb = rows.trailing_zeros();
+    let offset_of = |t: u64| -> i64 {
+        let (r, c) = (t & (rows - 1), t >> rb);
+        base.call((r + rows * c) as i64)
     };
-    let columns: Vec<u64> = (0..rb + cb)
-        .map(|bit| sw.apply(base(bit) as i64) as u64)
+    let columns: Vec<u64> = (0..size.trailing_zeros())
+        .map(|bit| offset_of(1 << bit) as u64)
         .collect();
-    // A CuTe swizzle is a bijection of the offsets (|S| >= B), and the base
-    // is compact: no elimination is needed to know the map is invertible.
-    let map = OffsetMap::from_columns(columns);
-    Some(Member {
-        candidate: Candidate::linear(map),
-        notation: Notation::Cute {
-            swizzle: sw,
-            rows,
-            cols,
-            row_major,
-        },
-    })
+    // Linear over GF(2) and onto [0, size): every element checked.
+    let map = OffsetMap::from_columns(columns.clone());
+    for t in 0..size {
+        if offset_of(t) != map.apply(t) as i64 || map.apply(t) >= size {
+            return Err(format!(
+                "the base {base} is not a bijection that XOR-combines its strides (element {t} is at {}), so no swizzle over it is linear",
+                offset_of(t)
+            ));
+        }
+    }
+    if map.offset_bases().is_none() {
+        return Err(format!("the base {base} stores two elements at one offset"));
+    }
+    Ok(swizzled_over(&columns, &base.to_string()))
 }
 
 /// The answer as `#ttg.shared_linear`: its offset bases.

@@ -212,7 +212,7 @@ pub fn solve_swizzle(
     };
     // The families users write, listed once: to prefer them among equal
     // answers and to write the answer in their notations.
-    let familiar_members: Vec<(Family, Vec<families::Member>)> =
+    let mut familiar_members: Vec<(Family, Vec<families::Member>)> =
         [Family::Triton, Family::Nvmma, Family::Cute]
             .into_iter()
             .map(|f| {
@@ -222,6 +222,11 @@ pub fn solve_swizzle(
                 )
             })
             .collect();
+    if let Some(base) = &request.cute_base {
+        let over =
+            families::cute_members_over(base, &request.tensor).map_err(SolveError::Invalid)?;
+        familiar_members[2].1 = over;
+    }
     let (status, why);
     match request.family {
         Family::Linear => {
@@ -291,7 +296,10 @@ pub fn solve_swizzle(
             }
         }
         family => {
-            let mut members = families::members(family, &request.tensor, request.element_bits);
+            let mut members = match familiar_members.iter().find(|(f, _)| *f == family) {
+                Some((_, listed)) => listed.clone(),
+                None => families::members(family, &request.tensor, request.element_bits),
+            };
             let listed = members.len();
             // Branch and bound: members in order of what they cost at best
             // (one wavefront per phase at the widest vector they allow);

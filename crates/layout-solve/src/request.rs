@@ -28,6 +28,9 @@ pub struct SwizzleRequest {
     pub fixed: Vec<(u32, u64)>,
     /// How long Z3 may search before the best answer found is reported.
     pub timeout: Duration,
+    /// The CuTe family's base when the user gives one (`Sw<B,M,S> o base`);
+    /// else row- and column-major.
+    pub cute_base: Option<layout_algebra::cute::Layout>,
 }
 
 /// One store into or load out of the buffer.

@@ -111,5 +111,6 @@ pub fn request(
         budget_bytes: None,
         fixed: Vec::new(),
         timeout: Duration::from_secs(2),
+        cute_base: None,
     }
 }
