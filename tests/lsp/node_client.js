@@ -40,22 +40,35 @@ async function main() {
     new rpc.StreamMessageReader(server.stdout),
     new rpc.StreamMessageWriter(server.stdin),
   );
-  const diagnostics = new Promise((resolve) => {
-    connection.onNotification(rpc.PublishDiagnosticsNotification.type, (p) => resolve(p));
+  // Diagnostics by document, resolved when they first arrive.
+  const published = new Map();
+  const waiting = new Map();
+  const diagnosticsOf = (u) =>
+    published.has(u) ? Promise.resolve(published.get(u)) : new Promise((resolve) => waiting.set(u, resolve));
+  connection.onNotification(rpc.PublishDiagnosticsNotification.type, (p) => {
+    if (!published.has(p.uri)) published.set(p.uri, p);
+    if (waiting.has(p.uri)) waiting.get(p.uri)(p);
   });
+  const diagnostics = diagnosticsOf(uri);
+  // Work done progress: the client lets the server create tokens and
+  // records what it reports.
+  const progress = [];
+  connection.onRequest("window/workDoneProgress/create", () => null);
+  connection.onNotification("$/progress", (p) => progress.push(p));
   connection.listen();
   const init = await connection.sendRequest(rpc.InitializeRequest.type, {
     processId: process.pid,
     rootUri: "file://" + root,
-    capabilities: {},
+    capabilities: { window: { workDoneProgress: true } },
   });
   check("initialize", init.capabilities.hoverProvider === true, init.capabilities);
   await connection.sendNotification(rpc.InitializedNotification.type, {});
   await connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
     textDocument: { uri, languageId: "lay", version: 1, text },
   });
-  const published = await diagnostics;
-  check("diagnostics", published.diagnostics.length === 1 && published.diagnostics[0].code === "E0101", published);
+  const first = await diagnostics;
+  check("diagnostics", first.diagnostics.length === 1 && first.diagnostics[0].code === "E0101", first);
+  check("no progress without solve blocks", progress.length === 0, progress);
 
   const doc = { uri };
   const hover = await connection.sendRequest(rpc.HoverRequest.type, {
@@ -92,6 +105,23 @@ async function main() {
 
   const folds = await connection.sendRequest(rpc.FoldingRangeRequest.type, { textDocument: doc });
   check("folding ranges answer", Array.isArray(folds), folds);
+
+  // A file with solve blocks: checking it runs the solver, reported as
+  // work done progress (begin, then end) around its diagnostics.
+  const solveFile = path.join(root, "examples/solve_tpu.lay");
+  const solveUri = "file://" + solveFile;
+  await connection.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: solveUri, languageId: "lay", version: 1, text: fs.readFileSync(solveFile, "utf8") },
+  });
+  const solved = await diagnosticsOf(solveUri);
+  check("solve file checks clean", solved.diagnostics.length === 0, solved);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const kinds = progress.map((p) => p.value.kind);
+  check(
+    "progress while solving",
+    kinds[0] === "begin" && kinds[kinds.length - 1] === "end" && progress[0].value.message.includes("solving 2 block"),
+    progress,
+  );
 
   await connection.sendRequest(rpc.ShutdownRequest.type);
   await connection.sendNotification(rpc.ExitNotification.type);

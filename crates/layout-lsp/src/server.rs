@@ -18,6 +18,8 @@ pub struct Backend {
     /// that a delta request can be answered with only what changed.
     tokens: Mutex<std::collections::HashMap<Uri, (String, Vec<SemanticToken>)>>,
     next_result_id: std::sync::atomic::AtomicU64,
+    /// Whether the client shows `$/progress` (window.workDoneProgress).
+    progress: std::sync::atomic::AtomicBool,
 }
 
 impl Backend {
@@ -27,6 +29,7 @@ impl Backend {
             docs: Arc::new(Mutex::new(Documents::default())),
             tokens: Default::default(),
             next_result_id: Default::default(),
+            progress: Default::default(),
         }
     }
 
@@ -121,6 +124,33 @@ impl Backend {
         };
         let version = snap.version;
         let uri2 = uri.clone();
+        // Checking a file with `solve` blocks runs the solver (Z3 up to its
+        // time limit): the client shows that as work in progress.
+        let solves = layout_syntax::outline(&snap.text)
+            .iter()
+            .filter(|i| i.keyword == "solve")
+            .count();
+        let progress = if solves > 0 && self.progress.load(std::sync::atomic::Ordering::Relaxed) {
+            let id = self
+                .next_result_id
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let token = ProgressToken::String(format!("layoutc/solve/{id}"));
+            match self.client.create_work_done_progress(token.clone()).await {
+                Ok(()) => Some(
+                    self.client
+                        .progress(token, "layoutc")
+                        .with_message(format!(
+                            "solving {solves} block(s) of {}",
+                            uri.path().as_str().rsplit('/').next().unwrap_or("")
+                        ))
+                        .begin()
+                        .await,
+                ),
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
         let result = query::run(snap, "diagnostics", move |s| {
             layout_ide::diagnostics::diagnostics(&s.db, s.file)
                 .into_iter()
@@ -128,6 +158,9 @@ impl Backend {
                 .collect::<Vec<_>>()
         })
         .await;
+        if let Some(p) = progress {
+            p.finish_with_message("solved").await;
+        }
         let Ok(diagnostics) = result else {
             return; // cancelled by a newer edit, which publishes its own
         };
@@ -175,7 +208,15 @@ fn to_lsp_diagnostic(
 }
 
 impl LanguageServer for Backend {
-    async fn initialize(&self, _: InitializeParams) -> Result<InitializeResult> {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let shows_progress = params
+            .capabilities
+            .window
+            .as_ref()
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false);
+        self.progress
+            .store(shows_progress, std::sync::atomic::Ordering::Relaxed);
         Ok(InitializeResult {
             server_info: Some(ServerInfo {
                 name: "layoutc".into(),
