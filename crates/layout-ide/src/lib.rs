@@ -10,7 +10,8 @@
 //! [`symbols`] (document symbols, folding), [`completion`],
 //! [`signature_help`], [`semantic_tokens`], [`inlay_hints`],
 //! [`code_actions`], [`formatting`], [`diagnostics`]; [`present`] draws
-//! values for hovers and `layoutc show`, and [`line_index`] maps offsets
+//! values for hovers and `layoutc show`, [`picture`] is the picture of one
+//! value that `layoutc render` draws, and [`line_index`] maps offsets
 //! to lines and UTF-16 columns.
 
 pub mod code_actions;
@@ -22,6 +23,7 @@ pub mod hover;
 pub mod inlay_hints;
 pub mod line_index;
 pub mod navigation;
+pub mod picture;
 pub mod present;
 pub mod semantic_tokens;
 pub mod signature_help;
