@@ -224,7 +224,14 @@ pub fn of_value(name: &str, value: &Value, target: &TargetFacts) -> Result<Pictu
                 },
             };
             p.title = format!("{name}: the answer of a solve block, {}", s.status.name());
-            p.notes.insert(0, crate::present::solution_text(s).lines().next().unwrap_or("").into());
+            p.notes.insert(
+                0,
+                crate::present::solution_text(s)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .into(),
+            );
             Ok(p)
         }
         Value::Tensor(_) | Value::Linear(_) => Err(not_drawable(

@@ -159,11 +159,7 @@ pub fn picture(name: &str, what: &str, l: &LinearLayout) -> Result<Picture, Pict
         legend: (0..warps.min(32))
             .map(|w| Swatch {
                 fill: colour::warp(w),
-                text: format!(
-                    "warp {w} (threads {}-{})",
-                    w * lanes,
-                    w * lanes + lanes - 1
-                ),
+                text: format!("warp {w} (threads {}-{})", w * lanes, w * lanes + lanes - 1),
             })
             .collect(),
     })
@@ -234,7 +230,9 @@ fn cta_tile(l: &LinearLayout, plane: &Plane) -> (usize, usize) {
             .collect()
     };
     let threads: Vec<(u64, u64)> = of("lane").into_iter().chain(of("warp")).collect();
-    let (or_r, or_c) = threads.iter().fold((0, 0), |(a, b), &(r, c)| (a | r, b | c));
+    let (or_r, or_c) = threads
+        .iter()
+        .fold((0, 0), |(a, b), &(r, c)| (a | r, b | c));
     let min_nonzero = |pick: fn(&(u64, u64)) -> u64| {
         threads
             .iter()

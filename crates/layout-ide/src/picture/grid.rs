@@ -200,10 +200,7 @@ impl<'a> Preimage<'a> {
         // name an input that lands elsewhere.
         let args: Vec<(&str, u64)> = ins.iter().map(|(n, v)| (n.as_str(), *v)).collect();
         let back = self.layout.apply(&args).ok()?;
-        let same = back
-            .iter()
-            .zip(coords)
-            .all(|((_, b), &c)| *b as u64 == c);
+        let same = back.iter().zip(coords).all(|((_, b), &c)| *b as u64 == c);
         same.then_some(ins)
     }
 }

@@ -132,10 +132,7 @@ fn element_cell(
         at,
         ("offset", offset.to_string()),
         ("bank", bank.to_string()),
-        (
-            "word",
-            banks.word(offset, stored.element_bits).to_string(),
-        ),
+        ("word", banks.word(offset, stored.element_bits).to_string()),
     ];
     if block > 0 {
         details.push(("cta", block.to_string()));

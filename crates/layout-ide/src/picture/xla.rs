@@ -54,11 +54,7 @@ impl Grid {
             col_dim,
             rows: row_dim.map_or(1, |d| x.dims[d] as usize),
             cols: x.dims[col_dim] as usize,
-            tile: if row_dim.is_some() {
-                tile
-            } else {
-                (1, tile.1)
-            },
+            tile: if row_dim.is_some() { tile } else { (1, tile.1) },
         })
     }
 
@@ -149,8 +145,8 @@ impl Grid {
             for j in 0..nc {
                 let (r0, r1) = (i * br * self.tile.0, ((i + 1) * br * self.tile.0).min(pr));
                 let (c0, c1) = (j * bc * self.tile.1, ((j + 1) * bc * self.tile.1).min(pc));
-                let used = (self.rows.min(r1).saturating_sub(r0))
-                    * (self.cols.min(c1).saturating_sub(c0));
+                let used =
+                    (self.rows.min(r1).saturating_sub(r0)) * (self.cols.min(c1).saturating_sub(c0));
                 let all = (r1 - r0) * (c1 - c0);
                 let percent = used * 100 / all.max(1);
                 cells.push(Cell {

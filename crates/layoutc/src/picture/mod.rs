@@ -62,7 +62,8 @@ pub fn render(path: &str, name: &str, output: &str) -> Result<u8, Usage> {
             return Ok(1);
         }
     };
-    let bytes = encode(&picture, format).map_err(|e| Usage(format!("cannot draw `{name}`: {e}")))?;
+    let bytes =
+        encode(&picture, format).map_err(|e| Usage(format!("cannot draw `{name}`: {e}")))?;
     crate::fmt_cmd::write_atomically(Path::new(output), bytes)
         .map_err(|e| Usage(format!("cannot write {output}: {e}")))?;
     if report.has_errors() {

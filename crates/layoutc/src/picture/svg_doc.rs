@@ -211,7 +211,13 @@ fn panel_group(panel: &Panel, index: usize, x: f64, y: f64) -> (Group, f64, f64)
     (g, width, height)
 }
 
-fn cell_group(cell: &Cell, row: usize, col: usize, (x, y): (f64, f64), (w, h): (f64, f64)) -> Group {
+fn cell_group(
+    cell: &Cell,
+    row: usize,
+    col: usize,
+    (x, y): (f64, f64),
+    (w, h): (f64, f64),
+) -> Group {
     let mut g = Group::new()
         .set("class", if cell.shaded { "cell shaded" } else { "cell" })
         .set("data-row", row)
