@@ -34,7 +34,7 @@ try() {
     echo "pre-commit: $name: expected the hook $hook to $want" >&2
     exit 1
   fi
-  echo "pre-commit: $name: $hook ${want}s as expected"
+  echo "pre-commit: $name: $hook: $want, as expected"
 }
 try clean-check pass layoutc-check
 try clean-fmt pass layoutc-fmt
