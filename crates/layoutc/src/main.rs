@@ -14,6 +14,7 @@ mod files;
 mod fmt_cmd;
 mod import;
 mod picture;
+mod progress;
 mod render;
 mod show;
 mod solve_cmd;
