@@ -151,6 +151,11 @@ pub fn steps_text(req: &CoalesceRequest, s: &CoalesceSteps) -> String {
 mod tests {
     use super::*;
 
+    /// expect-test strips the common indentation of its snapshot.
+    fn dedent(text: &str) -> String {
+        text.lines().map(|l| format!("{}\n", l.trim_start())).collect()
+    }
+
     #[test]
     fn seed_003s_load_is_explained_step_by_step() {
         let mut db = Database::default();
@@ -167,7 +172,7 @@ layout plain = xla f32[4]
               3. threadsPerWarp = [2, 16]: the 32 lanes fill the dims in order: dim 1 (64 / 4 = 16 positions) takes 16, dim 0 (64 / 1 = 64 positions) takes 2; the last dim takes the rest
               4. warpsPerCTA = [4, 1]: the 4 warps go where the lanes left room, in the same order: dim 1 takes 1, dim 0 takes 4
         "#]]
-        .assert_eq(&explain(&db, file, "load").unwrap());
+        .assert_eq(&dedent(&explain(&db, file, "load").unwrap()));
         // Named arguments; 4-byte divisibility allows 2 f16 elements.
         let other = explain(&db, file, "other").unwrap();
         assert!(other.contains("sizePerThread = [2, 1]"), "{other}");
