@@ -21,8 +21,10 @@
 //! wavefronts per wavefront for a store/load after the widest vectorisation.
 
 mod geometry;
+mod trace;
 
 pub use geometry::{AccessGeometry, OffsetMap, TensorDims};
+pub use trace::{Phase, Request, Trace, trace};
 
 use crate::error::{LayoutError, Result};
 use crate::f2;

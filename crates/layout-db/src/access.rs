@@ -17,7 +17,7 @@ use layout_syntax::Span;
 use crate::builtins::{Bound, shape_text, warn_if_default_target};
 use crate::diagnostic::{Code, Family};
 use crate::eval::{Ctx, R};
-use crate::value::{AccessReport, Value};
+use crate::value::{AccessReport, CountedAccess, Value};
 
 const REGISTER: &str = "register";
 const LANE: &str = "lane";
@@ -662,5 +662,10 @@ pub(crate) fn memory_access(
         conflicts: m.conflicts,
         distributed,
         shared: shared_tensor,
+        counted: CountedAccess {
+            distributed: dist.layout,
+            instruction: m.instruction,
+            target: ctx.target().bank_target(),
+        },
     })))
 }

@@ -64,6 +64,17 @@ pub struct AccessReport {
     pub wavefronts: u64,
     /// Triton's measure: extra wavefronts per wavefront.
     pub conflicts: u64,
+    /// What was counted, so a picture can walk the same requests.
+    pub counted: CountedAccess,
+}
+
+/// The inputs of an access's count: the distributed layout as matched to
+/// the buffer (a sub-view reaches part of it), the instruction and the banks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CountedAccess {
+    pub distributed: LinearLayout,
+    pub instruction: layout_algebra::bank::Instruction,
+    pub target: layout_algebra::bank::BankTarget,
 }
 
 impl ConversionReport {

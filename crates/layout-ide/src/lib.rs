@@ -9,11 +9,14 @@
 //! [`hover`], [`navigation`] (definition, references, highlight, rename),
 //! [`symbols`] (document symbols, folding), [`completion`],
 //! [`signature_help`], [`semantic_tokens`], [`inlay_hints`],
-//! [`code_actions`], [`formatting`], [`diagnostics`]; [`present`] draws
-//! values for hovers and `layoutc show`, and [`line_index`] maps offsets
+//! [`code_actions`], [`formatting`], [`diagnostics`]; [`coalesce`] explains
+//! a `coalesced_blocked` value step by step; [`present`] draws
+//! values for hovers and `layoutc show`, [`picture`] is the picture of one
+//! value that `layoutc render` draws, and [`line_index`] maps offsets
 //! to lines and UTF-16 columns.
 
 pub mod answer;
+pub mod coalesce;
 pub mod code_actions;
 pub mod completion;
 pub mod diagnostics;
@@ -23,6 +26,7 @@ pub mod hover;
 pub mod inlay_hints;
 pub mod line_index;
 pub mod navigation;
+pub mod picture;
 pub mod present;
 pub mod semantic_tokens;
 pub mod signature_help;

@@ -56,7 +56,7 @@ pub fn fmt(paths: &[String], check: bool, write: bool) -> Result<u8, Usage> {
 
 /// Writes beside the file, then renames over it: readers see the old or
 /// the new text, never a half-written one.
-pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -67,7 +67,7 @@ pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     let tmp = dir.join(format!(".{name}.layoutc-fmt.{}", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
+        f.write_all(contents.as_ref())?;
         f.sync_all()?;
         if let Ok(meta) = std::fs::metadata(path) {
             std::fs::set_permissions(&tmp, meta.permissions())?;

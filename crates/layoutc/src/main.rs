@@ -1,5 +1,6 @@
-//! The `layoutc` command line: `check`, `show` and `fmt` over `.lay` files,
-//! and `lsp`, the language server.
+//! The `layoutc` command line: `check`, `show`, `solve`, `render`, `fmt`,
+//! `import` and `explain` over `.lay` files and dumps, and `lsp`, the
+//! language server.
 //!
 //! Exit codes (CONTRACT §5): 0 success, 1 the input has errors or a `check`
 //! failed, 2 bad usage (unknown flag, missing file).
@@ -12,6 +13,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod files;
 mod fmt_cmd;
 mod import;
+mod picture;
+mod progress;
 mod render;
 mod show;
 mod solve_cmd;
@@ -92,6 +95,17 @@ enum Command {
         /// Write here (atomically) instead of printing.
         #[arg(short, long)]
         output: Option<String>,
+    },
+    /// Draw one value: a distributed layout's owners, a shared layout's
+    /// offsets and banks, an access's bank heatmap, an XLA tiling, a CuTe
+    /// layout, a solve answer. The format follows the output's extension.
+    Render {
+        file: String,
+        /// The declaration to draw (`#alias` or `%12` for pasted dumps).
+        name: String,
+        /// OUT.svg, OUT.png or OUT.html (written atomically).
+        #[arg(short, long, required = true)]
+        output: String,
     },
     /// Explain a diagnostic code, with an example that triggers it.
     Explain {
@@ -192,6 +206,7 @@ fn main() -> ExitCode {
             format,
             write,
         } => solve_cmd::solve(&file, format, write),
+        Command::Render { file, name, output } => picture::render(&file, &name, &output),
         Command::Explain { code } => explain(&code),
         Command::Import { dump, output } => import::import(&dump, output.as_deref()),
         Command::Fmt {

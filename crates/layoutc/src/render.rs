@@ -59,6 +59,7 @@ fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<Option<Checked>> = (0..texts.len()).map(|_| None).collect();
     let slots = std::sync::Mutex::new(&mut results);
+    let progress = crate::progress::FileProgress::start(texts.len());
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
@@ -66,6 +67,7 @@ fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((p, t)) = texts.get(i) else { break };
                     let c = check_text(p.clone(), t.clone(), false);
+                    progress.checked(p);
                     if let Ok(mut slots) = slots.lock() {
                         slots[i] = Some(c);
                     }
@@ -73,6 +75,7 @@ fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
             });
         }
     });
+    progress.finish();
     Ok(results.into_iter().flatten().collect())
 }
 

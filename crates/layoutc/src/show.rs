@@ -45,9 +45,28 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
             crate::outln!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
         }
         ShowFormat::Text => {
+            // A `coalesced_blocked(...)` value is explained step by step; the
+            // explanation reads the call, so it needs a database of the file.
+            let explainer = values
+                .iter()
+                .any(|v| matches!(v.value, Some(Value::Encoding(_))))
+                .then(|| {
+                    let mut db = layout_db::Database::default();
+                    let file = layout_db::SourceFile::open(
+                        &mut db,
+                        path.to_string(),
+                        checked.text.clone(),
+                    );
+                    (db, file)
+                });
             let mut out = String::new();
             for v in &values {
                 out += &value_text(&checked.text, &index, v);
+                if let Some((db, file)) = &explainer {
+                    if let Some(steps) = layout_ide::coalesce::explain(db, *file, &v.name) {
+                        out += &steps;
+                    }
+                }
                 out += "\n";
             }
             let mut cache = source_cache(path, &checked.text);

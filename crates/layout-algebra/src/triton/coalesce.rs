@@ -46,6 +46,33 @@ pub fn contiguity_order(contiguity: &[u32]) -> Vec<usize> {
 
 /// The coalesced blocked layout for a load or store.
 pub fn coalesced_layout(req: &CoalesceRequest) -> Result<Blocked> {
+    coalesce_steps(req).map(|s| s.layout)
+}
+
+/// Every decision of the heuristic, in the order seed 003 explains them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoalesceSteps {
+    /// 1. Dims by contiguity, most contiguous first.
+    pub order: Vec<usize>,
+    /// 2. Along `order[0]`: the element size in bytes, the pointer's
+    ///    divisibility and contiguity there, and the elements alignment
+    ///    allows (`min(divisibility / element bytes, contiguity)`, the best
+    ///    over the pointers with the same order).
+    pub element_bytes: u32,
+    pub divisibility: u32,
+    pub contiguity: u32,
+    pub alignment: u32,
+    /// The 128-bit limit in elements.
+    pub vector_limit: u32,
+    /// Elements each thread owns on average (at least 1).
+    pub elements_per_thread: u64,
+    /// 3. and 4. The layout: `sizePerThread` from the steps above, then
+    ///    lanes and warps spread over the dims in `order`.
+    pub layout: Blocked,
+}
+
+/// [`coalesced_layout`] with the numbers behind each decision.
+pub fn coalesce_steps(req: &CoalesceRequest) -> Result<CoalesceSteps> {
     let rank = req.shape.len();
     if rank == 0 {
         return Err(LayoutError::invalid_of(
@@ -79,25 +106,36 @@ pub fn coalesced_layout(req: &CoalesceRequest) -> Result<Blocked> {
     let num_threads = (req.num_warps * req.threads_per_warp) as u64;
     let elems_per_thread = (num_elems / num_threads).max(1);
     let elem_bytes = (req.element_bits / 8).max(1);
-    let mut per_thread = 1u32;
+    let vector_limit = (128 / req.element_bits).max(1);
+    let mut alignment = 1u32;
     for info in std::iter::once(&req.pointer).chain(&req.same_order) {
         if contiguity_order(&info.contiguity) != order {
             continue;
         }
         let max_multiple = (info.divisibility[order[0]] / elem_bytes).max(1);
-        let alignment = max_multiple.min(info.contiguity[order[0]]);
-        per_thread = per_thread.max(alignment.min(128 / req.element_bits).max(1));
+        alignment = alignment.max(max_multiple.min(info.contiguity[order[0]]));
     }
+    let per_thread = alignment.min(vector_limit).max(1);
     let mut size_per_thread = vec![1u32; rank];
     size_per_thread[order[0]] = (per_thread as u64).min(elems_per_thread) as u32;
-    blocked_for_shape(
+    let layout = blocked_for_shape(
         &req.shape,
         size_per_thread,
-        order,
+        order.clone(),
         req.num_warps,
         req.threads_per_warp,
         req.cga.clone(),
-    )
+    )?;
+    Ok(CoalesceSteps {
+        element_bytes: elem_bytes,
+        divisibility: req.pointer.divisibility[order[0]],
+        contiguity: req.pointer.contiguity[order[0]],
+        alignment,
+        vector_limit,
+        elements_per_thread: elems_per_thread,
+        order,
+        layout,
+    })
 }
 
 /// `BlockedEncodingAttr::get`: given `sizePerThread` and `order`, spread the

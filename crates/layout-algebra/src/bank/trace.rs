@@ -1,0 +1,270 @@
+//! Who asks which bank for which word, wavefront by wavefront.
+//!
+//! The enumeration oracle ([`super::padded_wavefronts_by_enumeration`])
+//! groups the requests of warp 0 into instructions and phases and keeps only
+//! the count. A picture needs the groups themselves: for every phase, each
+//! lane's request (its element offset, the words it touches) and how many
+//! distinct words each bank serves. [`trace`] walks the warp the same way;
+//! the wavefronts it sums are the oracle's (tested below and in
+//! `tests/bank_trace.rs`).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::{Access, BankTarget, Instruction, geometry, padded_offset};
+use crate::error::{LayoutError, Result};
+use crate::f2;
+use crate::linear::DimName;
+
+/// One lane's request in one phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The lane that supplies the address (for ldmatrix/stmatrix, lane
+    /// `8j + r` addresses row `r` of matrix `j`).
+    pub lane: u32,
+    /// The register holding the first element of the request.
+    pub register: u64,
+    /// The element offset of the first element, padding included.
+    pub offset: u64,
+    /// Elements moved (the vector, or the 8 elements of a matrix row).
+    pub elements: u64,
+    /// The word addresses touched (`bank_bytes` each).
+    pub words: Vec<u64>,
+}
+
+/// The requests one instruction serves together: they take as many
+/// wavefronts as the most distinct words any one bank serves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phase {
+    /// Which of the warp's instructions (0-based, in issue order).
+    pub instruction: u64,
+    /// Which phase of that instruction (0-based).
+    pub phase: u64,
+    pub requests: Vec<Request>,
+}
+
+/// Every phase of one warp's access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The banks the access sees (a word's bank is `word % banks`).
+    pub banks: u32,
+    pub phases: Vec<Phase>,
+}
+
+impl Phase {
+    /// Distinct words asked of each bank (index = bank).
+    pub fn words_per_bank(&self, banks: u32) -> Vec<u64> {
+        let mut words: Vec<BTreeSet<u64>> = vec![BTreeSet::new(); banks as usize];
+        for r in &self.requests {
+            for &w in &r.words {
+                words[(w % banks as u64) as usize].insert(w);
+            }
+        }
+        words.iter().map(|s| s.len() as u64).collect()
+    }
+
+    /// Wavefronts this phase takes: the busiest bank's distinct words.
+    pub fn wavefronts(&self, banks: u32) -> u64 {
+        self.words_per_bank(banks).into_iter().max().unwrap_or(0)
+    }
+}
+
+impl Trace {
+    /// The wavefronts of the whole access (the oracle's count).
+    pub fn wavefronts(&self) -> u64 {
+        self.phases.iter().map(|p| p.wavefronts(self.banks)).sum()
+    }
+}
+
+/// The requests of warp 0 of `access`, grouped as the hardware serves them
+/// (see the module documentation). `padding` as in
+/// [`super::padded_wavefronts_by_enumeration`].
+pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Result<Trace> {
+    let g = geometry(access, target)?;
+    let offset_of = element_offsets(access)?;
+    let d = access.distributed;
+    let reg_bits = d.in_dim_size_log2(super::REGISTER);
+    let lane_bits = d.in_dim_size_log2(super::LANE);
+    let eb = access.element_bits as u64;
+    let word_bytes = target.bank_bytes as u64;
+    let request = |lane: u32, register: u64, start: u64, elements: u64| {
+        let offset = padded_offset(padding, start);
+        let first = offset * eb / 8 / word_bytes;
+        let last = ((offset + elements) * eb / 8)
+            .div_ceil(word_bytes)
+            .max(first + 1);
+        Request {
+            lane,
+            register,
+            offset,
+            elements,
+            words: (first..last).collect(),
+        }
+    };
+    let mut phases = Vec::new();
+    match access.instruction {
+        Instruction::LdSt { .. } => {
+            let vec = g.vector_elems;
+            let mut phase_span = f2::Echelon::new();
+            for &lane in &g.phase_lanes {
+                phase_span.insert(lane as u64);
+            }
+            // (instruction, phase id) -> requests, as the oracle groups them.
+            let mut groups: BTreeMap<(u64, u64), Vec<Request>> = BTreeMap::new();
+            for lane in 0..1u64 << lane_bits {
+                let mut seen = BTreeMap::new();
+                for reg in 0..1u64 << reg_bits {
+                    seen.entry(offset_of(reg, lane)? / vec).or_insert(reg);
+                }
+                let mut starts: Vec<(u64, u64)> =
+                    seen.into_iter().map(|(block, reg)| (reg, block)).collect();
+                starts.sort();
+                let phase_id = phase_span.reduce(lane).0;
+                for (k, (reg, block)) in starts.into_iter().enumerate() {
+                    groups
+                        .entry((k as u64, phase_id))
+                        .or_default()
+                        .push(request(lane as u32, reg, block * vec, vec));
+                }
+            }
+            // Number the phases of each instruction in order of their id.
+            let mut next: HashMap<u64, u64> = HashMap::new();
+            for ((instruction, _), requests) in groups {
+                let n = next.entry(instruction).or_default();
+                phases.push(Phase {
+                    instruction,
+                    phase: *n,
+                    requests,
+                });
+                *n += 1;
+            }
+        }
+        Instruction::Matrix { count, trans } => {
+            let extra = count.trailing_zeros();
+            for instr in 0..g.instructions {
+                for j in 0..count as u64 {
+                    let mut requests = Vec::new();
+                    for r in 0..8u64 {
+                        let reg_high = (instr << extra | j) << 1;
+                        let (reg, lane) = if trans {
+                            (reg_high | (r & 1), r >> 1)
+                        } else {
+                            (reg_high, r << 2)
+                        };
+                        requests.push(request((8 * j + r) as u32, reg, offset_of(reg, lane)?, 8));
+                    }
+                    phases.push(Phase {
+                        instruction: instr,
+                        phase: j,
+                        requests,
+                    });
+                }
+            }
+        }
+    }
+    Ok(Trace {
+        banks: g.banks,
+        phases,
+    })
+}
+
+/// The unpadded shared offset of the element `(register, lane)` of warp 0
+/// holds, by tabulating the shared layout (as the oracle does).
+fn element_offsets<'a>(access: &Access<'a>) -> Result<impl Fn(u64, u64) -> Result<u64> + 'a> {
+    let (d, s) = (access.distributed, access.shared);
+    let offset_bits = s.in_dim_size_log2(super::OFFSET);
+    // Where `offset` sits among the shared layout's flattened in-dims.
+    let shift: u32 = s
+        .in_dims()
+        .iter()
+        .take_while(|(n, _)| n != super::OFFSET)
+        .map(|(_, size)| size.trailing_zeros())
+        .sum();
+    let mut table = HashMap::with_capacity(1 << offset_bits);
+    for off in 0..1u64 << offset_bits {
+        table.entry(s.apply_flat(off << shift)).or_insert(off);
+    }
+    let s_outs = s.out_dims();
+    let d_outs = d.out_dims();
+    let names: Vec<DimName> = d.in_dim_names().cloned().collect();
+    Ok(move |reg: u64, lane: u64| -> Result<u64> {
+        let mut inputs: Vec<(&str, u64)> = vec![(super::REGISTER, reg), (super::LANE, lane)];
+        for n in &names {
+            if n != super::REGISTER && n != super::LANE {
+                inputs.push((n.as_str(), 0));
+            }
+        }
+        let out = d.apply(&inputs)?;
+        let coords: Vec<u32> = out.iter().map(|(_, v)| *v).collect();
+        // The distributed coordinates packed in the shared layout's order.
+        let mut word = 0u64;
+        let mut at = 0;
+        for (name, size) in &s_outs {
+            let v = d_outs
+                .iter()
+                .position(|(n, _)| n == name)
+                .map_or(0, |k| coords[k]);
+            word |= (v as u64) << at;
+            at += size.trailing_zeros();
+        }
+        table.get(&word).copied().ok_or_else(|| {
+            LayoutError::invalid(
+                "shared layout",
+                format!("stores no element at tensor coordinate {coords:?}"),
+            )
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bank::{Direction, padded_wavefronts_by_enumeration};
+    use crate::linear::LinearLayout;
+
+    fn layout(ins: Vec<(&str, Vec<Vec<i64>>)>, outs: &[(&str, i64)]) -> LinearLayout {
+        LinearLayout::from_bases_with_sizes(
+            ins.into_iter().map(|(n, b)| (n.to_string(), b)).collect(),
+            outs.iter().map(|(n, s)| (DimName::from(*n), *s)).collect(),
+            true,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_column_walk_of_row_major_memory_asks_one_bank_for_every_word() {
+        // Lanes walk down dim0 of a 32x32 f32 tile, registers along dim1;
+        // stored row-major, instruction k finds all 32 lanes in bank k.
+        let pow = |dim: usize| -> Vec<Vec<i64>> {
+            (0..5)
+                .map(|b| {
+                    let mut v = vec![0, 0];
+                    v[dim] = 1 << b;
+                    v
+                })
+                .collect()
+        };
+        let outs = [("dim0", 32), ("dim1", 32)];
+        let dist = layout(vec![("register", pow(1)), ("lane", pow(0))], &outs);
+        let mut offsets = pow(1);
+        offsets.extend(pow(0));
+        let shared = layout(vec![("offset", offsets)], &outs);
+        let access = Access {
+            distributed: &dist,
+            shared: &shared,
+            element_bits: 32,
+            instruction: Instruction::LdSt { bits: 32 },
+            direction: Direction::Store,
+        };
+        let target = BankTarget::nvidia();
+        let t = trace(&access, &target, &[]).unwrap();
+        assert_eq!(t.phases.len(), 32);
+        for p in &t.phases {
+            let per_bank = p.words_per_bank(t.banks);
+            assert_eq!(per_bank[p.instruction as usize], 32);
+            assert_eq!(per_bank.iter().sum::<u64>(), 32);
+        }
+        let oracle = padded_wavefronts_by_enumeration(&access, &target, &[]).unwrap();
+        assert_eq!(t.wavefronts(), oracle.wavefronts);
+        assert_eq!(t.wavefronts(), 1024);
+    }
+}

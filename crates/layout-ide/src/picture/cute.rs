@@ -1,0 +1,163 @@
+//! A CuTe layout (seed 004): its offset table as `print_layout` draws it
+//! (rows: mode 0, columns: the other modes, colexicographic), and, read as
+//! a thread-value layout (mode 0 the thread, the rest the value), which
+//! thread and value land on each offset, as `print_latex` of a TV layout.
+
+use std::collections::HashMap;
+
+use layout_algebra::cute::{Layout, SwizzledLayout};
+
+use super::colour;
+use super::grid::labels;
+use super::{Cell, MAX_SIDE, Panel, Picture, PictureError};
+
+/// Above this many elements the TV picture is left out.
+const TV_LIMIT: i64 = 4096;
+
+/// A CuTe layout, plain or swizzled, as a function of its index.
+pub struct Tabled<'a> {
+    text: String,
+    size: i64,
+    /// Size of mode 0 (the thread mode of a TV layout).
+    rows: i64,
+    call: Box<dyn Fn(i64) -> i64 + 'a>,
+}
+
+impl<'a> Tabled<'a> {
+    pub fn plain(l: &'a Layout) -> Self {
+        Tabled {
+            text: l.to_string(),
+            size: l.size(),
+            rows: mode0(l),
+            call: Box::new(|i| l.call(i)),
+        }
+    }
+
+    pub fn swizzled(s: &'a SwizzledLayout) -> Self {
+        Tabled {
+            text: s.to_string(),
+            size: s.layout.size(),
+            rows: mode0(&s.layout),
+            call: Box::new(|i| s.call(i)),
+        }
+    }
+}
+
+fn mode0(l: &Layout) -> i64 {
+    if l.rank() == 0 {
+        1
+    } else {
+        l.shape().mode(0).product().max(1)
+    }
+}
+
+pub fn picture(name: &str, t: &Tabled) -> Result<Picture, PictureError> {
+    let m = t.rows as usize;
+    let n = (t.size / t.rows.max(1)).max(1) as usize;
+    let (rows, cols) = (m.min(MAX_SIDE), n.min(MAX_SIDE));
+    let mut cells = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            let offset = (t.call)((i + m * j) as i64);
+            cells.push(Cell {
+                lines: vec![offset.to_string()],
+                fill: colour::bank(offset.rem_euclid(32) as u64, 32),
+                shaded: false,
+                details: vec![
+                    ("coordinates", format!("({i}, {j})")),
+                    ("index", (i + m * j).to_string()),
+                    ("offset", offset.to_string()),
+                ],
+            });
+        }
+    }
+    let mut notes = vec![format!("cute {}: size {}", t.text, t.size)];
+    if (rows, cols) != (m, n) {
+        notes.push(format!(
+            "{m} x {n} coordinates: the offset table shows the top-left {rows} x {cols}"
+        ));
+    }
+    let mut panels = vec![Panel {
+        caption: "offset of each coordinate (rows: mode 0, columns: the other modes), coloured by offset mod 32".into(),
+        row_axis: "mode 0".into(),
+        col_axis: "modes 1..".into(),
+        row_labels: labels(rows),
+        col_labels: labels(cols),
+        cells,
+        outlines: Vec::new(),
+    }];
+    match tv_panel(t, m) {
+        Ok(p) => panels.push(p),
+        Err(why) => notes.push(format!("no thread-value picture: {why}")),
+    }
+    Ok(Picture {
+        title: format!("{name}: a CuTe layout"),
+        notes,
+        panels,
+        legend: Vec::new(),
+    })
+}
+
+/// Which (thread, value) lands on each offset, the offsets drawn
+/// column-major in a square-ish grid (a power of two rows).
+fn tv_panel(t: &Tabled, m: usize) -> Result<Panel, String> {
+    if t.size > TV_LIMIT {
+        return Err(format!("more than {TV_LIMIT} elements"));
+    }
+    let mut at: HashMap<i64, (usize, usize)> = HashMap::new();
+    let mut cosize = 0;
+    for idx in 0..t.size {
+        let o = (t.call)(idx);
+        if o < 0 {
+            return Err("a negative offset".into());
+        }
+        cosize = cosize.max(o + 1);
+        let tv = (idx as usize % m, idx as usize / m);
+        if at.insert(o, tv).is_some() {
+            return Err("two coordinates share an offset (not a thread-value layout)".into());
+        }
+    }
+    let bits = (cosize as u64).next_power_of_two().trailing_zeros();
+    let grid_rows = (1usize << bits.div_ceil(2)).max(1);
+    let grid_cols = (cosize as usize).div_ceil(grid_rows);
+    let (rows, cols) = (grid_rows.min(MAX_SIDE), grid_cols.min(MAX_SIDE));
+    let mut cells = Vec::with_capacity(rows * cols);
+    for r in 0..rows {
+        for c in 0..cols {
+            let offset = (r + grid_rows * c) as i64;
+            cells.push(match at.get(&offset) {
+                Some(&(thread, value)) => Cell {
+                    lines: vec![format!("T{thread}"), format!("V{value}")],
+                    fill: colour::bank(thread as u64 % 32, 32),
+                    shaded: false,
+                    details: vec![
+                        ("coordinates", format!("({r}, {c})")),
+                        ("offset", offset.to_string()),
+                        ("owner", format!("thread {thread}, value {value}")),
+                    ],
+                },
+                None => Cell {
+                    lines: vec!["-".into()],
+                    fill: colour::SHADED,
+                    shaded: true,
+                    details: vec![
+                        ("coordinates", format!("({r}, {c})")),
+                        ("offset", offset.to_string()),
+                        ("owner", "no thread".into()),
+                    ],
+                },
+            });
+        }
+    }
+    Ok(Panel {
+        caption: format!(
+            "read as a thread-value layout (mode 0: thread, the rest: value): who lands on each offset, offsets column-major in {grid_rows} rows, coloured by thread (mod 32)"
+        ),
+        row_axis: format!("offset mod {grid_rows}"),
+        col_axis: format!("offset / {grid_rows}"),
+        row_labels: labels(rows),
+        col_labels: labels(cols),
+        cells,
+        outlines: Vec::new(),
+    })
+}
