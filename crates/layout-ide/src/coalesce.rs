@@ -153,7 +153,9 @@ mod tests {
 
     /// expect-test strips the common indentation of its snapshot.
     fn dedent(text: &str) -> String {
-        text.lines().map(|l| format!("{}\n", l.trim_start())).collect()
+        text.lines()
+            .map(|l| format!("{}\n", l.trim_start()))
+            .collect()
     }
 
     #[test]
