@@ -211,6 +211,47 @@ pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Me
     out
 }
 
+/// Every padding of one remap: `#ttg.padded_shared<[I:+P] {offset = ...}>`
+/// over the layout `map` (the linear part), for each interval and pad the
+/// padded family lists.
+pub fn padded_over(map: &OffsetMap, tensor: &TensorDims, element_bits: u32) -> Vec<Member> {
+    let n: u32 = tensor.iter().map(|(_, s)| s.trailing_zeros()).sum();
+    let max_pad = (1024 / element_bits).max(1);
+    let mut out = Vec::new();
+    for k in 0..n {
+        for pad in powers_up_to(max_pad as u64) {
+            let candidate = Candidate {
+                map: map.clone(),
+                padding: vec![(1 << k, pad)],
+            };
+            if let Some(notation) = padded_notation(&candidate, tensor) {
+                out.push(Member {
+                    candidate,
+                    notation: Notation::Encoding(notation),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A padded candidate as `#ttg.padded_shared` with its offset bases.
+pub fn padded_notation(candidate: &Candidate, tensor: &TensorDims) -> Option<Encoding> {
+    let shared = candidate.map.to_shared_layout(tensor).ok()??;
+    let offset = shared
+        .bases()
+        .into_iter()
+        .find(|(n, _)| n == "offset")
+        .map(|(_, b)| b)?;
+    Some(Encoding::PaddedShared(PaddedShared {
+        intervals: candidate.padding.clone(),
+        linear: PaddedLinear::Bases {
+            offset,
+            block: Vec::new(),
+        },
+    }))
+}
+
 /// NVMMA's modes for a tensor, converted through Triton's layout once per
 /// shape and element width (the conversion is the slow part of listing the
 /// familiar families, and a file asks for the same shapes again).

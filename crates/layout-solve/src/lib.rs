@@ -300,25 +300,63 @@ pub fn solve_swizzle(
                 Some((_, listed)) => listed.clone(),
                 None => families::members(family, &request.tensor, request.element_bits),
             };
+            // Padding over a remap: the best linear layout, padded.
+            if family == Family::Padded && request.fixed.is_empty() {
+                let mut linear_best: Option<(Candidate, Score)> = None;
+                for plan in linear::to_construct(&plans) {
+                    if let Some(map) = linear::construct(&problem, plan) {
+                        consider(Candidate::linear(map), &mut linear_best);
+                    }
+                }
+                if let Some((c, _)) = linear_best
+                    && !members.iter().any(|m| m.candidate.map == c.map)
+                {
+                    members.extend(families::padded_over(
+                        &c.map,
+                        &request.tensor,
+                        request.element_bits,
+                    ));
+                }
+            }
             let listed = members.len();
             // Branch and bound: members in order of what they cost at best
             // (one wavefront per phase at the widest vector they allow);
             // once that reaches the best found, no later member can win.
             members.sort_by_cached_key(|m| member_floor(&problem, &m.candidate));
+            let padded_floor = (family == Family::Padded).then(|| {
+                member_floor(
+                    &problem,
+                    &Candidate::linear(OffsetMap::from_columns(Vec::new())),
+                )
+            });
             for m in members {
                 if let Some((_, b)) = &best
-                    && member_floor(&problem, &m.candidate) > b.weighted
+                    && (member_floor(&problem, &m.candidate) > b.weighted
+                        || padded_floor.is_some_and(|f| b.weighted <= f))
                 {
                     break;
                 }
                 consider(m.candidate, &mut best);
             }
-            status = if best.is_some() {
-                Status::Optimal
-            } else {
-                Status::Infeasible
+            // A padded layout may remap its offsets by any linear layout: the
+            // list is not the family. Its floor (one wavefront per phase at
+            // the widest vector any interval allows) bounds every member.
+            status = match (&best, padded_floor) {
+                (None, _) => Status::Infeasible,
+                (Some((_, b)), Some(floor)) if b.weighted > floor => Status::Feasible,
+                _ => Status::Optimal,
             };
-            why = if best.is_some() {
+            why = if let (Some((_, b)), Some(floor)) = (&best, padded_floor) {
+                if b.weighted > floor {
+                    format!(
+                        "the best of {listed} padded layouts (row- and column-major, and the best linear layout as a remap, each with every interval and pad); other remaps are not searched, and the floor of {floor} weighted wavefronts is not met"
+                    )
+                } else {
+                    format!(
+                        "meets the floor of every padded layout, whatever its remap: {floor} weighted wavefronts, one per phase at the widest vectors"
+                    )
+                }
+            } else if best.is_some() {
                 format!(
                     "every one of the {listed} {} layouts this tensor admits was scored; none costs fewer wavefronts",
                     family.name()
@@ -581,12 +619,19 @@ fn notations(
         if let Some(text) = families::shared_linear_notation(&candidate.map, &request.tensor) {
             out.push(("linear".to_string(), text));
         }
-    } else if let Some(m) = families::members(Family::Padded, &request.tensor, request.element_bits)
-        .into_iter()
-        .find(|m| m.candidate == *candidate)
-    {
-        // Padded answers come from the padded family only.
-        out.push(("padded".to_string(), m.notation.text()));
+    } else {
+        // Padded answers come from the padded family only: the short form
+        // over a row- or column-major layout, else with the remap's bases.
+        let text = families::members(Family::Padded, &request.tensor, request.element_bits)
+            .into_iter()
+            .find(|m| m.candidate == *candidate)
+            .map(|m| m.notation.text())
+            .or_else(|| {
+                families::padded_notation(candidate, &request.tensor).map(|e| e.to_string())
+            });
+        if let Some(text) = text {
+            out.push(("padded".to_string(), text));
+        }
     }
     Ok(out)
 }
