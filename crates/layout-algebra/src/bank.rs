@@ -28,7 +28,7 @@ pub use trace::{Phase, Request, Trace, trace};
 
 use crate::error::{LayoutError, Result};
 use crate::f2;
-use crate::linear::{DimName, LinearLayout};
+use crate::linear::LinearLayout;
 
 /// The memory system: banks, their width, lanes per warp, and how lanes are
 /// grouped into phases.
@@ -554,61 +554,9 @@ pub fn padded_wavefronts_by_enumeration(
     // gives the instruction grouping; the addresses come from the layouts.
     let g = geometry(access, target)?;
     let d = access.distributed;
-    let s = access.shared;
-    // Tensor coordinate (packed) -> offset, by tabulating the shared layout.
-    let s_offset_bits = s.in_dim_size_log2(OFFSET);
-    let s_flat_offset_shift = {
-        // Position of `offset` among S's in-dims when flattened.
-        let mut shift = 0;
-        for (name, size) in s.in_dims() {
-            if name == OFFSET {
-                break;
-            }
-            shift += size.trailing_zeros();
-        }
-        shift
-    };
-    let mut table = std::collections::HashMap::with_capacity(1 << s_offset_bits);
-    for off in 0..1u64 << s_offset_bits {
-        table
-            .entry(s.apply_flat(off << s_flat_offset_shift))
-            .or_insert(off);
-    }
-    // D's outputs must be repacked into S's out-dim order and sizes.
-    let s_outs = s.out_dims();
-    let d_outs = d.out_dims();
-    let repack = |coords: &[u32]| -> u64 {
-        let mut word = 0u64;
-        let mut shift = 0;
-        for (name, size) in &s_outs {
-            let v = d_outs
-                .iter()
-                .position(|(n, _)| n == name)
-                .map_or(0, |k| coords[k]);
-            word |= (v as u64) << shift;
-            shift += size.trailing_zeros();
-        }
-        word
-    };
     let reg_bits = d.in_dim_size_log2(REGISTER);
     let lane_bits = d.in_dim_size_log2(LANE);
-    let offset_of = |reg: u64, lane: u64| -> Result<u64> {
-        let mut inputs: Vec<(&str, u64)> = vec![(REGISTER, reg), (LANE, lane)];
-        let names: Vec<DimName> = d.in_dim_names().cloned().collect();
-        for n in &names {
-            if n != REGISTER && n != LANE {
-                inputs.push((n.as_str(), 0));
-            }
-        }
-        let out = d.apply(&inputs)?;
-        let coords: Vec<u32> = out.iter().map(|(_, v)| *v).collect();
-        table.get(&repack(&coords)).copied().ok_or_else(|| {
-            LayoutError::invalid(
-                "shared layout",
-                format!("stores no element at tensor coordinate {coords:?}"),
-            )
-        })
-    };
+    let offset_of = trace::element_offsets(access)?;
     count_requests(
         &g,
         access.instruction,
@@ -667,95 +615,22 @@ fn count_requests(
     element_bits: u32,
     target: &BankTarget,
     padding: &[(u32, u32)],
-    (reg_bits, lane_bits): (u32, u32),
+    bits: (u32, u32),
     offset_of: impl Fn(u64, u64) -> Result<u64>,
 ) -> Result<Wavefronts> {
-    let pad = |o: u64| padded_offset(padding, o);
-    let eb = element_bits as u64;
-    let word_bytes = target.bank_bytes as u64;
-    let banks = g.banks as u64;
-    let count_phase = |requests: &[(u64, u64)]| -> u64 {
-        // (first element offset, elements): distinct words per bank.
-        let mut per_bank: std::collections::HashMap<u64, std::collections::HashSet<u64>> =
-            Default::default();
-        for &(start, elems) in requests {
-            let first = start * eb / 8 / word_bytes;
-            let last = ((start + elems) * eb / 8)
-                .div_ceil(word_bytes)
-                .max(first + 1);
-            for w in first..last {
-                per_bank.entry(w % banks).or_default().insert(w);
-            }
-        }
-        per_bank.values().map(|s| s.len() as u64).max().unwrap_or(0)
-    };
-
-    let mut wavefronts = 0u64;
-    let ideal = g.instructions * g.phases_per_instruction;
-    match instruction {
-        Instruction::LdSt { .. } => {
-            let vec = g.vector_elems;
-            // Lanes in one phase differ by the span of the generators: the
-            // remainder after elimination names the phase.
-            let mut phase_span = f2::Echelon::new();
-            for &lane in &g.phase_lanes {
-                phase_span.insert(lane as u64);
-            }
-            let mut requests_by_instruction: std::collections::BTreeMap<
-                (u64, u64),
-                Vec<(u64, u64)>,
-            > = Default::default();
-            for lane in 0..1u64 << lane_bits {
-                // Group this lane's registers into aligned vectors.
-                let mut seen = std::collections::BTreeMap::new();
-                for reg in 0..1u64 << reg_bits {
-                    let o = offset_of(reg, lane)?;
-                    seen.entry(o / vec).or_insert(reg);
-                }
-                // The k-th vector of every lane goes into instruction k,
-                // ordered by the register that starts it.
-                let mut starts: Vec<(u64, u64)> =
-                    seen.into_iter().map(|(block, reg)| (reg, block)).collect();
-                starts.sort();
-                for (k, (_, block)) in starts.into_iter().enumerate() {
-                    let phase_id = phase_span.reduce(lane).0;
-                    requests_by_instruction
-                        .entry((k as u64, phase_id))
-                        .or_default()
-                        .push((pad(block * vec), vec));
-                }
-            }
-            for requests in requests_by_instruction.values() {
-                wavefronts += count_phase(requests);
-            }
-        }
-        Instruction::Matrix { count, trans } => {
-            // Each instruction moves `count` matrices; matrix j's rows are
-            // addressed by lanes 8j..8j+7. Row r of matrix j is where the
-            // fragment keeps (row-generators = r) with matrix-select = j.
-            let extra = count.trailing_zeros();
-            for instr in 0..g.instructions {
-                for j in 0..count as u64 {
-                    let mut requests = Vec::new();
-                    for r in 0..8u64 {
-                        let reg_high = (instr << extra | j) << 1;
-                        let (reg, lane) = if trans {
-                            // rows: register bit 0, lane bits 0-1
-                            ((reg_high) | (r & 1), r >> 1)
-                        } else {
-                            (reg_high, r << 2)
-                        };
-                        requests.push((pad(offset_of(reg, lane)?), 8));
-                    }
-                    wavefronts += count_phase(&requests);
-                }
-            }
-        }
-    }
+    let groups = trace::group_requests(
+        g,
+        instruction,
+        element_bits,
+        target,
+        padding,
+        bits,
+        offset_of,
+    )?;
     Ok(Wavefronts {
         instructions: g.instructions,
-        wavefronts,
-        ideal,
+        wavefronts: groups.wavefronts(),
+        ideal: g.instructions * g.phases_per_instruction,
     })
 }
 

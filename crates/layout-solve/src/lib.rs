@@ -323,12 +323,7 @@ pub fn solve_swizzle(
             // (one wavefront per phase at the widest vector they allow);
             // once that reaches the best found, no later member can win.
             members.sort_by_cached_key(|m| member_floor(&problem, &m.candidate));
-            let padded_floor = (family == Family::Padded).then(|| {
-                member_floor(
-                    &problem,
-                    &Candidate::linear(OffsetMap::from_columns(Vec::new())),
-                )
-            });
+            let padded_floor = (family == Family::Padded).then(|| floor_within(&problem, u64::MAX));
             for m in members {
                 if let Some((_, b)) = &best
                     && (member_floor(&problem, &m.candidate) > b.weighted
@@ -460,15 +455,16 @@ fn provably_infeasible(problem: &Problem, plans: &linear::Plans) -> Option<Strin
 /// widest vector the member allows it (padding caps vectors at its
 /// interval), one wavefront per phase.
 fn member_floor(problem: &Problem, candidate: &Candidate) -> u64 {
+    let interval = candidate.padding.iter().map(|&(i, _)| i as u64).min();
+    floor_within(problem, interval.unwrap_or(u64::MAX))
+}
+
+/// The fewest weighted wavefronts of any layout whose vectors are at most
+/// `interval` elements (`u64::MAX`: no padding caps them).
+fn floor_within(problem: &Problem, interval: u64) -> u64 {
     use layout_algebra::bank::Instruction;
     let req = problem.request;
     let eb = req.element_bits;
-    let interval = candidate
-        .padding
-        .iter()
-        .map(|&(i, _)| i as u64)
-        .min()
-        .unwrap_or(u64::MAX);
     req.accesses
         .iter()
         .zip(&problem.geometries)

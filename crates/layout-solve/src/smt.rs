@@ -155,20 +155,7 @@ fn segment_search(
                 .collect()
         })
         .collect();
-    let ctx = Context::thread_local();
-    let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let handle = ctx.handle();
-        let done = &done;
-        scope.spawn(move || {
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                if cancel.is_cancelled() {
-                    handle.interrupt();
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        });
+    interruptible(cancel, || {
         let solver = Solver::new();
         let mut params = Params::new();
         params.set_u32(
@@ -204,7 +191,7 @@ fn segment_search(
         }
         let refs: Vec<(&Bool, i32)> = terms.iter().map(|(b, w)| (b, *w)).collect();
         solver.assert(Bool::pb_le(&refs, (max_cost - fixed_cost) as i32));
-        let outcome = match solver.check() {
+        match solver.check() {
             SatResult::Sat => solver.get_model().and_then(|model| {
                 ys.iter()
                     .map(|y| {
@@ -218,9 +205,7 @@ fn segment_search(
                     .collect()
             }),
             _ => None,
-        };
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        outcome
+        }
     })
 }
 
@@ -346,6 +331,12 @@ fn search(
     time: Duration,
     cancel: &Cancel,
 ) -> Outcome {
+    interruptible(cancel, || encode_and_check(problem, plan, max_cost, time))
+}
+
+/// Runs `check` (which makes and asks Z3 values on this thread) while a
+/// watcher thread interrupts this thread's Z3 context when `cancel` is set.
+fn interruptible<T>(cancel: &Cancel, check: impl FnOnce() -> T) -> T {
     let ctx = Context::thread_local();
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -360,7 +351,7 @@ fn search(
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
-        let outcome = encode_and_check(problem, plan, max_cost, time);
+        let outcome = check();
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         outcome
     })

@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::{Access, BankTarget, Instruction, geometry, padded_offset};
+use super::{Access, BankTarget, Geometry, Instruction, geometry, padded_offset};
 use crate::error::{LayoutError, Result};
 use crate::f2;
 use crate::linear::DimName;
@@ -80,11 +80,36 @@ impl Trace {
 /// [`super::padded_wavefronts_by_enumeration`].
 pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Result<Trace> {
     let g = geometry(access, target)?;
-    let offset_of = element_offsets(access)?;
     let d = access.distributed;
-    let reg_bits = d.in_dim_size_log2(super::REGISTER);
-    let lane_bits = d.in_dim_size_log2(super::LANE);
-    let eb = access.element_bits as u64;
+    let bits = (
+        d.in_dim_size_log2(super::REGISTER),
+        d.in_dim_size_log2(super::LANE),
+    );
+    group_requests(
+        &g,
+        access.instruction,
+        access.element_bits,
+        target,
+        padding,
+        bits,
+        element_offsets(access)?,
+    )
+}
+
+/// Groups the requests of warp 0 (the offset of each register and lane from
+/// `offset_of`, before padding) into instructions and phases as the
+/// hardware does: the one grouping both the oracle's count and the pictures
+/// read.
+pub(super) fn group_requests(
+    g: &Geometry,
+    instruction: Instruction,
+    element_bits: u32,
+    target: &BankTarget,
+    padding: &[(u32, u32)],
+    (reg_bits, lane_bits): (u32, u32),
+    offset_of: impl Fn(u64, u64) -> Result<u64>,
+) -> Result<Trace> {
+    let eb = element_bits as u64;
     let word_bytes = target.bank_bytes as u64;
     let request = |lane: u32, register: u64, start: u64, elements: u64| {
         let offset = padded_offset(padding, start);
@@ -101,7 +126,7 @@ pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Re
         }
     };
     let mut phases = Vec::new();
-    match access.instruction {
+    match instruction {
         Instruction::LdSt { .. } => {
             let vec = g.vector_elems;
             let mut phase_span = f2::Echelon::new();
@@ -169,7 +194,9 @@ pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Re
 
 /// The unpadded shared offset of the element `(register, lane)` of warp 0
 /// holds, by tabulating the shared layout (as the oracle does).
-fn element_offsets<'a>(access: &Access<'a>) -> Result<impl Fn(u64, u64) -> Result<u64> + 'a> {
+pub(super) fn element_offsets<'a>(
+    access: &Access<'a>,
+) -> Result<impl Fn(u64, u64) -> Result<u64> + 'a> {
     let (d, s) = (access.distributed, access.shared);
     let offset_bits = s.in_dim_size_log2(super::OFFSET);
     // Where `offset` sits among the shared layout's flattened in-dims.
