@@ -6,8 +6,8 @@ use std::time::Duration;
 use layout_algebra::bank::Direction;
 use layout_algebra::triton::{Encoding, PaddedLinear, PaddedShared, SharedLinear};
 use layout_solve::{
-    AccessRequest, Cancel, Family, InstructionPolicy, Machine, Status, SwizzleRequest,
-    TilingRequest,
+    AccessRequest, Cancel, Family, InstructionPolicy, Machine, Status, SwizzleRequest, TileMethod,
+    TileSearch, TilingRequest,
 };
 use layout_syntax::{ExprKind, Field, Span};
 
@@ -18,7 +18,7 @@ use crate::value::{
 };
 
 /// Every key a solve block takes.
-pub const KEYS: [&str; 18] = [
+pub const KEYS: [&str; 21] = [
     "kind",
     "write",
     "read",
@@ -33,6 +33,9 @@ pub const KEYS: [&str; 18] = [
     "minor_dim",
     "max_padding",
     "tiles",
+    "tile_multiple",
+    "min_tile_elements",
+    "max_tile_elements",
     "answer",
     "fixed",
     "base",
@@ -57,6 +60,10 @@ struct Keys {
     minor_dim: Option<usize>,
     max_padding: Option<u64>,
     tiles: Vec<Vec<Vec<i64>>>,
+    /// `tile_multiple = [8, 128]`: search tile sizes, each a multiple.
+    tile_multiple: Option<(Vec<i64>, Span)>,
+    min_tile_elements: Option<u64>,
+    max_tile_elements: Option<u64>,
     /// `answer = ...` as `layoutc solve --write` recorded it.
     answer: Option<(Value, Span)>,
     /// `fixed = [[0, 1], [0, 2]]`: the tensor coordinates of the first
@@ -251,6 +258,27 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                 "budget" => k.budget = Some(positive(ctx, f, "bytes of shared memory")?),
                 "timeout" => k.timeout_ms = Some(positive(ctx, f, "milliseconds")?),
                 "max_padding" => k.max_padding = Some(positive(ctx, f, "padded bytes")?),
+                "min_tile_elements" => {
+                    k.min_tile_elements = Some(positive(ctx, f, "elements in a tile")?)
+                }
+                "max_tile_elements" => {
+                    k.max_tile_elements = Some(positive(ctx, f, "elements in a tile")?)
+                }
+                "tile_multiple" => {
+                    let v = ctx.expr(&f.value)?;
+                    match int_list(&v) {
+                        Some(g) if !g.is_empty() && g.iter().all(|&x| x >= 1) => {
+                            k.tile_multiple = Some((g, f.value.span))
+                        }
+                        _ => {
+                            return Err(ctx.error(
+                                Code::InvalidSolve,
+                                f.value.span,
+                                "`tile_multiple` gives each tile dim's granule, the most minor last, as XLA writes a tile: [8, 128]",
+                            ));
+                        }
+                    }
+                }
                 "minor_dim" => match ctx.expr(&f.value)? {
                     Value::Int(n) if n >= 0 => k.minor_dim = Some(n as usize),
                     _ => {
@@ -293,7 +321,10 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     if let Some(s) = did_you_mean(key, KEYS) {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     } else {
-                        d = d.with_note(format!("the keys are {}", KEYS[..17].join(", ")));
+                        d = d.with_note(format!(
+                            "the keys are {}",
+                            KEYS[..KEYS.len() - 1].join(", ")
+                        ));
                     }
                     return Err(ctx.report(d));
                 }
@@ -359,6 +390,9 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         ("minor_dim", keys.minor_dim.is_some()),
         ("max_padding", keys.max_padding.is_some()),
         ("tiles", !keys.tiles.is_empty()),
+        ("tile_multiple", keys.tile_multiple.is_some()),
+        ("min_tile_elements", keys.min_tile_elements.is_some()),
+        ("max_tile_elements", keys.max_tile_elements.is_some()),
     ] {
         if present {
             return Err(ctx.error(
@@ -586,11 +620,11 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
                 format!("a tiling is for `target = tpu`, not {t}"),
             ));
         }
-        None if keys.tiles.is_empty() => {
+        None if keys.tiles.is_empty() && keys.tile_multiple.is_none() => {
             return Err(ctx.error(
                 Code::InvalidSolve,
                 whole,
-                "a tiling needs `target = tpu` (the TPU formats of the element type) or candidate `tiles`",
+                "a tiling needs `target = tpu` (the TPU formats of the element type), candidate `tiles`, or `tile_multiple` to search tile sizes",
             ));
         }
         None => {}
@@ -602,14 +636,40 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
             "`write` / `read` belong to `kind = swizzle`, not to a tiling",
         ));
     }
+    if let Some((_, span)) = &keys.tile_multiple
+        && !keys.tiles.is_empty()
+    {
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            *span,
+            "`tile_multiple` searches tile sizes and `tiles` lists candidates: give one of them",
+        ));
+    }
+    if keys.tile_multiple.is_none()
+        && (keys.min_tile_elements.is_some() || keys.max_tile_elements.is_some())
+    {
+        return Err(ctx.error(
+            Code::InvalidSolve,
+            whole,
+            "`min_tile_elements` / `max_tile_elements` bound a tile-size search: add `tile_multiple = [8, 128]`",
+        ));
+    }
+    let to_i64 = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let request = TilingRequest {
         element_type: array.element_type.clone(),
         dims: array.dims.clone(),
         minor_dim: keys.minor_dim,
         max_padded_bytes: keys.max_padding,
         candidate_tiles: keys.tiles.clone(),
+        tile_search: keys.tile_multiple.as_ref().map(|(g, _)| TileSearch {
+            multiple: g.clone(),
+            min_elements: keys.min_tile_elements.map(to_i64),
+            max_elements: keys.max_tile_elements.map(to_i64),
+            method: TileMethod::Auto,
+        }),
+        timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
     };
-    let solution = match layout_solve::tiling::solve_tiling(&request) {
+    let solution = match layout_solve::tiling::solve_tiling(&request, &Cancel::new()) {
         Ok(s) => s,
         Err(e) => return Err(ctx.error(Code::InvalidSolve, whole, e.to_string())),
     };

@@ -297,3 +297,23 @@ check bank_conflicts(tensor<64x64xf16, #cols>, tile, 16) == 0
         report.diagnostics
     );
 }
+
+/// A tile-size search too large to list: Z3 proves the least padding. The
+/// answer is derived by hand in examples/solve_tpu.lay (1531 is prime).
+#[test]
+fn tile_size_search_by_z3() {
+    let text = "\
+solve ragged {
+    kind = tiling
+    array = xla f32[1531,2047]
+    tile_multiple = [1, 128]
+    min_tile_elements = 16384
+    max_tile_elements = 131072
+}
+check ragged == xla f32[1531,2047]{1,0:T(383,128)}
+";
+    let solved = solve(text);
+    let outcome = &solved[0].1;
+    assert_eq!(outcome.status, Status::Optimal, "{}", outcome.why);
+    assert!(outcome.why.contains("Z3 proved"), "{}", outcome.why);
+}

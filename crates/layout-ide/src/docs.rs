@@ -284,6 +284,18 @@ pub const SOLVE_KEYS: &[(&str, &str)] = &[
         "a tiling: candidate tilings instead of the TPU formats, `[[[8, 128], [2, 1]], [[16, 128]]]`",
     ),
     (
+        "tile_multiple",
+        "a tiling: search one-level tile sizes, each dim a multiple of its granule (the most minor last, `[8, 128]`); listed when few, Z3 otherwise",
+    ),
+    (
+        "min_tile_elements",
+        "a tile-size search: the fewest elements a tile may hold",
+    ),
+    (
+        "max_tile_elements",
+        "a tile-size search: the most elements a tile may hold",
+    ),
+    (
         "base",
         "the cute family's base instead of row- and column-major (`cute (64,64):(1,64)`); the answer is `Sw<B,M,S> o base`",
     ),

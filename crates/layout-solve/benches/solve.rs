@@ -1,8 +1,10 @@
 //! Solve time per problem, as a user waits for it: the 513 write/read pairs
 //! of the regression corpus (the GF(2) path: construction and bound), the
 //! same pairs through Triton's own swizzle search (the baseline ported in
-//! layout-algebra), and four-access requests that need Z3. Prints median,
-//! p99 and max. `cargo bench -p layout-solve --bench solve`.
+//! layout-algebra, and the wheel's figures that
+//! `benches/triton/time_triton_swizzle.py` recorded), and four-access
+//! requests that need Z3. Prints median, p99 and max.
+//! `cargo bench -p layout-solve --bench solve`.
 
 use std::time::{Duration, Instant};
 
@@ -132,7 +134,21 @@ fn main() {
         "/../../tests/vectors/triton/swizzle_corpus.json"
     );
     let corpus: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let (mut ours, mut triton) = (Vec::new(), Vec::new());
+    let wheel_path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../benches/triton/triton_swizzle_timings.json"
+    );
+    let wheel: Value = serde_json::from_str(&std::fs::read_to_string(wheel_path).unwrap()).unwrap();
+    let wheel_ns = |name: &str| {
+        wheel["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .map(|r| Duration::from_nanos(r["swizzle_ns"].as_u64().unwrap()))
+    };
+    let (mut ours, mut triton, mut in_wheel, mut ratios) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for p in corpus["pairs"].as_array().unwrap() {
         let preset =
             layout_algebra::machine::preset_for_triton_target(p["target"].as_str().unwrap())
@@ -150,8 +166,13 @@ fn main() {
         );
         let t = Instant::now();
         let sol = solve_swizzle(&req, &Cancel::new()).unwrap();
-        ours.push(t.elapsed());
+        let elapsed = t.elapsed();
+        ours.push(elapsed);
         assert!(sol.score.is_some());
+        if let Some(wheel) = wheel_ns(p["name"].as_str().unwrap()) {
+            in_wheel.push(wheel);
+            ratios.push(elapsed.as_secs_f64() / wheel.as_secs_f64().max(1e-9));
+        }
         let strip =
             |l: &LinearLayout| layout_algebra::triton::strip_zero_register_bases(l).unwrap();
         let t = Instant::now();
@@ -166,6 +187,17 @@ fn main() {
     }
     report("corpus pairs, layoutc solve (GF(2) path)", ours);
     report("corpus pairs, Triton's optimalSwizzling (ported)", triton);
+    report(
+        "corpus pairs, Triton 3.9.0 wheel (allocation pass)",
+        in_wheel,
+    );
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "layoutc solve / Triton wheel, per pair: median {:.1}x; layoutc faster on {} of {}",
+        ratios[ratios.len() / 2],
+        ratios.iter().filter(|&&r| r < 1.0).count(),
+        ratios.len()
+    );
 
     let machine = Machine::from_preset(layout_algebra::machine::preset("sm90").unwrap());
     let mut state = 0x2545f4914f6cdd1du64;
@@ -195,4 +227,39 @@ fn main() {
     if !z3.is_empty() {
         report("four random accesses, Z3 needed", z3);
     }
+
+    tile_searches();
+}
+
+/// Tile-size searches over spaces too large to list (unit granules, a
+/// tile of 2048..4096 elements, rank-2 arrays of two primes a side, so
+/// no tile divides them and the floor never proves the answer).
+fn tile_searches() {
+    use layout_solve::tiling::solve_tiling;
+    use layout_solve::{Status, TileMethod, TileSearch, TilingRequest};
+    const PRIMES: [i64; 8] = [401, 509, 701, 907, 1201, 1601, 2003, 3001];
+    let mut times = Vec::new();
+    for (i, &a) in PRIMES.iter().enumerate() {
+        for &b in PRIMES.iter().skip(i + 1).take(2) {
+            let request = TilingRequest {
+                element_type: "f32".into(),
+                dims: vec![a, b],
+                minor_dim: None,
+                max_padded_bytes: None,
+                candidate_tiles: Vec::new(),
+                tile_search: Some(TileSearch {
+                    multiple: vec![1, 1],
+                    min_elements: Some(2048),
+                    max_elements: Some(4096),
+                    method: TileMethod::Auto,
+                }),
+                timeout: Duration::from_secs(10),
+            };
+            let t = Instant::now();
+            let s = solve_tiling(&request, &Cancel::new()).unwrap();
+            times.push(t.elapsed());
+            assert_eq!(s.status, Status::Optimal, "{}", s.why);
+        }
+    }
+    report("tile-size search, Z3 (unit granules, 2..4K)", times);
 }

@@ -12,7 +12,8 @@
 //!
 //! Every answer is re-scored by enumerating the requests of a warp before
 //! it is returned. A tiling request ([`tiling`]) picks an XLA TPU layout
-//! with the least padding by listing every order and tile format.
+//! with the least padding by listing every order and tile format, or
+//! searches integer tile sizes (listed when few, Z3 otherwise).
 
 pub mod bound;
 pub mod families;
@@ -21,6 +22,8 @@ pub mod request;
 pub mod score;
 #[cfg(feature = "z3")]
 mod smt;
+#[cfg(feature = "z3")]
+mod smt_tiling;
 pub mod tiling;
 
 use std::sync::Arc;
@@ -33,7 +36,8 @@ use layout_algebra::triton::convert_layout::{self, SharedInstructions};
 
 pub use bound::Bound;
 pub use request::{
-    AccessRequest, Family, InstructionPolicy, Machine, SwizzleRequest, TilingRequest,
+    AccessRequest, Family, InstructionPolicy, Machine, SwizzleRequest, TileMethod, TileSearch,
+    TilingRequest,
 };
 pub use score::{AccessCost, Candidate, Problem, Score};
 

@@ -155,4 +155,34 @@ pub struct TilingRequest {
     /// Tiles to choose from instead of the TPU formats (each a list of
     /// tile levels, e.g. `[[8, 128], [2, 1]]`).
     pub candidate_tiles: Vec<Vec<Vec<i64>>>,
+    /// Tile sizes to search instead of listing formats.
+    pub tile_search: Option<TileSearch>,
+    /// How long a tile search may take.
+    pub timeout: std::time::Duration,
+}
+
+/// A search over the integer sizes of a one-level tile: each tile dim a
+/// multiple of its granule, the tile's element count within bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileSearch {
+    /// The granule of each tile dim, as XLA writes a tile: the most minor
+    /// last (`[8, 128]`: a multiple of 8 rows by a multiple of 128).
+    pub multiple: Vec<i64>,
+    /// The fewest elements a tile may hold.
+    pub min_elements: Option<i64>,
+    /// The most elements a tile may hold.
+    pub max_elements: Option<i64>,
+    pub method: TileMethod,
+}
+
+/// How a tile search is carried out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TileMethod {
+    /// List every tile when there are few enough, else Z3.
+    #[default]
+    Auto,
+    /// List every tile, however many.
+    Enumerate,
+    /// Z3 over the tile sizes (feature `z3`).
+    Z3,
 }

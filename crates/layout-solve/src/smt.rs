@@ -336,7 +336,7 @@ fn search(
 
 /// Runs `check` (which makes and asks Z3 values on this thread) while a
 /// watcher thread interrupts this thread's Z3 context when `cancel` is set.
-fn interruptible<T>(cancel: &Cancel, check: impl FnOnce() -> T) -> T {
+pub(crate) fn interruptible<T>(cancel: &Cancel, check: impl FnOnce() -> T) -> T {
     let ctx = Context::thread_local();
     let done = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {

@@ -1,13 +1,15 @@
 //! TPU tilings: the `minor_to_major` and tile format with the least padded
 //! bytes, proved by listing every order and every format of seed 001 for
-//! the element type (or the user's tiles).
+//! the element type (or the user's tiles); or, for a [`TileSearch`], the
+//! integer tile sizes with the least padding, listed when there are few
+//! and searched with Z3 when there are too many.
 
 use std::time::{Duration, Instant};
 
 use layout_algebra::xla::{XlaShape, element_type_bits};
 
-use crate::request::TilingRequest;
-use crate::{SolveError, Status};
+use crate::request::{TileMethod, TileSearch, TilingRequest};
+use crate::{Cancel, SolveError, Status};
 
 /// The answer to a tiling request.
 #[derive(Clone, Debug)]
@@ -92,8 +94,12 @@ fn text(element_type: &str, dims: &[i64], minor_to_major: &[usize], tiles: &[Vec
     )
 }
 
-/// Solves a tiling request by listing every candidate.
-pub fn solve_tiling(request: &TilingRequest) -> Result<TilingSolution, SolveError> {
+/// Solves a tiling request: by listing every candidate format, or by a
+/// tile-size search.
+pub fn solve_tiling(
+    request: &TilingRequest,
+    cancel: &Cancel,
+) -> Result<TilingSolution, SolveError> {
     let start = Instant::now();
     let rank = request.dims.len();
     if rank > 7 {
@@ -113,6 +119,9 @@ pub fn solve_tiling(request: &TilingRequest) -> Result<TilingSolution, SolveErro
         return Err(SolveError::Invalid(format!(
             "the fixed minor dim {d} is not a dim of a rank-{rank} array"
         )));
+    }
+    if let Some(search) = &request.tile_search {
+        return solve_tile_search(request, search, cancel, start);
     }
     let mut best: Option<(i64, XlaShape)> = None;
     let mut candidates = 0;
@@ -170,5 +179,400 @@ pub fn solve_tiling(request: &TilingRequest) -> Result<TilingSolution, SolveErro
             candidates,
             elapsed,
         },
+    })
+}
+
+/// More tiles than this are searched with Z3 (when built with it).
+pub const ENUMERATION_LIMIT: u64 = 1 << 17;
+
+/// The tiles of one choice of tiled dims: the dims the tile covers (most
+/// minor first) and, for each, its granule and the largest size worth
+/// trying.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TileSpace {
+    pub minor: Vec<usize>,
+    pub granule: Vec<i64>,
+    pub upper: Vec<i64>,
+    /// The product of the dims the tile does not cover.
+    pub untiled: i64,
+}
+
+impl TileSpace {
+    /// Tiles in this space (each size a multiple of its granule).
+    fn len(&self) -> u64 {
+        self.granule
+            .iter()
+            .zip(&self.upper)
+            .map(|(g, u)| (u / g) as u64)
+            .fold(1u64, u64::saturating_mul)
+    }
+
+    /// Padded elements with tile sizes `sizes` (most minor first): each
+    /// tiled dim rounds up to a multiple of its tile size.
+    pub fn padded(&self, dims: &[i64], sizes: &[i64]) -> i64 {
+        self.minor
+            .iter()
+            .zip(sizes)
+            .map(|(&d, &t)| (dims[d] + t - 1) / t * t)
+            .product::<i64>()
+            * self.untiled
+    }
+}
+
+impl TileSpace {
+    /// No tile in the space pads less: each tiled dim rounds up at least
+    /// to its granule.
+    pub fn floor(&self, dims: &[i64]) -> i64 {
+        self.minor
+            .iter()
+            .zip(&self.granule)
+            .map(|(&d, &g)| (dims[d] + g - 1) / g * g)
+            .product::<i64>()
+            * self.untiled
+    }
+}
+
+/// The best tile over a coarse grid of each dim's sizes: the granule's
+/// powers of two, the array dim split into 1..=64 tiles, and the least
+/// tile's size; a starting point for Z3.
+#[cfg_attr(not(feature = "z3"), allow(dead_code))]
+fn coarse_best(
+    request: &TilingRequest,
+    search: &TileSearch,
+    space: &TileSpace,
+) -> Option<(i64, Vec<i64>)> {
+    let round_up = |x: i64, g: i64| (x + g - 1) / g * g;
+    let grids: Vec<Vec<i64>> = space
+        .minor
+        .iter()
+        .zip(space.granule.iter().zip(&space.upper))
+        .map(|(&d, (&g, &u))| {
+            let d = request.dims[d];
+            let mut sizes: Vec<i64> = (0..40)
+                .map(|i| g << i)
+                .take_while(|&t| t <= u)
+                .chain((1..=64).map(|c| round_up((d + c - 1) / c, g)))
+                .chain(search.min_elements.map(|m| round_up(m, g)))
+                .filter(|&t| t >= g && t <= u)
+                .collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            sizes
+        })
+        .collect();
+    if grids.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let mut best: Option<(i64, Vec<i64>)> = None;
+    let mut at = vec![0; grids.len()];
+    loop {
+        let sizes: Vec<i64> = at.iter().zip(&grids).map(|(&i, g)| g[i]).collect();
+        if elements_allowed(search, &sizes) {
+            let p = space.padded(&request.dims, &sizes);
+            if best.as_ref().is_none_or(|(b, _)| p < *b) {
+                best = Some((p, sizes));
+            }
+        }
+        let mut j = grids.len();
+        loop {
+            if j == 0 {
+                return best;
+            }
+            j -= 1;
+            at[j] += 1;
+            if at[j] < grids[j].len() {
+                break;
+            }
+            at[j] = 0;
+        }
+    }
+}
+
+/// Whether a tile's element count is allowed.
+pub(crate) fn elements_allowed(search: &TileSearch, sizes: &[i64]) -> bool {
+    let n: i64 = sizes.iter().product();
+    search.min_elements.is_none_or(|m| n >= m) && search.max_elements.is_none_or(|m| n <= m)
+}
+
+/// Every way to put the tile over `k` dims, with size bounds that keep
+/// every optimum: a tile dim larger than both its array dim and the least
+/// tile (each rounded up to the granule) pads more than one that is not.
+fn tile_spaces(request: &TilingRequest, search: &TileSearch) -> Vec<TileSpace> {
+    let rank = request.dims.len();
+    let k = search.multiple.len();
+    // Granules most minor first.
+    let granule: Vec<i64> = search.multiple.iter().rev().copied().collect();
+    let round_up = |x: i64, g: i64| (x + g - 1) / g * g;
+    let least = search.min_elements.unwrap_or(1);
+    let mut spaces = Vec::new();
+    for order in permutations(rank) {
+        let minor: Vec<usize> = order[..k].to_vec();
+        if request.minor_dim.is_some_and(|d| minor[0] != d) {
+            continue;
+        }
+        // The dims after the tile keep XLA's row-major order, so only
+        // the tiled prefix tells spaces apart.
+        if spaces.iter().any(|s: &TileSpace| s.minor == minor) {
+            continue;
+        }
+        let upper: Vec<i64> = minor
+            .iter()
+            .zip(&granule)
+            .enumerate()
+            .map(|(j, (&d, &g))| {
+                let mut u = round_up(request.dims[d], g).max(round_up(least, g));
+                if let Some(max) = search.max_elements {
+                    let others: i64 = granule
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| i != j)
+                        .map(|(_, g)| g)
+                        .product();
+                    u = u.min(max / others / g * g);
+                }
+                u
+            })
+            .collect();
+        let untiled = (0..rank)
+            .filter(|d| !minor.contains(d))
+            .map(|d| request.dims[d])
+            .product();
+        spaces.push(TileSpace {
+            minor,
+            granule: granule.clone(),
+            upper,
+            untiled,
+        });
+    }
+    spaces
+}
+
+/// The best tile of a space by listing every size: `(padded, sizes)`,
+/// the smallest sizes first among equals.
+fn enumerate_space(
+    request: &TilingRequest,
+    search: &TileSearch,
+    space: &TileSpace,
+    deadline: Instant,
+    cancel: &Cancel,
+) -> (Option<(i64, Vec<i64>)>, bool) {
+    let k = space.minor.len();
+    let mut sizes = space.granule.clone();
+    let mut best: Option<(i64, Vec<i64>)> = None;
+    let mut steps = 0u64;
+    if space.upper.iter().zip(&space.granule).any(|(u, g)| u < g) {
+        return (None, true);
+    }
+    loop {
+        if elements_allowed(search, &sizes) {
+            let p = space.padded(&request.dims, &sizes);
+            if best.as_ref().is_none_or(|(b, _)| p < *b) {
+                best = Some((p, sizes.clone()));
+            }
+        }
+        steps += 1;
+        if steps % 4096 == 0 && (Instant::now() > deadline || cancel.is_cancelled()) {
+            return (best, false);
+        }
+        // The next size, the most minor dim slowest.
+        let mut j = k;
+        loop {
+            if j == 0 {
+                return (best, true);
+            }
+            j -= 1;
+            if sizes[j] + space.granule[j] <= space.upper[j] {
+                sizes[j] += space.granule[j];
+                break;
+            }
+            sizes[j] = space.granule[j];
+        }
+    }
+}
+
+/// The array with the tiled dims most minor, the rest row-major, and the
+/// tile (`sizes` most minor first) written as XLA writes it.
+fn tiled_shape(
+    request: &TilingRequest,
+    space: &TileSpace,
+    sizes: &[i64],
+) -> Result<XlaShape, SolveError> {
+    let rank = request.dims.len();
+    let mut order = space.minor.clone();
+    order.extend((0..rank).rev().filter(|d| !space.minor.contains(d)));
+    let tile: Vec<i64> = sizes.iter().rev().copied().collect();
+    let t = text(&request.element_type, &request.dims, &order, &[tile]);
+    XlaShape::parse(&t).map_err(|e| SolveError::Invalid(format!("{t}: {e}")))
+}
+
+fn solve_tile_search(
+    request: &TilingRequest,
+    search: &TileSearch,
+    cancel: &Cancel,
+    start: Instant,
+) -> Result<TilingSolution, SolveError> {
+    let rank = request.dims.len();
+    let k = search.multiple.len();
+    if k == 0 || k > rank {
+        return Err(SolveError::Invalid(format!(
+            "a tile of {k} dims over an array of rank {rank}: `tile_multiple` needs 1 to {rank} granules"
+        )));
+    }
+    if let Some(&g) = search.multiple.iter().find(|&&g| g < 1) {
+        return Err(SolveError::Invalid(format!(
+            "a tile granule of {g}: each must be at least 1"
+        )));
+    }
+    if let (Some(lo), Some(hi)) = (search.min_elements, search.max_elements)
+        && lo > hi
+    {
+        return Err(SolveError::Invalid(format!(
+            "a tile of at least {lo} and at most {hi} elements"
+        )));
+    }
+    let deadline = start + request.timeout;
+    let spaces = tile_spaces(request, search);
+    let total: u64 = spaces
+        .iter()
+        .map(TileSpace::len)
+        .fold(0, u64::saturating_add);
+    let use_z3 = match search.method {
+        TileMethod::Enumerate => false,
+        TileMethod::Z3 => true,
+        TileMethod::Auto => total > ENUMERATION_LIMIT,
+    };
+    let mut best: Option<(i64, usize, Vec<i64>)> = None;
+    let mut complete = true;
+    // How the answer is proved: listing, or Z3 in some placements and
+    // the floor in the rest.
+    #[cfg_attr(not(feature = "z3"), allow(unused_mut))]
+    let mut z3_placements: Option<usize> = None;
+    if use_z3 {
+        #[cfg(feature = "z3")]
+        {
+            z3_placements = Some(0);
+            // A good answer first, from a coarse grid of sizes, so Z3
+            // mostly proves that nothing beats it.
+            for (i, space) in spaces.iter().enumerate() {
+                if let Some((p, sizes)) = coarse_best(request, search, space)
+                    && best.as_ref().is_none_or(|(b, _, _)| p < *b)
+                {
+                    best = Some((p, i, sizes));
+                }
+            }
+            for (i, space) in spaces.iter().enumerate() {
+                let bound = best.as_ref().map(|(p, _, _)| *p);
+                if bound.is_some_and(|b| b <= space.floor(&request.dims)) {
+                    continue;
+                }
+                z3_placements = z3_placements.map(|n| n + 1);
+                let (found, proved) = crate::smt_tiling::best_in_space(
+                    request, search, space, bound, deadline, cancel,
+                );
+                complete &= proved;
+                if let Some((p, sizes)) = found
+                    && best.as_ref().is_none_or(|(b, _, _)| p < *b)
+                {
+                    best = Some((p, i, sizes));
+                }
+            }
+        }
+        #[cfg(not(feature = "z3"))]
+        {
+            let _ = cancel;
+            return Err(SolveError::Invalid(format!(
+                "{total} tiles are too many to list, and this layoutc was built without Z3"
+            )));
+        }
+    } else {
+        for (i, space) in spaces.iter().enumerate() {
+            let (found, finished) = enumerate_space(request, search, space, deadline, cancel);
+            complete &= finished;
+            if let Some((p, sizes)) = found
+                && best.as_ref().is_none_or(|(b, _, _)| p < *b)
+            {
+                best = Some((p, i, sizes));
+            }
+        }
+    }
+    let candidates = total.min(usize::MAX as u64) as usize;
+    let elapsed = start.elapsed();
+    let Some((padded, i, sizes)) = best else {
+        let status = if complete {
+            Status::Infeasible
+        } else {
+            Status::Timeout
+        };
+        return Ok(TilingSolution {
+            status,
+            why: if complete {
+                "no tile of those granules holds an allowed number of elements".to_string()
+            } else {
+                format!("no tile found within {} ms", request.timeout.as_millis())
+            },
+            shape: None,
+            candidates,
+            elapsed,
+        });
+    };
+    let shape = tiled_shape(request, &spaces[i], &sizes)?;
+    // Re-scored by XLA's own padding rule, not the search's formula.
+    if shape.padded_elements() != padded {
+        return Err(SolveError::Inconsistent(format!(
+            "{shape} pads to {} elements, the search counted {padded}",
+            shape.padded_elements()
+        )));
+    }
+    let bytes = shape.padded_bytes();
+    if request
+        .max_padded_bytes
+        .is_some_and(|max| bytes as u64 > max)
+    {
+        return Ok(TilingSolution {
+            status: if complete {
+                Status::Infeasible
+            } else {
+                Status::Timeout
+            },
+            why: format!(
+                "the least padding any tile gives is {bytes} bytes, over the {} allowed",
+                request.max_padded_bytes.unwrap_or(0)
+            ),
+            shape: None,
+            candidates,
+            elapsed,
+        });
+    }
+    let placements = spaces.len();
+    let (status, why) = if complete {
+        (
+            Status::Optimal,
+            match z3_placements {
+                None => format!(
+                    "every one of the {candidates} tile sizes in {placements} placements was scored; none pads to fewer than {bytes} bytes"
+                ),
+                Some(0) => format!(
+                    "{candidates} tile sizes in {placements} placements; the answer meets the floor (each tiled dim rounded up to its granule), so none pads to fewer than {bytes} bytes"
+                ),
+                Some(n) => format!(
+                    "{candidates} tile sizes in {placements} placements; Z3 proved that none pads to fewer than {bytes} bytes (searching {n} of them; no other placement's floor is lower)"
+                ),
+            },
+        )
+    } else {
+        (
+            Status::Timeout,
+            format!(
+                "the search stopped after {} ms; the best tile found pads to {bytes} bytes",
+                request.timeout.as_millis()
+            ),
+        )
+    };
+    Ok(TilingSolution {
+        status,
+        why,
+        shape: Some(shape),
+        candidates,
+        elapsed,
     })
 }
