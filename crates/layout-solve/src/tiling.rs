@@ -222,6 +222,7 @@ impl TileSpace {
 impl TileSpace {
     /// No tile in the space pads less: each tiled dim rounds up at least
     /// to its granule.
+    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
     pub fn floor(&self, dims: &[i64]) -> i64 {
         self.minor
             .iter()
