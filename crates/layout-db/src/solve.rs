@@ -17,6 +17,24 @@ use crate::value::{
     SolveKind, SolveOutcome, SolveTime, SwizzleOutcome, TensorLayout, TilingOutcome, Value,
 };
 
+/// Runs a search that stops when its query is cancelled (an edit, or an
+/// editor's `$/cancelRequest`, cancels the snapshot's salsa token): the
+/// solver polls the token, and a search it stopped unwinds as salsa's
+/// cancellation instead of being kept as an answer.
+fn cancellable<T>(db: &dyn salsa::Database, search: impl FnOnce(&Cancel) -> T) -> T {
+    let token = db.cancellation_token();
+    let cancel = Cancel::following(move || token.is_cancelled());
+    let out = search(&cancel);
+    if cancel.is_cancelled() {
+        db.unwind_if_revision_cancelled();
+        // Salsa does not unwind a local cancellation inside a query with
+        // cycle recovery (evaluation has one), so unwind here: the result
+        // of a stopped search is no answer and must not be memoised.
+        std::panic::resume_unwind(Box::new(salsa::Cancelled::Local));
+    }
+    out
+}
+
 /// Every key a solve block takes.
 pub const KEYS: [&str; 21] = [
     "kind",
@@ -515,7 +533,9 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
         cute_base: keys.base.as_ref().map(|(l, _)| l.clone()),
     };
-    let solution = match layout_solve::solve_swizzle(&request, &Cancel::new()) {
+    let solution = match cancellable(ctx.db, |cancel| {
+        layout_solve::solve_swizzle(&request, cancel)
+    }) {
         Ok(s) => s,
         Err(e) => return Err(ctx.error(Code::InvalidSolve, whole, e.to_string())),
     };
@@ -669,7 +689,9 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         }),
         timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
     };
-    let solution = match layout_solve::tiling::solve_tiling(&request, &Cancel::new()) {
+    let solution = match cancellable(ctx.db, |cancel| {
+        layout_solve::tiling::solve_tiling(&request, cancel)
+    }) {
         Ok(s) => s,
         Err(e) => return Err(ctx.error(Code::InvalidSolve, whole, e.to_string())),
     };

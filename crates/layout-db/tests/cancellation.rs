@@ -62,3 +62,55 @@ fn a_cancelled_evaluation_is_recomputed_not_stored_as_an_error() {
     let b = named_values(&db, file).into_iter().find(|v| v.name == "b");
     assert_eq!(b.and_then(|v| v.value), Some(layout_db::Value::Int(6)));
 }
+
+/// A solve that would search for seconds stops as soon as its snapshot's
+/// token is cancelled (what the language server does before applying an
+/// edit, or on `$/cancelRequest`): the search unwinds as salsa's
+/// cancellation and is not kept as an answer, so the next revision runs
+/// it again.
+#[test]
+fn a_cancelled_solve_stops_at_once_and_is_not_kept() {
+    // A tile-size search over three prime dims: Z3 works until its time
+    // limit unless cancelled.
+    let text = "solve hard {\n    kind = tiling\n    array = xla f32[10007,10009,997]\n    tile_multiple = [1, 1, 1]\n    min_tile_elements = 1000000\n    max_tile_elements = 4000000\n    timeout = 4000\n}\n";
+    let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut db = Database::with_execution_log(log.clone());
+    let file = SourceFile::open(&mut db, "solve.lay".into(), text.into());
+    let snapshot = db.clone();
+    let token = snapshot.cancellation_token();
+    let started = Instant::now();
+    let worker = std::thread::spawn(move || {
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            check_file(&snapshot, file).clone()
+        }))
+        .map_err(|c| c.to_string())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    token.cancel();
+    let outcome = worker.join().unwrap();
+    let stopped_after = started.elapsed();
+    assert!(outcome.is_err(), "the search finished instead of unwinding");
+    assert!(
+        stopped_after < Duration::from_millis(3500),
+        "{stopped_after:?}"
+    );
+
+    // A new revision with no input changed: a kept answer would be reused;
+    // instead the evaluation runs again, to its time limit.
+    db.synthetic_write(Durability::LOW);
+    log.lock().unwrap().clear();
+    let values = named_values(&db, file);
+    assert!(
+        log.lock().unwrap().iter().any(|e| e.contains("evaluate")),
+        "{:?}",
+        log.lock().unwrap()
+    );
+    let Some(layout_db::Value::Solve(s)) = values
+        .into_iter()
+        .find(|v| v.name == "hard")
+        .and_then(|v| v.value)
+    else {
+        panic!("no answer")
+    };
+    assert_eq!(s.status, layout_solve::Status::Timeout, "{}", s.why);
+}

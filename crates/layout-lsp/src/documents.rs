@@ -12,6 +12,8 @@ use std::sync::Arc;
 
 use layout_db::{Database, SourceFile};
 use layout_ide::{LineCol, LineIndex};
+
+use crate::query::InFlight;
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
 /// One open document as the last applied edit left it.
@@ -27,10 +29,14 @@ pub struct Document {
 pub struct Documents {
     pub db: Database,
     pub open: HashMap<Uri, Document>,
+    /// The snapshots requests run on: an edit cancels them before it
+    /// writes, since salsa's write waits until every snapshot is gone.
+    pub in_flight: InFlight,
 }
 
 impl Documents {
     pub fn open(&mut self, uri: Uri, version: i32, text: String) {
+        self.in_flight.cancel_all();
         let file = match self.open.get(&uri) {
             Some(doc) => {
                 doc.file.edit(&mut self.db, text.clone());
@@ -60,6 +66,7 @@ impl Documents {
         let Some(doc) = self.open.get_mut(uri) else {
             return false;
         };
+        self.in_flight.cancel_all();
         let mut text = doc.text.to_string();
         for c in &changes {
             apply(&mut text, c);

@@ -42,8 +42,10 @@ impl Backend {
     fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
         let docs = self.lock();
         let doc = docs.open.get(uri)?;
+        let db = docs.db.clone();
         Some(Snapshot {
-            db: docs.db.clone(),
+            in_flight: docs.in_flight.register(&db),
+            db,
             file: doc.file,
             text: doc.text.clone(),
             index: doc.index.clone(),

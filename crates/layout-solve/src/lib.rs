@@ -91,21 +91,42 @@ impl From<layout_algebra::LayoutError> for SolveError {
     }
 }
 
-/// Asks a running search to stop; shared with other threads.
-#[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+/// Asks a running search to stop; shared with other threads. It may also
+/// follow a condition of the caller's (an editor's cancellation token),
+/// which the search polls like the flag.
+#[derive(Clone, Default)]
+pub struct Cancel {
+    flag: Arc<AtomicBool>,
+    follows: Option<Arc<dyn Fn() -> bool + Send + Sync>>,
+}
+
+impl std::fmt::Debug for Cancel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cancel")
+            .field("cancelled", &self.is_cancelled())
+            .finish()
+    }
+}
 
 impl Cancel {
     pub fn new() -> Cancel {
         Cancel::default()
     }
 
+    /// A search that also stops once `cancelled` returns true.
+    pub fn following(cancelled: impl Fn() -> bool + Send + Sync + 'static) -> Cancel {
+        Cancel {
+            flag: Arc::default(),
+            follows: Some(Arc::new(cancelled)),
+        }
+    }
+
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.flag.store(true, Ordering::Relaxed);
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.flag.load(Ordering::Relaxed) || self.follows.as_ref().is_some_and(|f| f())
     }
 }
 

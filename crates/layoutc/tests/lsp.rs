@@ -421,3 +421,38 @@ fn every_feature_at_random_places_of_every_example_answers() {
     }
     c.shutdown();
 }
+
+/// A solve that would search for a minute neither blocks a hover on
+/// another item nor an edit: the edit cancels the snapshot the solve runs
+/// on, Z3 is interrupted, and the new text's diagnostics come at once.
+#[test]
+fn a_long_solve_never_blocks_hovers_or_edits() {
+    let text = "let n = 1\n\nsolve hard {\n    kind = tiling\n    array = xla f32[10007,10009,997]\n    tile_multiple = [1, 1, 1]\n    min_tile_elements = 1000000\n    max_tile_elements = 4000000\n    timeout = 60000\n}\n";
+    let mut c = Client::start();
+    let started = Instant::now();
+    c.open(URI, text);
+    std::thread::sleep(Duration::from_millis(500));
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": pos(0, 4)}),
+    );
+    assert!(hover.get("error").is_none(), "{hover}");
+    assert!(
+        hover["result"]["contents"].to_string().contains('1'),
+        "{hover}"
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2},
+               "contentChanges": [{"text": "let n = 2\n"}]}),
+    );
+    let diagnostics = c.diagnostics(2);
+    assert_eq!(diagnostics, json!([]));
+    // The solve's time limit is a minute; all of this took far less.
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    c.shutdown();
+}
