@@ -100,18 +100,15 @@ fn quick_fixes(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeA
         let ExprKind::Attribute(a) = &e.kind else {
             return;
         };
-        let Some((req, opt)) = docs::kind_keys(&a.kind.name) else {
+        let Some(kind) = docs::encoding_kind(&a.kind.name) else {
             return;
         };
         for entry in &a.entries {
             let key = &entry.key;
-            if !key.span.contains(rel)
-                || req.contains(&key.name.as_str())
-                || opt.contains(&key.name.as_str())
-            {
+            if !key.span.contains(rel) || kind.key(&key.name).is_some() {
                 continue;
             }
-            if let Some(fix) = did_you_mean(&key.name, req.iter().chain(opt.iter()).copied()) {
+            if let Some(fix) = did_you_mean(&key.name, kind.keys.iter().map(|k| k.name)) {
                 out.push(CodeAction {
                     title: format!("Change to `{fix}`"),
                     kind: ActionKind::QuickFix,

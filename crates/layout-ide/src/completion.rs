@@ -69,19 +69,19 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
     }
     if let Some(kind) = open_attribute(item_before) {
         let written = keys_written(item_before);
-        if let Some((req, opt)) = docs::kind_keys(kind) {
-            for key in req.iter().chain(opt.iter()) {
-                if written.contains(key) {
+        if let Some(k) = docs::encoding_kind(kind) {
+            for key in k.keys {
+                if written.contains(&key.name) {
                     continue;
                 }
-                let (ty, doc) = docs::key_doc(key).unwrap_or(("", ""));
+                let required = if key.required { "" } else { " (optional)" };
                 let mut it = item(
-                    key,
+                    key.name,
                     CompletionKind::AttributeKey,
-                    Some(ty.to_string()),
-                    Some(doc.to_string()),
+                    Some(format!("{}{required}", key.ty.name())),
+                    Some(key.doc.to_string()),
                 );
-                it.insert = format!("{key} = ");
+                it.insert = format!("{} = ", key.name);
                 out.push(it);
             }
         }
@@ -251,10 +251,10 @@ mod tests {
                 AttributeKey threadsPerWarp -> `threadsPerWarp = ` ([int])
                 AttributeKey warpsPerCTA -> `warpsPerCTA = ` ([int])
                 AttributeKey order -> `order = ` ([int])
-                AttributeKey CGALayout -> `CGALayout = ` ([[int]])
-                AttributeKey CTAsPerCGA -> `CTAsPerCGA = ` ([int])
-                AttributeKey CTASplitNum -> `CTASplitNum = ` ([int])
-                AttributeKey CTAOrder -> `CTAOrder = ` ([int])"#]],
+                AttributeKey CGALayout -> `CGALayout = ` ([[int]] (optional))
+                AttributeKey CTAsPerCGA -> `CTAsPerCGA = ` ([int] (optional))
+                AttributeKey CTASplitNum -> `CTASplitNum = ` ([int] (optional))
+                AttributeKey CTAOrder -> `CTAOrder = ` ([int] (optional))"#]],
         );
     }
 

@@ -136,10 +136,14 @@ fn attribute_hover(a: &layout_syntax::TritonAttribute, rel: usize, found: &mut O
         if let Some(d) = docs::kind_doc(kind) {
             md += &format!(": {d}");
         }
-        if let Some((req, opt)) = docs::kind_keys(kind) {
-            md += &format!("\n\nkeys: {}", req.join(", "));
-            if !opt.is_empty() {
-                md += &format!("; optional: {}", opt.join(", "));
+        if let Some(k) = docs::encoding_kind(kind) {
+            let names = |keys: &mut dyn Iterator<Item = &layout_algebra::triton::keys::Key>| {
+                keys.map(|k| k.name).collect::<Vec<_>>().join(", ")
+            };
+            md += &format!("\n\nkeys: {}", names(&mut k.required()));
+            let optional = names(&mut k.optional());
+            if !optional.is_empty() {
+                md += &format!("; optional: {optional}");
             }
         }
         *found = Some(md);
@@ -147,8 +151,15 @@ fn attribute_hover(a: &layout_syntax::TritonAttribute, rel: usize, found: &mut O
     }
     for e in &a.entries {
         if e.key.span.contains(rel) {
-            if let Some((ty, doc)) = docs::key_doc(&e.key.name) {
-                *found = Some(format!("**{}**: `{ty}`\n\n{doc}", e.key.name));
+            if let Some(k) = docs::key_doc(&a.kind.name, &e.key.name) {
+                let required = if k.required { "required" } else { "optional" };
+                *found = Some(format!(
+                    "**{}** of #ttg.{}: `{}` ({required})\n\n{}",
+                    k.name,
+                    a.kind.name,
+                    k.ty.name(),
+                    k.doc
+                ));
             }
             return;
         }
@@ -464,7 +475,7 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
             expect![[r#"
                 threadsPerWarp
                 ---
-                **threadsPerWarp**: `[int]`
+                **threadsPerWarp** of #ttg.blocked: `[int]` (required)
 
                 threads of a warp along each dim; multiplies to the warp size"#]],
         );
