@@ -11,6 +11,7 @@
 
 mod access;
 pub mod builtins;
+mod context;
 pub mod diagnostic;
 mod encoding;
 mod eval;

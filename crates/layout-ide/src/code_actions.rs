@@ -79,7 +79,7 @@ fn quick_fixes(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeA
             .filter(|n| n.starts_with('#') == alias)
             .collect();
         if r.kind == RefKind::Call {
-            candidates.extend(layout_db::builtins::SIGNATURES.iter().map(|s| s.name));
+            candidates.extend(layout_db::builtins::all().map(|b| b.name));
         }
         if let Some(fix) = did_you_mean(&r.name, candidates) {
             out.push(CodeAction {

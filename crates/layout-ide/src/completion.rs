@@ -139,17 +139,21 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
         .iter()
         .map(|(n, _)| n.as_str())
         .collect();
-    for sig in layout_db::builtins::SIGNATURES {
-        if declared.contains(&sig.name) {
+    for b in layout_db::builtins::all() {
+        if declared.contains(&b.name) {
             continue; // shadowed by the file's own name
         }
+        let mut doc = b.doc.to_string();
+        for p in b.params() {
+            doc += &format!("\n- `{}`: {}", p.name, p.doc);
+        }
         let mut it = item(
-            sig.name,
+            b.name,
             CompletionKind::Builtin,
-            Some(signature_label(sig)),
-            Some(sig.doc.to_string()),
+            Some(signature_label(b)),
+            Some(doc),
         );
-        it.insert = format!("{}(", sig.name);
+        it.insert = format!("{}(", b.name);
         out.push(it);
     }
     dedup(out)
@@ -310,7 +314,7 @@ mod tests {
         let find = |l: &str| items.iter().find(|i| i.label == l).cloned();
         expect![[r#"
             Some((Name, Some("an integer")))
-            Some((Builtin, "compose(", Some("compose(a, b)")))
+            Some((Builtin, "compose(", Some("compose(a: linear, b: linear) -> linear")))
             Some(Keyword)"#]]
         .assert_eq(&format!(
             "{:?}\n{:?}\n{:?}",

@@ -75,12 +75,21 @@ pub fn value_markdown(title: &str, v: &Value) -> String {
     md
 }
 
-fn builtin_markdown(sig: &layout_db::builtins::Signature) -> String {
-    format!(
-        "```lay\n{}\n```\n{}",
-        crate::signature_help::signature_label(sig),
-        sig.doc
-    )
+/// A builtin's signature with types, its doc and each parameter's doc.
+fn builtin_markdown(b: &layout_db::builtins::Builtin) -> String {
+    let mut md = format!(
+        "```lay\n{}\n```\n{}\n",
+        crate::signature_help::signature_label(b),
+        b.doc
+    );
+    let params = b.params();
+    if !params.is_empty() {
+        md += "\n";
+    }
+    for p in params {
+        md += &format!("- `{}`: {}\n", p.name, p.doc);
+    }
+    md
 }
 
 /// Keywords, Triton attribute kinds and keys, `solve` keys.
@@ -459,12 +468,16 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
         check(
             "layout x = comp$0ose(a, b)\n",
             expect![[r#"
-            compose
-            ---
-            ```lay
-            compose(a, b)
-            ```
-            Triton's a.compose(b): b after a"#]],
+                compose
+                ---
+                ```lay
+                compose(a: linear, b: linear) -> linear
+                ```
+                Triton's a.compose(b): b after a
+
+                - `a`: the layout applied first
+                - `b`: the layout applied to a's outputs (its in-dims are a's out-dims)
+            "#]],
         );
     }
 

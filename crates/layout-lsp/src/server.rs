@@ -572,9 +572,10 @@ impl LanguageServer for Backend {
                         parameters: Some(
                             h.params
                                 .iter()
-                                .map(|&(a, b)| ParameterInformation {
+                                .zip(&h.param_docs)
+                                .map(|(&(a, b), doc)| ParameterInformation {
                                     label: ParameterLabel::LabelOffsets([utf16(a), utf16(b)]),
-                                    documentation: None,
+                                    documentation: Some(Documentation::String(doc.to_string())),
                                 })
                                 .collect(),
                         ),
