@@ -642,7 +642,7 @@ impl LanguageServer for Backend {
                         kind: Some(InlayHintKind::TYPE),
                         text_edits: None,
                         tooltip: None,
-                        padding_left: Some(false),
+                        padding_left: Some(h.padding_left),
                         padding_right: Some(true),
                         data: None,
                     })
