@@ -88,7 +88,7 @@ async function main() {
     textDocument: doc,
     position: positionOf("size(acc)", 5),
   });
-  check("signature help", help && help.signatures[0].label === "size(x)" && help.activeParameter === 0, help);
+  check("signature help", help && help.signatures[0].label === "size(x: layout) -> int" && help.activeParameter === 0, help);
 
   const hints = await connection.sendRequest(rpc.InlayHintRequest.type, {
     textDocument: doc,

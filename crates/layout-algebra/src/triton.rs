@@ -14,6 +14,7 @@
 
 pub mod coalesce;
 pub mod convert_layout;
+pub mod keys;
 mod shared;
 
 pub use shared::{AmdRotatingShared, PaddedLinear, PaddedShared, PartitionedShared, SharedLinear};

@@ -14,10 +14,9 @@ use layout_algebra::triton::Encoding;
 use layout_algebra::{DimName, LinearLayout};
 use layout_syntax::Span;
 
-use crate::builtins::{Bound, shape_text, warn_if_default_target};
+use crate::context::{Cx, R};
 use crate::diagnostic::{Code, Family};
-use crate::eval::{Ctx, R};
-use crate::value::{AccessReport, CountedAccess, Value};
+use crate::value::{AccessReport, CountedAccess, Value, shape_text};
 
 const REGISTER: &str = "register";
 const LANE: &str = "lane";
@@ -42,7 +41,7 @@ struct Shared {
     shape: Option<Vec<u32>>,
 }
 
-fn distributed(ctx: &mut Ctx, v: &Value, span: Span) -> R<Distributed> {
+fn distributed(ctx: &mut Cx, v: &Value, span: Span) -> R<Distributed> {
     match v {
         Value::Tensor(t) if !t.encoding.is_shared() => Ok(Distributed {
             layout: t.layout.clone(),
@@ -124,10 +123,10 @@ fn distributed(ctx: &mut Ctx, v: &Value, span: Span) -> R<Distributed> {
     }
 }
 
-fn shared(ctx: &mut Ctx, v: &Value, span: Span) -> R<Shared> {
+fn shared(ctx: &mut Cx, v: &Value, span: Span) -> R<Shared> {
     // A CuTe shared layout maps an element's index to its offset; the bank
     // model wants the inverse, offset -> element.
-    let inverted = |ctx: &mut Ctx, l: layout_algebra::Result<LinearLayout>| -> R<Shared> {
+    let inverted = |ctx: &mut Cx, l: layout_algebra::Result<LinearLayout>| -> R<Shared> {
         let l = ctx.alg(
             l.and_then(|l| l.invert())
                 .and_then(|l| rename_out(&l, INDEX)),
@@ -234,7 +233,7 @@ struct Measured {
 /// `bank_conflicts`, `vectorisation` and pasted `local_*` operations.
 #[allow(clippy::too_many_arguments)]
 fn measure(
-    ctx: &mut Ctx,
+    ctx: &mut Cx,
     dist: &Distributed,
     shared: &Shared,
     bits: u32,
@@ -302,7 +301,7 @@ fn measure(
 /// 16-bit elements where the layouts allow them and the machine has them,
 /// else the widest ld/st).
 fn instruction(
-    ctx: &mut Ctx,
+    ctx: &mut Cx,
     access: &Access,
     requested: Requested,
     padding: &[(u32, u32)],
@@ -351,7 +350,7 @@ fn instruction(
         }
         Requested::Named(name, span) => (name, span),
     };
-    let bad = |ctx: &mut Ctx, why: String| Err(ctx.error(Code::TypeMismatch, name_span, why));
+    let bad = |ctx: &mut Cx, why: String| Err(ctx.error(Code::TypeMismatch, name_span, why));
     let (plain, amd) = match access.direction {
         Direction::Load => ("ld.shared", "ds_read_b"),
         Direction::Store => ("st.shared", "ds_write_b"),
@@ -428,7 +427,7 @@ fn instruction(
 }
 
 /// The instruction as the machine names it.
-fn instruction_name(ctx: &Ctx, i: Instruction, direction: Direction) -> String {
+fn instruction_name(ctx: &Cx, i: Instruction, direction: Direction) -> String {
     let amd = ctx
         .target()
         .preset
@@ -440,7 +439,7 @@ fn instruction_name(ctx: &Ctx, i: Instruction, direction: Direction) -> String {
 /// Both sides of an access over the same elements, or an error that says
 /// how they differ.
 fn matched(
-    ctx: &mut Ctx,
+    ctx: &mut Cx,
     (d, ds): (&Value, Span),
     (s, ss): (&Value, Span),
     span: Span,
@@ -507,7 +506,7 @@ fn matched(
 }
 
 /// `bank_conflicts`, `wavefronts` and `vectorisation` of any access.
-pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
+pub(crate) fn bank(ctx: &mut Cx, name: &str, b: &[Option<(Value, Span)>], span: Span) -> R<Value> {
     let (d, ds) = b[0].clone().expect("required");
     // A pasted shared-memory access carries its own analysis.
     if let Value::Access(a) = &d {
@@ -600,7 +599,7 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
         None => Requested::Widest,
         Some((v, s)) => match ctx.string(&v, s)?.as_str() {
             "triton" => {
-                warn_if_default_target(ctx, span);
+                ctx.warn_if_default_target(span);
                 Requested::Triton
             }
             other => Requested::Named(other.to_string(), s),
@@ -617,7 +616,7 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
 /// A pasted `ttg.local_alloc` / `local_store` / `local_load`: one warp's
 /// access with the instruction Triton would use on the target.
 pub(crate) fn memory_access(
-    ctx: &mut Ctx,
+    ctx: &mut Cx,
     op: layout_syntax::MemoryOpKind,
     from: Option<(Value, Span)>,
     (to, to_span): (Value, Span),
@@ -638,7 +637,7 @@ pub(crate) fn memory_access(
     let distributed = ctx.tensor(&d, ds, "distributed")?;
     let shared_tensor = ctx.tensor(&s, ss, "shared-memory")?;
     let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
-    warn_if_default_target(ctx, span);
+    ctx.warn_if_default_target(span);
     // Triton stores sub-byte and boolean elements as bytes.
     let bits = dist.element_bits.unwrap_or(8).max(8);
     let m = measure(

@@ -2,6 +2,7 @@
 //! `#ttg.KIND<{...}>` attribute, or the named arguments of a call such as
 //! `blocked(sizePerThread = [1, 4], ...)`. Both arrive as [`Param`]s.
 
+use layout_algebra::triton::keys;
 use layout_algebra::triton::*;
 use layout_syntax::Span;
 
@@ -15,108 +16,6 @@ pub struct Param {
     pub value: Value,
     pub span: Span,
 }
-
-/// The encoding kinds and their keys: required, then optional.
-pub const KINDS: &[(&str, &[&str], &[&str])] = &[
-    (
-        "blocked",
-        &["sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"],
-        CTA_KEYS,
-    ),
-    (
-        "swizzled_shared",
-        &["vec", "perPhase", "maxPhase", "order"],
-        CTA_KEYS,
-    ),
-    (
-        "nvmma_shared",
-        &["swizzlingByteWidth", "elementBitWidth"],
-        &[
-            "transposed",
-            "fp4Padded",
-            "rank",
-            "CGALayout",
-            "CTAsPerCGA",
-            "CTASplitNum",
-            "CTAOrder",
-        ],
-    ),
-    (
-        "nvidia_mma",
-        &["versionMajor", "warpsPerCTA", "instrShape"],
-        &[
-            "versionMinor",
-            "CGALayout",
-            "CTAsPerCGA",
-            "CTASplitNum",
-            "CTAOrder",
-        ],
-    ),
-    (
-        "amd_mfma",
-        &["warpsPerCTA", "instrShape"],
-        &[
-            "version",
-            "versionMajor",
-            "versionMinor",
-            "isTransposed",
-            "tilesPerWarp",
-            "elementBitWidth",
-            "CGALayout",
-            "CTAsPerCGA",
-            "CTASplitNum",
-            "CTAOrder",
-        ],
-    ),
-    (
-        "amd_wmma",
-        &[],
-        &[
-            "version",
-            "isTransposed",
-            "isTranspose",
-            "warpsPerCTA",
-            "ctaLayout",
-            "instrShape",
-            "rank",
-            "CGALayout",
-            "CTAsPerCGA",
-            "CTASplitNum",
-            "CTAOrder",
-        ],
-    ),
-    (
-        "amd_rotating_shared",
-        &["vec", "perPhase", "maxPhase", "order"],
-        CTA_KEYS,
-    ),
-    ("shared_linear", &["offset", "alignment"], &["block"]),
-    // The padding intervals arrive as `intervals` (`[32:+4]` when pasted).
-    (
-        "padded_shared",
-        &["intervals"],
-        &["order", "shape", "offset", "block"],
-    ),
-    (
-        "partitioned_shared",
-        &[
-            "numPartitions",
-            "numGroups",
-            "partitionDim",
-            "partitionLayout",
-        ],
-        &[],
-    ),
-    ("slice", &["dim", "parent"], &[]),
-    ("dot_op", &["opIdx", "parent"], &["kWidth"]),
-    (
-        "linear",
-        &[],
-        &["register", "lane", "warp", "block", "shape"],
-    ),
-];
-
-const CTA_KEYS: &[&str] = &["CGALayout", "CTAsPerCGA", "CTASplitNum", "CTAOrder"];
 
 /// Memory spaces: attributes that name where a buffer lives, not how.
 pub fn memory_space(kind: &str) -> Option<&'static str> {
@@ -149,8 +48,10 @@ pub fn unsupported(kind: &str) -> Option<&'static str> {
         .map(|(_, why)| *why)
 }
 
+/// The encodings layoutc models; their keys are layout-algebra's table
+/// ([`keys::ENCODING_KINDS`]), beside the encoding types.
 pub fn kind_names() -> impl Iterator<Item = &'static str> {
-    KINDS.iter().map(|(k, _, _)| *k)
+    keys::ENCODING_KINDS.iter().map(|k| k.name)
 }
 
 /// Reads parameters, reporting each problem once.
@@ -471,7 +372,7 @@ pub fn build(
         ));
         return None;
     }
-    let Some((_, required, optional)) = KINDS.iter().find(|(k, _, _)| *k == kind) else {
+    let Some(table) = keys::encoding_kind(kind) else {
         let mut d = Diagnostic::error(
             Code::UnknownKey,
             kind_span,
@@ -495,13 +396,13 @@ pub fn build(
         ok: true,
     };
     for p in params {
-        if !required.contains(&p.key.as_str()) && !optional.contains(&p.key.as_str()) {
+        if table.key(&p.key).is_none() {
             let mut d = Diagnostic::error(
                 Code::UnknownKey,
                 p.key_span,
                 format!("#ttg.{kind} has no key `{}`", p.key),
             );
-            if let Some(s) = did_you_mean(&p.key, required.iter().chain(optional.iter()).copied()) {
+            if let Some(s) = did_you_mean(&p.key, table.keys.iter().map(|k| k.name)) {
                 d = d.with_note(format!("did you mean `{s}`?"));
             }
             r.fail(d);
@@ -738,7 +639,7 @@ pub fn build(
                 shape,
             })
         }
-        _ => unreachable!("kinds are listed in KINDS"),
+        _ => unreachable!("kinds are listed in keys::ENCODING_KINDS"),
     };
     if !r.ok {
         return None;

@@ -3,37 +3,58 @@
 //! computed with layout-algebra, and every failure becomes a diagnostic at
 //! the span of the expression that caused it.
 
-use layout_algebra::LayoutError;
 use layout_algebra::bank::{Direction, PhaseRule};
 use layout_algebra::cute::{Layout, Swizzle, SwizzledLayout, Tiler};
 use layout_algebra::linear::LinearLayout;
-use layout_algebra::triton::Encoding;
 use layout_algebra::xla::XlaShape;
 use layout_syntax::{
     Arg, AttrValue, AttrValueKind, BinaryOp, Expr, ExprKind, Item, ItemKind, Span, TritonAttribute,
 };
 
-use crate::diagnostic::{Code, Diagnostic, Family, code_for, did_you_mean, mixed_radix_note};
+use crate::builtins::{self, ArgValue};
+use crate::context::{Cx, R, Reported};
+use crate::diagnostic::{Code, Diagnostic, Family, did_you_mean};
 use crate::encoding::{self, Param};
 use crate::target::{self, TargetFacts};
-use crate::value::{TensorLayout, Value};
+use crate::value::Value;
 use crate::{DeclName, Evaluated, SourceFile, SourceItem, lookup};
 
-/// Marks a failure whose diagnostic has already been recorded.
-#[derive(Debug)]
-pub(crate) struct Reported;
-
-pub(crate) type R<T> = Result<T, Reported>;
-
+/// The evaluator of one item: the context it lends builtins, and what
+/// only the evaluator needs.
 pub(crate) struct Ctx<'db> {
-    pub db: &'db dyn salsa::Database,
-    pub file: SourceFile,
-    pub diags: Vec<Diagnostic>,
+    pub cx: Cx<'db>,
     /// The name being declared (`#x` for aliases) and its span.
     pub declaring: Option<(String, Span)>,
     /// The item being evaluated. Its text is read only to quote a failed
     /// check, so that a comment edit does not re-evaluate the item.
     pub item: SourceItem,
+}
+
+impl<'db> Ctx<'db> {
+    pub fn new(db: &'db dyn salsa::Database, item: SourceItem) -> Ctx<'db> {
+        Ctx {
+            cx: Cx {
+                db,
+                file: *item.file(db),
+                diags: Vec::new(),
+            },
+            declaring: None,
+            item,
+        }
+    }
+}
+
+impl<'db> std::ops::Deref for Ctx<'db> {
+    type Target = Cx<'db>;
+    fn deref(&self) -> &Cx<'db> {
+        &self.cx
+    }
+}
+
+impl std::ops::DerefMut for Ctx<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.cx
+    }
 }
 
 /// Whether a `check`'s expression holds, and if not, why, in the user's
@@ -46,13 +67,7 @@ struct Verdict {
 
 pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
     let parsed = crate::parse_item(db, key);
-    let mut ctx = Ctx {
-        db,
-        file: *key.file(db),
-        diags: Vec::new(),
-        declaring: None,
-        item: key,
-    };
+    let mut ctx = Ctx::new(db, key);
     let value = match &parsed.item {
         // Syntax errors are reported by the parse; evaluating a broken item
         // would only repeat them.
@@ -89,7 +104,7 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
     };
     Evaluated {
         value,
-        diagnostics: ctx.diags,
+        diagnostics: ctx.cx.diags,
         syntax: crate::ItemSyntax::of(parsed, || key.text(db)),
     }
 }
@@ -131,49 +146,7 @@ pub(crate) fn find_cycle(
     dfs(db, file, start, start, &mut path, &mut seen).then_some(path)
 }
 
-/// MLIR element types to bits.
-pub(crate) fn element_bits(ty: &str) -> Option<u32> {
-    match ty {
-        "i1" => Some(8), // Triton stores i1 as one byte
-        "i8" | "ui8" | "si8" => Some(8),
-        "i16" | "f16" | "bf16" => Some(16),
-        "i32" | "f32" | "tf32" => Some(32),
-        "i64" | "f64" => Some(64),
-        t if t.starts_with("f8") => Some(8),
-        t if t.starts_with("f4") => Some(4),
-        t if t.starts_with("f6") => Some(8),
-        _ => None,
-    }
-}
-
 impl<'db> Ctx<'db> {
-    pub fn error(&mut self, code: Code, span: Span, message: impl Into<String>) -> Reported {
-        self.diags.push(Diagnostic::error(code, span, message));
-        Reported
-    }
-
-    pub fn report(&mut self, d: Diagnostic) -> Reported {
-        self.diags.push(d);
-        Reported
-    }
-
-    /// An algebra result as a value or a diagnostic at `span`.
-    pub fn alg<T>(&mut self, r: layout_algebra::Result<T>, family: Family, span: Span) -> R<T> {
-        r.map_err(|e| self.algebra_error(&e, family, span))
-    }
-
-    pub fn algebra_error(&mut self, e: &LayoutError, family: Family, span: Span) -> Reported {
-        let mut d = Diagnostic::error(code_for(e, family), span, e.to_string());
-        if let Some(n) = mixed_radix_note(e) {
-            d = d.with_note(n);
-        }
-        self.report(d)
-    }
-
-    pub fn target(&self) -> &'db TargetFacts {
-        crate::file_target(self.db, self.file)
-    }
-
     fn item(&mut self, item: &Item) -> R<Value> {
         // Cycles are found when they happen: salsa's cycle recovery gives
         // the re-entered declaration "has errors", and `resolve` then asks
@@ -204,12 +177,7 @@ impl<'db> Ctx<'db> {
             ItemKind::Convert { src, dst, .. } => {
                 let source = (self.expr(src)?, src.span);
                 let destination = (self.expr(dst)?, dst.span);
-                let v = crate::builtins::convert_layout(
-                    self,
-                    source,
-                    destination,
-                    src.span.to(dst.span),
-                )?;
+                let v = builtins::convert_layout(self, source, destination, src.span.to(dst.span))?;
                 self.report_in_dump(item, &v);
                 Ok(v)
             }
@@ -890,7 +858,7 @@ impl<'db> Ctx<'db> {
                 let mut d = Diagnostic::error(code, span, format!("undefined {what} `{name}`"));
                 if let Some(s) = did_you_mean(name, candidates.iter().copied()) {
                     d = d.with_note(format!("did you mean `{s}`?"));
-                } else if crate::builtins::is_builtin(name) {
+                } else if builtins::is_builtin(name) {
                     d = d.with_note(format!("`{name}` is a function; call it with arguments"));
                 }
                 Err(self.report(d))
@@ -983,8 +951,8 @@ impl<'db> Ctx<'db> {
                 span,
                 format!(
                     "the view {} does not fit in its allocation {}",
-                    crate::builtins::shape_text(&shape),
-                    crate::builtins::shape_text(&alloc)
+                    crate::value::shape_text(&shape),
+                    crate::value::shape_text(&alloc)
                 ),
             ));
         }
@@ -1123,109 +1091,6 @@ impl<'db> Ctx<'db> {
         }
         self.alg(r, Family::Cute, span)
             .map(|l| Value::Cute(Box::new(l)))
-    }
-
-    /// An encoding applied to a tensor shape, checked against the target.
-    pub fn bind_tensor(
-        &mut self,
-        enc: Encoding,
-        shape: Vec<u32>,
-        element_type: &str,
-        span: Span,
-        enc_span: Span,
-    ) -> R<Value> {
-        if shape.is_empty() {
-            return Err(self.error(
-                Code::RankMismatch,
-                span,
-                "a tensor here has at least one dim (`tensor<64xf16, ...>`)",
-            ));
-        }
-        // A CTA's tile: Triton's tensors are far smaller; beyond this the
-        // tables and bank enumerations would not finish in interactive time.
-        const MAX_TENSOR_ELEMENTS: u64 = 1 << 24;
-        let elements = shape
-            .iter()
-            .try_fold(1u64, |acc, &d| acc.checked_mul(d as u64));
-        if elements.is_none_or(|n| n > MAX_TENSOR_ELEMENTS) {
-            return Err(self.error(
-                Code::TooLarge,
-                span,
-                format!(
-                    "a tensor of {shape:?} has more than 2^24 elements, the most layoutc handles"
-                ),
-            ));
-        }
-        let enc = fit_nvmma_rank(enc, shape.len());
-        if !enc.is_shared() {
-            let facts = self.target();
-            let ctas = match &enc {
-                Encoding::Linear(l) => 1u64 << l.block.len(),
-                other => other.cga().map_or(1, |c| c.num_ctas()),
-            };
-            let target = facts.encoding_target(enc.num_warps(), ctas);
-            if let Err(e) = enc.validate_for(&target) {
-                let mut d = Diagnostic::error(Code::TargetMismatch, enc_span, e.to_string());
-                d = d.with_note(if facts.threads_per_warp.is_some() || facts.num_warps.is_some() {
-                    "the target comes from the module attributes or the `target` declaration"
-                } else {
-                    "with no module attributes or `target`, a warp has 32 threads; declare the machine, e.g. `target = gfx942` (64 lanes) or `target toy { warp_size = 16 }`"
-                });
-                return Err(self.report(d));
-            }
-        }
-        let key = crate::EncodingOnShape::new(self.db, enc.clone(), shape.clone());
-        let layout = match crate::encoding_layout(self.db, key) {
-            Ok(l) => l.clone(),
-            Err(e) => {
-                let code = match &e {
-                    LayoutError::Invalid {
-                        kind: layout_algebra::InvalidKind::Rank,
-                        ..
-                    } => Code::RankMismatch,
-                    other => code_for(other, Family::Triton),
-                };
-                let mut d = Diagnostic::error(code, span, e.to_string());
-                if matches!(e, LayoutError::NotPowerOfTwo { .. }) {
-                    // Triton's own rule, in Triton's terms.
-                    d = d.with_note(
-                        "Triton tensors have power-of-two dims (tl.arange needs them): round the block up and mask the extra elements",
-                    );
-                }
-                return Err(self.report(d));
-            }
-        };
-        if !enc.is_shared() && !layout.is_surjective() {
-            return Err(self.error(
-                Code::NotSurjective,
-                span,
-                format!(
-                    "the layout does not cover the tensor {shape:?}: its bases reach 2^{} of {} elements",
-                    layout.rank(),
-                    layout.total_out_size()
-                ),
-            ));
-        }
-        Ok(Value::Tensor(Box::new(TensorLayout {
-            element_bits: element_bits(element_type),
-            element_type: element_type.to_string(),
-            shape,
-            encoding: enc,
-            layout,
-        })))
-    }
-
-    pub fn int(&mut self, v: &Value, span: Span) -> R<i64> {
-        match v {
-            Value::Int(n) => Ok(*n),
-            // `(4)`: CuTe's one-element tuple, where a number is wanted.
-            Value::Tuple(items) if items.len() == 1 => self.int(&items[0], span),
-            other => Err(self.error(
-                Code::TypeMismatch,
-                span,
-                format!("expected an integer, but this is {}", other.type_name()),
-            )),
-        }
     }
 
     fn binary(
@@ -1390,58 +1255,38 @@ impl<'db> Ctx<'db> {
         }
     }
 
-    pub fn linear(&mut self, v: &Value, span: Span) -> R<LinearLayout> {
-        match v {
-            Value::Linear(l) => Ok((**l).clone()),
-            Value::Tensor(t) => Ok(t.layout.clone()),
-            Value::Encoding(e) => Err(self.error(
-                Code::TypeMismatch,
-                span,
-                format!(
-                    "a #ttg.{} encoding has no linear layout until it is bound to a tensor shape; write tensor<64x64xf16, ...> or to_linear(x, [64, 64])",
-                    e.kind()
-                ),
-            )),
-            other => Err(self.error(
-                Code::TypeMismatch,
-                span,
-                format!(
-                    "expected a linear layout, but this is {}{}",
-                    other.type_name(),
-                    match other {
-                        Value::Cute(_) | Value::Swizzled(_) | Value::Xla(_) => "; convert it with to_linear(...)",
-                        _ => "",
-                    }
-                ),
-            )),
-        }
-    }
-
+    /// A call of a builtin (through its table), or a value applied to
+    /// coordinates.
     fn call(&mut self, callee: &Expr, args: &[Arg], span: Span) -> R<Value> {
         if let ExprKind::Name(name) = &callee.kind {
             // A declared name shadows a builtin; an unknown one is reported
-            // by `builtins::call` with the functions it resembles.
-            if !matches!(
-                crate::resolve(self.db, self.file, name),
-                crate::Resolution::Declared(_)
-            ) {
-                return crate::builtins::call(self, name, callee.span, args, span);
+            // with the functions it resembles, before its arguments.
+            match crate::resolve(self.db, self.file, name) {
+                crate::Resolution::Declared(_) => {}
+                crate::Resolution::Builtin(b) => {
+                    let args = self.args(args)?;
+                    return builtins::call(self, b, callee.span, args, span);
+                }
+                crate::Resolution::Unresolved => {
+                    return Err(self.report(builtins::unknown_function(name, callee.span)));
+                }
             }
         }
         let f = self.expr(callee)?;
-        crate::builtins::apply(self, &f, callee.span, args, span)
+        let args = self.args(args)?;
+        builtins::apply(self, &f, callee.span, args, span)
     }
-}
 
-/// An `nvmma_shared` written without CTA facts defaults to rank 2; a
-/// tensor of another rank gets the single-CTA placement of its rank.
-fn fit_nvmma_rank(enc: Encoding, rank: usize) -> Encoding {
-    match enc {
-        Encoding::NvmmaShared(mut s) if s.cga.rank() != rank && s.cga.num_ctas() == 1 => {
-            s.cga = layout_algebra::triton::CgaLayout::single(rank);
-            Encoding::NvmmaShared(s)
+    fn args(&mut self, args: &[Arg]) -> R<Vec<ArgValue>> {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
+            out.push(ArgValue {
+                name: a.name.as_ref().map(|n| (n.name.clone(), n.span)),
+                value: self.expr(&a.value)?,
+                span: a.value.span,
+            });
         }
-        other => other,
+        Ok(out)
     }
 }
 

@@ -11,6 +11,7 @@
 
 mod access;
 pub mod builtins;
+mod context;
 pub mod diagnostic;
 mod encoding;
 mod eval;
@@ -29,7 +30,7 @@ use layout_syntax::{Item, ItemKind, Span, SyntaxError};
 pub use salsa;
 
 pub use diagnostic::{Code, Diagnostic, Severity, decode_source};
-pub use encoding::{KINDS as ENCODING_KINDS, kind_names as encoding_kind_names};
+pub use encoding::kind_names as encoding_kind_names;
 pub use names::{NameRef, RefKind, Resolution, name_refs, resolve};
 pub use position::{ItemAt, ValueAt, item_at, item_ranges, value_at};
 pub use target::TargetFacts;

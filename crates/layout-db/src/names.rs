@@ -11,7 +11,7 @@ use layout_syntax::{
     AttrValue, AttrValueKind, Expr, ExprKind, Item, ItemKind, Span, TritonAttribute,
 };
 
-use crate::builtins::{self, Signature};
+use crate::builtins::{self, Builtin};
 use crate::{DeclName, SourceFile, SourceItem, lookup, parse_item};
 
 /// How a name is used.
@@ -51,7 +51,7 @@ pub enum Resolution {
     /// A declaration of the file (the first, if there are several).
     Declared(SourceItem),
     /// A function of the language.
-    Builtin(&'static Signature),
+    Builtin(&'static Builtin),
     Unresolved,
 }
 
@@ -64,7 +64,7 @@ pub fn resolve(db: &dyn salsa::Database, file: SourceFile, name: &str) -> Resolu
     if name.starts_with('#') {
         return Resolution::Unresolved;
     }
-    builtins::signature(name).map_or(Resolution::Unresolved, Resolution::Builtin)
+    builtins::builtin(name).map_or(Resolution::Unresolved, Resolution::Builtin)
 }
 
 /// Keys of `solve` and `target` blocks whose values are words, not names.

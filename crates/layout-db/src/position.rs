@@ -103,13 +103,7 @@ pub fn value_at(db: &dyn salsa::Database, file: SourceFile, offset: usize) -> Op
 /// Evaluates one expression of `item` outside the item's query (the value
 /// is not memoized; the names it uses are).
 pub fn evaluate_expr(db: &dyn salsa::Database, item: SourceItem, expr: &Expr) -> Option<Value> {
-    let mut ctx = Ctx {
-        db,
-        file: *item.file(db),
-        diags: Vec::new(),
-        declaring: None,
-        item,
-    };
+    let mut ctx = Ctx::new(db, item);
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.expr(expr))) {
         Ok(v) => v.ok(),
         Err(payload) if payload.is::<salsa::Cancelled>() => std::panic::resume_unwind(payload),

@@ -11,8 +11,9 @@ use layout_solve::{
 };
 use layout_syntax::{ExprKind, Field, Span};
 
+use crate::context::{R, Reported};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
-use crate::eval::{Ctx, R, Reported};
+use crate::eval::Ctx;
 use crate::value::{
     SolveKind, SolveOutcome, SolveTime, SwizzleOutcome, TensorLayout, TilingOutcome, Value,
 };
@@ -374,7 +375,7 @@ fn machine(ctx: &mut Ctx, keys: &Keys, whole: Span) -> Machine {
     {
         return Machine::from_preset(p);
     }
-    crate::builtins::warn_if_default_target(ctx, whole);
+    ctx.warn_if_default_target(whole);
     let facts = ctx.target();
     Machine {
         name: facts.preset.clone().unwrap_or_else(|| "sm90".to_string()),
@@ -437,9 +438,9 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
                 *span,
                 format!(
                     "every access must be to the same tensor: this is {}x{}, the first is {}x{}",
-                    crate::builtins::shape_text(&t.shape),
+                    crate::value::shape_text(&t.shape),
                     t.element_type,
-                    crate::builtins::shape_text(&first.shape),
+                    crate::value::shape_text(&first.shape),
                     first.element_type
                 ),
             ));
@@ -474,7 +475,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
                     *span,
                     format!(
                         "fixed offset basis {bit} is {coordinate:?}: a non-zero coordinate of the {} tensor, one entry per dim",
-                        crate::builtins::shape_text(&first.shape)
+                        crate::value::shape_text(&first.shape)
                     ),
                 ));
             }
@@ -511,7 +512,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
                 } else {
                     "read"
                 },
-                crate::builtins::shape_text(&t.shape),
+                crate::value::shape_text(&t.shape),
                 t.element_type,
                 t.encoding.kind()
             ),

@@ -428,3 +428,12 @@ pub fn location_text(l: &layout_syntax::Location) -> String {
         L::Unknown => "unknown".into(),
     }
 }
+
+/// A tensor shape as Triton writes it: `64x64`.
+pub(crate) fn shape_text(shape: &[u32]) -> String {
+    shape
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join("x")
+}

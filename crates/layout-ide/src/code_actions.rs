@@ -2,12 +2,14 @@
 //! exact, and exactness is checked, not assumed: the rewritten file is
 //! evaluated and its value compared with the original's. Quick fixes
 //! replace a misspelt name or attribute key with the closest one that
-//! exists (the same suggestion the diagnostic's note makes).
+//! exists (the same suggestion the diagnostic's note makes), scale a
+//! `#ttg.blocked`'s `threadsPerWarp` to the warp size (E0305), and pad a
+//! size that must be a power of two to the next one (E0301).
 
 use layout_db::diagnostic::did_you_mean;
 use layout_db::position::evaluate_expr;
-use layout_db::{RefKind, Resolution, item_at, name_refs, parse_item, resolve};
-use layout_syntax::{Expr, ExprKind};
+use layout_db::{ItemAt, RefKind, Resolution, item_at, name_refs, parse_item, resolve};
+use layout_syntax::{AttrValueKind, Expr, ExprKind, ItemKind, TritonAttribute};
 
 use crate::{Database, Db, SourceFile, Span, TextEdit, docs, present};
 
@@ -27,6 +29,8 @@ pub struct CodeAction {
 pub fn code_actions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<CodeAction> {
     let mut out = Vec::new();
     quick_fixes(db, file, offset, &mut out);
+    warp_size_fix(db, file, offset, &mut out);
+    power_of_two_fix(db, file, offset, &mut out);
     rewrites(db, file, offset, &mut out);
     record_answer(db, file, offset, &mut out);
     out
@@ -79,7 +83,7 @@ fn quick_fixes(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeA
             .filter(|n| n.starts_with('#') == alias)
             .collect();
         if r.kind == RefKind::Call {
-            candidates.extend(layout_db::builtins::SIGNATURES.iter().map(|s| s.name));
+            candidates.extend(layout_db::builtins::all().map(|b| b.name));
         }
         if let Some(fix) = did_you_mean(&r.name, candidates) {
             out.push(CodeAction {
@@ -100,18 +104,15 @@ fn quick_fixes(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeA
         let ExprKind::Attribute(a) = &e.kind else {
             return;
         };
-        let Some((req, opt)) = docs::kind_keys(&a.kind.name) else {
+        let Some(kind) = docs::encoding_kind(&a.kind.name) else {
             return;
         };
         for entry in &a.entries {
             let key = &entry.key;
-            if !key.span.contains(rel)
-                || req.contains(&key.name.as_str())
-                || opt.contains(&key.name.as_str())
-            {
+            if !key.span.contains(rel) || kind.key(&key.name).is_some() {
                 continue;
             }
-            if let Some(fix) = did_you_mean(&key.name, req.iter().chain(opt.iter()).copied()) {
+            if let Some(fix) = did_you_mean(&key.name, kind.keys.iter().map(|k| k.name)) {
                 out.push(CodeAction {
                     title: format!("Change to `{fix}`"),
                     kind: ActionKind::QuickFix,
@@ -123,6 +124,201 @@ fn quick_fixes(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeA
             }
         }
     });
+}
+
+/// The `#ttg.blocked` under the cursor, or the one a `#alias` under the
+/// cursor names: the attribute and the item that holds it.
+fn blocked_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(TritonAttribute, ItemAt)> {
+    let at = item_at(db, file, offset)?;
+    let rel = at.relative(offset);
+    let item = parse_item(db, at.item).item.as_ref()?;
+    let mut found = None;
+    layout_db::names::for_each_expr(item, &mut |e, _| {
+        if let ExprKind::Attribute(a) = &e.kind {
+            if a.kind.name == "blocked" && e.span.contains(rel) {
+                found = Some(a.clone());
+            }
+        }
+    });
+    if let Some(a) = found {
+        return Some((a, at));
+    }
+    let alias = name_refs(db, at.item)
+        .iter()
+        .find(|r| r.kind == RefKind::Alias && r.span.contains(rel))?
+        .name
+        .clone();
+    let Resolution::Declared(decl) = resolve(db, file, &alias) else {
+        return None;
+    };
+    let decl_at = layout_db::item_ranges(db, file)
+        .into_iter()
+        .find(|r| r.item == decl)?;
+    match &parse_item(db, decl).item.as_ref()?.kind {
+        ItemKind::Alias { value, .. } => match &value.kind {
+            ExprKind::Attribute(a) if a.kind.name == "blocked" => Some((a.clone(), decl_at)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The integers of an attribute's list value.
+fn int_list(v: &layout_syntax::AttrValue) -> Option<Vec<u64>> {
+    match &v.kind {
+        AttrValueKind::List(items) => items
+            .iter()
+            .map(|i| match i.kind {
+                AttrValueKind::Int(n) => u64::try_from(n).ok(),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// `threadsPerWarp` scaled so that it multiplies to `warp`. Too few
+/// threads: the slowest-varying dim (the last of `order`) takes the
+/// missing factor, as Triton's own blocked builder gives the remaining
+/// lanes to it. Too many: the dims give up the excess from the slowest
+/// to the fastest, so the fastest dim (the one loads coalesce along)
+/// keeps its threads as long as it can. `None` when no integer scaling
+/// does it.
+pub fn scale_threads_per_warp(threads: &[u64], order: &[usize], warp: u64) -> Option<Vec<u64>> {
+    let product = threads.iter().try_fold(1u64, |p, &t| p.checked_mul(t))?;
+    if product == 0 || product == warp || order.len() != threads.len() {
+        return None;
+    }
+    let mut out = threads.to_vec();
+    if warp % product == 0 {
+        out[*order.last()?] *= warp / product;
+        return Some(out);
+    }
+    if product % warp != 0 {
+        return None;
+    }
+    let mut excess = product / warp;
+    for &d in order.iter().rev() {
+        let g = gcd(out[d], excess);
+        out[d] /= g;
+        excess /= g;
+    }
+    (excess == 1).then_some(out)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// E0305 "threadsPerWarp multiplies to 16, but a warp has 32 threads": on
+/// the `#ttg.blocked` (or an alias of it), scale `threadsPerWarp` to the
+/// file's warp size.
+fn warp_size_fix(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeAction>) {
+    let Some((a, at)) = blocked_at(db, file, offset) else {
+        return;
+    };
+    let entry = |key: &str| a.entries.iter().find(|e| e.key.name == key);
+    let Some(tpw) = entry("threadsPerWarp") else {
+        return;
+    };
+    let Some(threads) = int_list(&tpw.value) else {
+        return;
+    };
+    let order: Vec<usize> = match entry("order").and_then(|e| int_list(&e.value)) {
+        Some(o) => o.into_iter().map(|d| d as usize).collect(),
+        None => (0..threads.len()).rev().collect(),
+    };
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    if sorted != (0..threads.len()).collect::<Vec<_>>() {
+        return; // E0306 first
+    }
+    let warp = layout_db::file_target(db, file).threads_per_warp() as u64;
+    let Some(scaled) = scale_threads_per_warp(&threads, &order, warp) else {
+        return;
+    };
+    let list = format!(
+        "[{}]",
+        scaled
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    out.push(CodeAction {
+        title: format!("Scale threadsPerWarp to {list}: a warp has {warp} threads"),
+        kind: ActionKind::QuickFix,
+        edits: vec![TextEdit {
+            span: at.to_file(tpw.value.span),
+            new_text: list,
+        }],
+    });
+}
+
+/// E0301 "... must be a power of two, but is 6": pad the number written
+/// in the diagnostic's span to the next power of two.
+fn power_of_two_fix(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeAction>) {
+    let text = file.text(db);
+    for d in &layout_db::check_file(db, file).diagnostics {
+        if d.code != layout_db::Code::NotPowerOfTwo
+            || !(d.span.start <= offset && offset <= d.span.end)
+        {
+            continue;
+        }
+        let Some(n) = d
+            .message
+            .rsplit_once("but is ")
+            .and_then(|(_, n)| n.trim().parse::<u64>().ok())
+            .filter(|n| *n > 0 && !n.is_power_of_two())
+        else {
+            continue;
+        };
+        let padded = n.next_power_of_two();
+        let edits: Vec<TextEdit> = numbers_in(text, d.span)
+            .into_iter()
+            .filter(|(_, v)| *v == n)
+            .map(|(span, _)| TextEdit {
+                span,
+                new_text: padded.to_string(),
+            })
+            .collect();
+        if !edits.is_empty() {
+            out.push(CodeAction {
+                title: format!("Pad {n} to {padded}, the next power of two"),
+                kind: ActionKind::QuickFix,
+                edits,
+            });
+        }
+    }
+}
+
+/// The decimal numbers written in `span` of `text`: digit runs that are
+/// not part of a name (`identity_1d`, `f16`), though a shape's `x` may
+/// separate them (`48x64`).
+fn numbers_in(text: &str, span: Span) -> Vec<(Span, u64)> {
+    let bytes = text.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    let mut i = span.start;
+    while i < span.end.min(bytes.len()) {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let shape_x = |j: usize| bytes[j] == b'x' && j > 0 && bytes[j - 1].is_ascii_digit();
+        let before_ok = start == 0 || !ident(bytes[start - 1]) || shape_x(start - 1);
+        let after_ok = i >= bytes.len() || !ident(bytes[i]) || bytes[i] == b'x';
+        if before_ok && after_ok {
+            if let Ok(v) = text[start..i].parse() {
+                out.push((Span::new(start, i), v));
+            }
+        }
+    }
+    out
 }
 
 fn rewrites(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeAction>) {
@@ -291,6 +487,112 @@ mod tests {
         );
         // Mixed radix: no linear form, no action.
         check("layout c = cute (3,$02):(2,1)\n", expect![[r#""#]]);
+    }
+
+    /// The file after the first quick fix, and its diagnostics' codes.
+    fn fixed(text: &str) -> (String, Vec<&'static str>) {
+        let (db, file, offset) = fixture::with_cursor(text);
+        let action = code_actions(&db, file, offset)
+            .into_iter()
+            .find(|a| a.kind == ActionKind::QuickFix)
+            .expect("a quick fix");
+        let mut t = file.text(&db).to_string();
+        for e in action.edits.iter().rev() {
+            t.replace_range(e.span.start..e.span.end, &e.new_text);
+        }
+        let mut scratch = Database::default();
+        let f = SourceFile::open(&mut scratch, "fixed.lay".into(), t.clone());
+        let codes = layout_db::check_file(&scratch, f)
+            .diagnostics
+            .iter()
+            .map(|d| d.code.as_str())
+            .collect();
+        (t, codes)
+    }
+
+    #[test]
+    fn threads_per_warp_scales_to_the_warp_size() {
+        // Too few threads: the slowest dim (last of `order`) takes the rest.
+        check(
+            "target = gfx942\n#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>\nlayout x = tensor<64x64xf16, #$0b>\n",
+            expect![[r#"
+                QuickFix Scale threadsPerWarp to [4, 16]: a warp has 64 threads
+                target = gfx942
+                #b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+                layout x = tensor<64x64xf16, #b>
+            "#]],
+        );
+        // Too many: the slowest dims give them up first.
+        check(
+            "#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWa$0rp = [4, 16], warpsPerCTA = [4, 1], order = [0, 1]}>\nlayout x = tensor<64x64xf16, #b>\n",
+            expect![[r#"
+                QuickFix Scale threadsPerWarp to [4, 8]: a warp has 32 threads
+                #b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 1]}>
+                layout x = tensor<64x64xf16, #b>
+            "#]],
+        );
+        // Written inline, on the literal.
+        check(
+            "layout x = tensor<64xf16, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}$0>>\n",
+            expect![[r#"
+                QuickFix Scale threadsPerWarp to [32]: a warp has 32 threads
+                layout x = tensor<64xf16, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+            "#]],
+        );
+        // Already right: nothing to fix.
+        check(
+            "#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWa$0rp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>\n",
+            expect![[r#""#]],
+        );
+    }
+
+    #[test]
+    fn the_warp_size_fix_checks_clean() {
+        for text in [
+            "target = gfx942\n#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>\nlayout x = tensor<64x64xf16, #$0b>\n",
+            "#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWa$0rp = [4, 16], warpsPerCTA = [4, 1], order = [0, 1]}>\nlayout x = tensor<64x64xf16, #b>\n",
+            "target toy { warp_size = 16 }\n#b = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [8, 8], warpsPerCTA = [2, 2], order = [1, 0]}>\nlayout x = tensor<32x32xf32, #$0b>\n",
+        ] {
+            let (after, codes) = fixed(text);
+            assert_eq!(codes, Vec::<&str>::new(), "{after}");
+        }
+    }
+
+    #[test]
+    fn scaling_threads_per_warp_is_deterministic() {
+        let s = |t: &[u64], o: &[usize], w| scale_threads_per_warp(t, o, w);
+        assert_eq!(s(&[2, 16], &[1, 0], 64), Some(vec![4, 16]));
+        assert_eq!(s(&[8, 8], &[1, 0], 16), Some(vec![2, 8]));
+        assert_eq!(s(&[4, 4, 4], &[2, 1, 0], 16), Some(vec![1, 4, 4]));
+        assert_eq!(s(&[3, 16], &[1, 0], 32), None);
+        assert_eq!(s(&[2, 16], &[1, 0], 32), None);
+    }
+
+    #[test]
+    fn a_size_that_must_be_a_power_of_two_pads_to_the_next() {
+        check(
+            "layout a = identity_1d(6$0, \"i\", \"o\")\n",
+            expect![[r#"
+                QuickFix Pad 6 to 8, the next power of two
+                layout a = identity_1d(8, "i", "o")
+            "#]],
+        );
+        check(
+            "#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>\nlayout x = tensor<48x6$04xf16, #b>\n",
+            expect![[r#"
+                QuickFix Pad 48 to 64, the next power of two
+                #b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+                layout x = tensor<64x64xf16, #b>
+            "#]],
+        );
+        for text in [
+            "layout a = identity_1d(6$0, \"i\", \"o\")\n",
+            "#b = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>\nlayout x = tensor<48x6$04xf16, #b>\n",
+        ] {
+            let (after, codes) = fixed(text);
+            assert!(!codes.contains(&"E0301"), "{after}: {codes:?}");
+            assert_eq!(codes, Vec::<&str>::new(), "{after}");
+        }
     }
 
     #[test]

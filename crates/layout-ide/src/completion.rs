@@ -69,19 +69,19 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
     }
     if let Some(kind) = open_attribute(item_before) {
         let written = keys_written(item_before);
-        if let Some((req, opt)) = docs::kind_keys(kind) {
-            for key in req.iter().chain(opt.iter()) {
-                if written.contains(key) {
+        if let Some(k) = docs::encoding_kind(kind) {
+            for key in k.keys {
+                if written.contains(&key.name) {
                     continue;
                 }
-                let (ty, doc) = docs::key_doc(key).unwrap_or(("", ""));
+                let required = if key.required { "" } else { " (optional)" };
                 let mut it = item(
-                    key,
+                    key.name,
                     CompletionKind::AttributeKey,
-                    Some(ty.to_string()),
-                    Some(doc.to_string()),
+                    Some(format!("{}{required}", key.ty.name())),
+                    Some(key.doc.to_string()),
                 );
-                it.insert = format!("{key} = ");
+                it.insert = format!("{} = ", key.name);
                 out.push(it);
             }
         }
@@ -139,17 +139,21 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
         .iter()
         .map(|(n, _)| n.as_str())
         .collect();
-    for sig in layout_db::builtins::SIGNATURES {
-        if declared.contains(&sig.name) {
+    for b in layout_db::builtins::all() {
+        if declared.contains(&b.name) {
             continue; // shadowed by the file's own name
         }
+        let mut doc = b.doc.to_string();
+        for p in b.params() {
+            doc += &format!("\n- `{}`: {}", p.name, p.doc);
+        }
         let mut it = item(
-            sig.name,
+            b.name,
             CompletionKind::Builtin,
-            Some(signature_label(sig)),
-            Some(sig.doc.to_string()),
+            Some(signature_label(b)),
+            Some(doc),
         );
-        it.insert = format!("{}(", sig.name);
+        it.insert = format!("{}(", b.name);
         out.push(it);
     }
     dedup(out)
@@ -251,10 +255,10 @@ mod tests {
                 AttributeKey threadsPerWarp -> `threadsPerWarp = ` ([int])
                 AttributeKey warpsPerCTA -> `warpsPerCTA = ` ([int])
                 AttributeKey order -> `order = ` ([int])
-                AttributeKey CGALayout -> `CGALayout = ` ([[int]])
-                AttributeKey CTAsPerCGA -> `CTAsPerCGA = ` ([int])
-                AttributeKey CTASplitNum -> `CTASplitNum = ` ([int])
-                AttributeKey CTAOrder -> `CTAOrder = ` ([int])"#]],
+                AttributeKey CGALayout -> `CGALayout = ` ([[int]] (optional))
+                AttributeKey CTAsPerCGA -> `CTAsPerCGA = ` ([int] (optional))
+                AttributeKey CTASplitNum -> `CTASplitNum = ` ([int] (optional))
+                AttributeKey CTAOrder -> `CTAOrder = ` ([int] (optional))"#]],
         );
     }
 
@@ -310,7 +314,7 @@ mod tests {
         let find = |l: &str| items.iter().find(|i| i.label == l).cloned();
         expect![[r#"
             Some((Name, Some("an integer")))
-            Some((Builtin, "compose(", Some("compose(a, b)")))
+            Some((Builtin, "compose(", Some("compose(a: linear, b: linear) -> linear")))
             Some(Keyword)"#]]
         .assert_eq(&format!(
             "{:?}\n{:?}\n{:?}",

@@ -1,7 +1,10 @@
 //! What the editor says about the words of the language: keywords,
 //! Triton encoding kinds and their keys, `solve` keys and target presets.
-//! The keys each kind accepts come from layout-db's table (the one the
-//! checker reads); this module adds the one-line explanations.
+//! Encoding kinds and their keys are explained by layout-algebra's table
+//! beside the encoding types (the one the checker reads); this module adds
+//! the words of the language itself.
+
+use layout_algebra::triton::keys::{EncodingKind, Key};
 
 /// Item keywords and the other reserved words, with what they do.
 pub const KEYWORDS: &[(&str, &str)] = &[
@@ -52,183 +55,6 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("in", "`x in [a, b]`: membership"),
     ("true", "the boolean true"),
     ("false", "the boolean false"),
-];
-
-/// What each Triton encoding kind is.
-pub const KIND_DOCS: &[(&str, &str)] = &[
-    (
-        "blocked",
-        "each thread owns `sizePerThread` contiguous elements; threads and warps tile the rest in `order`",
-    ),
-    (
-        "swizzled_shared",
-        "shared memory with XOR swizzling: `vec` elements per phase step, `perPhase` rows per phase, `maxPhase` phases",
-    ),
-    (
-        "nvmma_shared",
-        "the shared layout NVIDIA's wgmma/tcgen05 read: swizzles of 32, 64 or 128 bytes",
-    ),
-    (
-        "nvidia_mma",
-        "the accumulator of NVIDIA's mma (version 2) or wgmma (version 3) instructions",
-    ),
-    (
-        "amd_mfma",
-        "the accumulator of AMD's MFMA instructions (CDNA)",
-    ),
-    (
-        "amd_wmma",
-        "the accumulator of AMD's WMMA instructions (RDNA)",
-    ),
-    (
-        "amd_rotating_shared",
-        "AMD's shared layout whose swizzle rotates with the row",
-    ),
-    (
-        "shared_linear",
-        "a shared layout given by its bases: `offset` (and `block`) -> dims",
-    ),
-    (
-        "padded_shared",
-        "a shared layout with padding inserted after every interval of elements",
-    ),
-    (
-        "partitioned_shared",
-        "shared memory split into partitions (not modelled for accesses)",
-    ),
-    ("slice", "the parent layout without dimension `dim`"),
-    (
-        "dot_op",
-        "operand `opIdx` (0 = A, 1 = B) of a dot whose result has the parent layout",
-    ),
-    (
-        "linear",
-        "a distributed layout given by its bases: `register`, `lane`, `warp`, `block` -> dims",
-    ),
-];
-
-/// Each Triton attribute key: its type and meaning.
-pub const KEY_DOCS: &[(&str, &str, &str)] = &[
-    (
-        "sizePerThread",
-        "[int]",
-        "elements each thread holds, per dim",
-    ),
-    (
-        "threadsPerWarp",
-        "[int]",
-        "threads of a warp along each dim; multiplies to the warp size",
-    ),
-    (
-        "warpsPerCTA",
-        "[int]",
-        "warps along each dim; multiplies to the number of warps",
-    ),
-    (
-        "order",
-        "[int]",
-        "dims from fastest- to slowest-varying (a permutation)",
-    ),
-    ("CTAsPerCGA", "[int]", "CTAs of a cluster along each dim"),
-    (
-        "CTASplitNum",
-        "[int]",
-        "how many pieces the tensor is split into along each dim across CTAs",
-    ),
-    ("CTAOrder", "[int]", "the order of the CTAs"),
-    (
-        "CGALayout",
-        "[[int]]",
-        "the CTA placement as bases (Triton 3.5+)",
-    ),
-    ("vec", "int", "elements per swizzle step (a vector)"),
-    (
-        "perPhase",
-        "int",
-        "rows that share one phase of the swizzle",
-    ),
-    (
-        "maxPhase",
-        "int",
-        "how many phases the swizzle cycles through",
-    ),
-    (
-        "swizzlingByteWidth",
-        "int",
-        "0, 32, 64 or 128: the swizzle's width in bytes",
-    ),
-    ("transposed", "bool", "whether the buffer is K-major"),
-    ("elementBitWidth", "int", "bits per element"),
-    (
-        "fp4Padded",
-        "bool",
-        "whether fp4 elements are padded to bytes",
-    ),
-    (
-        "versionMajor",
-        "int",
-        "the MMA generation: 2 (mma.sync, Ampere) or 3 (wgmma, Hopper)",
-    ),
-    ("versionMinor", "int", "the MMA minor version"),
-    ("version", "int", "the MFMA/WMMA generation"),
-    (
-        "instrShape",
-        "[int]",
-        "the shape of one MMA instruction's tile",
-    ),
-    (
-        "isTransposed",
-        "bool",
-        "whether the MFMA result is transposed",
-    ),
-    (
-        "isTranspose",
-        "bool",
-        "older spelling of `isTransposed` (AMD WMMA)",
-    ),
-    (
-        "tilesPerWarp",
-        "[int]",
-        "MFMA tiles each warp repeats along each dim",
-    ),
-    ("dim", "int", "the dimension a slice removes"),
-    (
-        "parent",
-        "encoding",
-        "the layout this one derives from (an alias such as `#mma` or a literal)",
-    ),
-    ("opIdx", "int", "which dot operand: 0 for A, 1 for B"),
-    ("kWidth", "int", "consecutive K elements each thread holds"),
-    (
-        "register",
-        "[[int]]",
-        "the bases of the register in-dim: one coordinate list per bit",
-    ),
-    ("lane", "[[int]]", "the bases of the lane in-dim"),
-    ("warp", "[[int]]", "the bases of the warp in-dim"),
-    ("block", "[[int]]", "the bases of the block (CTA) in-dim"),
-    (
-        "offset",
-        "[[int]]",
-        "the bases of the shared-memory offset in-dim",
-    ),
-    ("alignment", "int", "the buffer's alignment in bytes"),
-    (
-        "shape",
-        "[int]",
-        "the tensor shape the bases were written for",
-    ),
-    (
-        "intervals",
-        "[interval:+pad]",
-        "padding: after every `interval` elements, `pad` elements",
-    ),
-    ("numPartitions", "int", "how many partitions"),
-    ("numGroups", "int", "partition groups"),
-    ("partitionDim", "int", "the dim that is partitioned"),
-    ("partitionLayout", "encoding", "the layout of one partition"),
-    ("rank", "int", "the tensor rank the encoding is written for"),
-    ("ctaLayout", "[[int]]", "the CTA placement of a WMMA layout"),
 ];
 
 /// The keys a `solve` block takes.
@@ -313,23 +139,19 @@ pub fn keyword_doc(word: &str) -> Option<&'static str> {
     KEYWORDS.iter().find(|(k, _)| *k == word).map(|(_, d)| *d)
 }
 
+/// A Triton encoding kind and its keys, from layout-algebra's table (the
+/// one the checker reads).
+pub fn encoding_kind(kind: &str) -> Option<&'static EncodingKind> {
+    layout_algebra::triton::keys::encoding_kind(kind)
+}
+
 pub fn kind_doc(kind: &str) -> Option<&'static str> {
-    KIND_DOCS.iter().find(|(k, _)| *k == kind).map(|(_, d)| *d)
+    encoding_kind(kind).map(|k| k.doc)
 }
 
-pub fn key_doc(key: &str) -> Option<(&'static str, &'static str)> {
-    KEY_DOCS
-        .iter()
-        .find(|(k, _, _)| *k == key)
-        .map(|(_, t, d)| (*t, *d))
-}
-
-/// The keys of an encoding kind: required, then optional.
-pub fn kind_keys(kind: &str) -> Option<(&'static [&'static str], &'static [&'static str])> {
-    layout_db::ENCODING_KINDS
-        .iter()
-        .find(|(k, _, _)| *k == kind)
-        .map(|(_, req, opt)| (*req, *opt))
+/// A key of an encoding kind: its type, whether it is required, its meaning.
+pub fn key_doc(kind: &str, key: &str) -> Option<&'static Key> {
+    encoding_kind(kind)?.key(key)
 }
 
 /// The machine presets (`target = sm90`).
@@ -360,18 +182,17 @@ mod tests {
     }
 
     #[test]
-    fn every_key_and_kind_the_checker_accepts_is_explained() {
-        let mut missing = Vec::new();
-        for (kind, req, opt) in layout_db::ENCODING_KINDS {
-            if kind_doc(kind).is_none() {
-                missing.push(format!("kind {kind}"));
-            }
-            for key in req.iter().chain(opt.iter()) {
-                if key_doc(key).is_none() {
-                    missing.push(format!("{kind}.{key}"));
+    fn every_key_the_checker_accepts_is_explained_in_one_line() {
+        let mut bad = Vec::new();
+        for kind in layout_algebra::triton::keys::ENCODING_KINDS {
+            let docs = std::iter::once((kind.name, kind.doc))
+                .chain(kind.keys.iter().map(|k| (k.name, k.doc)));
+            for (what, doc) in docs {
+                if doc.is_empty() || doc.contains('\n') || doc.ends_with('.') {
+                    bad.push(format!("{}.{what}", kind.name));
                 }
             }
         }
-        assert_eq!(missing, Vec::<String>::new());
+        assert_eq!(bad, Vec::<String>::new());
     }
 }

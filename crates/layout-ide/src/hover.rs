@@ -75,12 +75,21 @@ pub fn value_markdown(title: &str, v: &Value) -> String {
     md
 }
 
-fn builtin_markdown(sig: &layout_db::builtins::Signature) -> String {
-    format!(
-        "```lay\n{}\n```\n{}",
-        crate::signature_help::signature_label(sig),
-        sig.doc
-    )
+/// A builtin's signature with types, its doc and each parameter's doc.
+fn builtin_markdown(b: &layout_db::builtins::Builtin) -> String {
+    let mut md = format!(
+        "```lay\n{}\n```\n{}\n",
+        crate::signature_help::signature_label(b),
+        b.doc
+    );
+    let params = b.params();
+    if !params.is_empty() {
+        md += "\n";
+    }
+    for p in params {
+        md += &format!("- `{}`: {}\n", p.name, p.doc);
+    }
+    md
 }
 
 /// Keywords, Triton attribute kinds and keys, `solve` keys.
@@ -136,10 +145,14 @@ fn attribute_hover(a: &layout_syntax::TritonAttribute, rel: usize, found: &mut O
         if let Some(d) = docs::kind_doc(kind) {
             md += &format!(": {d}");
         }
-        if let Some((req, opt)) = docs::kind_keys(kind) {
-            md += &format!("\n\nkeys: {}", req.join(", "));
-            if !opt.is_empty() {
-                md += &format!("; optional: {}", opt.join(", "));
+        if let Some(k) = docs::encoding_kind(kind) {
+            let names = |keys: &mut dyn Iterator<Item = &layout_algebra::triton::keys::Key>| {
+                keys.map(|k| k.name).collect::<Vec<_>>().join(", ")
+            };
+            md += &format!("\n\nkeys: {}", names(&mut k.required()));
+            let optional = names(&mut k.optional());
+            if !optional.is_empty() {
+                md += &format!("; optional: {optional}");
             }
         }
         *found = Some(md);
@@ -147,8 +160,15 @@ fn attribute_hover(a: &layout_syntax::TritonAttribute, rel: usize, found: &mut O
     }
     for e in &a.entries {
         if e.key.span.contains(rel) {
-            if let Some((ty, doc)) = docs::key_doc(&e.key.name) {
-                *found = Some(format!("**{}**: `{ty}`\n\n{doc}", e.key.name));
+            if let Some(k) = docs::key_doc(&a.kind.name, &e.key.name) {
+                let required = if k.required { "required" } else { "optional" };
+                *found = Some(format!(
+                    "**{}** of #ttg.{}: `{}` ({required})\n\n{}",
+                    k.name,
+                    a.kind.name,
+                    k.ty.name(),
+                    k.doc
+                ));
             }
             return;
         }
@@ -448,12 +468,16 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
         check(
             "layout x = comp$0ose(a, b)\n",
             expect![[r#"
-            compose
-            ---
-            ```lay
-            compose(a, b)
-            ```
-            Triton's a.compose(b): b after a"#]],
+                compose
+                ---
+                ```lay
+                compose(a: linear, b: linear) -> linear
+                ```
+                Triton's a.compose(b): b after a
+
+                - `a`: the layout applied first
+                - `b`: the layout applied to a's outputs (its in-dims are a's out-dims)
+            "#]],
         );
     }
 
@@ -464,7 +488,7 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
             expect![[r#"
                 threadsPerWarp
                 ---
-                **threadsPerWarp**: `[int]`
+                **threadsPerWarp** of #ttg.blocked: `[int]` (required)
 
                 threads of a warp along each dim; multiplies to the warp size"#]],
         );

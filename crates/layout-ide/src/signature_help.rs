@@ -1,43 +1,47 @@
 //! Signature help: inside the arguments of a builtin call, its parameters
-//! with the one under the cursor marked, from the checker's own signature
-//! table (so it cannot drift from what evaluation accepts).
+//! with their types and docs and the one under the cursor marked, from the
+//! checker's own table of builtins (so it cannot drift from what
+//! evaluation accepts).
 
-use layout_db::builtins::Signature;
+use layout_db::builtins::Builtin;
 use layout_db::{Resolution, item_at, resolve};
 
 use crate::{Db, SourceFile};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignatureHelp {
-    /// `compose(a, b)`; optional parameters in brackets.
+    /// `in_size(a: linear, [dim: dim]) -> int`; optional parameters in
+    /// brackets.
     pub label: String,
     /// Each parameter's byte range within `label`.
     pub params: Vec<(usize, usize)>,
+    /// Each parameter's doc.
+    pub param_docs: Vec<&'static str>,
     pub active: Option<usize>,
     pub doc: &'static str,
 }
 
-/// `name(p1, p2, [p3])`: parameters after the required ones are optional.
-pub fn signature_label(sig: &Signature) -> String {
-    signature_parts(sig).0
+/// `name(p1: type, [p2: type]) -> type`: optional parameters in brackets.
+pub fn signature_label(b: &Builtin) -> String {
+    signature_parts(b).0
 }
 
-fn signature_parts(sig: &Signature) -> (String, Vec<(usize, usize)>) {
-    let mut label = format!("{}(", sig.name);
+fn signature_parts(b: &Builtin) -> (String, Vec<(usize, usize)>) {
+    let mut label = format!("{}(", b.name);
     let mut ranges = Vec::new();
-    for (i, p) in sig.params.iter().enumerate() {
+    for (i, p) in b.params().iter().enumerate() {
         if i > 0 {
             label += ", ";
         }
-        let text = if i < sig.required {
-            p.to_string()
+        let text = if p.required {
+            format!("{}: {}", p.name, p.ty.name())
         } else {
-            format!("[{p}]")
+            format!("[{}: {}]", p.name, p.ty.name())
         };
         ranges.push((label.len(), label.len() + text.len()));
         label += &text;
     }
-    label += ")";
+    label += &format!(") -> {}", b.result.name());
     (label, ranges)
 }
 
@@ -48,9 +52,10 @@ pub fn signature_help(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Si
     let text = at.item.text(db);
     let before = &text[..crate::char_floor(text, at.relative(offset))];
     let (name, args) = open_call(before)?;
-    let Resolution::Builtin(sig) = resolve(db, file, name) else {
+    let Resolution::Builtin(b) = resolve(db, file, name) else {
         return None;
     };
+    let params = b.params();
     // The argument being written: by name when it starts with `key =`,
     // else by position.
     let current = args.rsplit(',').next().unwrap_or("").trim_start();
@@ -59,15 +64,18 @@ pub fn signature_help(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Si
         .map(|(k, _)| k.trim())
         .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
     let active = match named {
-        Some(k) => sig.params.iter().position(|p| *p == k),
+        Some(k) => params.iter().position(|p| p.name == k),
+        // Triton's keys are given by name only.
+        None if b.by_name_only() => None,
         None => Some(commas_at_top(args)),
     };
-    let (label, params) = signature_parts(sig);
+    let (label, ranges) = signature_parts(b);
     Some(SignatureHelp {
         label,
-        params,
-        active: active.filter(|&i| i < sig.params.len()),
-        doc: sig.doc,
+        params: ranges,
+        param_docs: params.iter().map(|p| p.doc).collect(),
+        active: active.filter(|&i| i < params.len()),
+        doc: b.doc,
     })
 }
 
@@ -125,7 +133,8 @@ mod tests {
                     let (s, e) = h.params[i];
                     &h.label[s..e]
                 });
-                format!("{} (active: {active})\n{}", h.label, h.doc)
+                let active_doc = h.active.map_or("", |i| h.param_docs[i]);
+                format!("{} (active: {active}: {active_doc})\n{}", h.label, h.doc)
             }
             None => "none".into(),
         };
@@ -137,7 +146,7 @@ mod tests {
         check(
             "layout x = strided_1d(8, $0, \"in\", \"out\")\n",
             expect![[r#"
-                strided_1d(size, stride, in, out) (active: stride)
+                strided_1d(size: int, stride: int, in: dim, out: dim) -> linear (active: stride: int: the step between outputs, a power of two)
                 Triton's strided1D: x -> stride * x"#]],
         );
     }
@@ -147,7 +156,7 @@ mod tests {
         check(
             "layout x = compose(invert($0), identity_1d(4, \"a\", \"b\"))\n",
             expect![[r#"
-                invert(a) (active: a)
+                invert(a: linear) -> linear (active: a: linear: an invertible layout)
                 the inverse of an invertible layout"#]],
         );
     }

@@ -574,9 +574,10 @@ impl LanguageServer for Backend {
                         parameters: Some(
                             h.params
                                 .iter()
-                                .map(|&(a, b)| ParameterInformation {
+                                .zip(&h.param_docs)
+                                .map(|(&(a, b), doc)| ParameterInformation {
                                     label: ParameterLabel::LabelOffsets([utf16(a), utf16(b)]),
-                                    documentation: None,
+                                    documentation: Some(Documentation::String(doc.to_string())),
                                 })
                                 .collect(),
                         ),
@@ -643,7 +644,7 @@ impl LanguageServer for Backend {
                         kind: Some(InlayHintKind::TYPE),
                         text_edits: None,
                         tooltip: None,
-                        padding_left: Some(false),
+                        padding_left: Some(h.padding_left),
                         padding_right: Some(true),
                         data: None,
                     })

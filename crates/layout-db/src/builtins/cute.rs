@@ -1,0 +1,471 @@
+//! CuTe's layout algebra with CuTe's names and semantics (the C++ headers
+//! are the reference). A swizzled layout `Sw<B,M,S> o L` is C++'s
+//! `ComposedLayout`: most operations apply to `L` and keep the swizzle
+//! outside.
+
+use layout_algebra::cute::{self, Layout, SwizzledLayout, Tiler};
+use layout_syntax::Span;
+
+use super::{Args, Builtin, Def, Group, Param, Type::*, opt, req};
+use crate::context::{Cx, R};
+use crate::diagnostic::{Code, Family};
+use crate::value::Value;
+
+const A: Param = req("a", CuteLike, "a CuTe layout, plain or swizzled");
+const TILER: Param = req(
+    "tiler",
+    Tiler,
+    "a layout, a by-mode tiler `<3:3, (2,4):(1,8)>`, a shape or `_`",
+);
+
+/// A divide or product of a layout by a tiler.
+const fn by_tiler(name: &'static str, doc: &'static str, body: super::Body) -> Builtin {
+    Builtin {
+        name,
+        doc,
+        result: CuteLike,
+        def: Def::Fn(&[A, TILER], body),
+    }
+}
+
+pub(super) const GROUP: Group = Group {
+    title: "CuTe layouts",
+    builtins: &[
+        Builtin {
+            name: "make_layout",
+            doc: "a CuTe layout from shape and stride (without stride, column-major), or the concatenation of two layouts",
+            result: Cute,
+            def: Def::Fn(
+                &[
+                    req(
+                        "shape",
+                        Any,
+                        "the shape (a tuple such as (4,(2,2))), or a first CuTe layout",
+                    ),
+                    opt(
+                        "stride",
+                        Any,
+                        "the strides, congruent with the shape; or a second CuTe layout",
+                    ),
+                ],
+                make_layout,
+            ),
+        },
+        Builtin {
+            name: "coalesce",
+            doc: "CuTe's coalesce (by mode with a profile; of a swizzled layout, its inner layout)",
+            result: CuteLike,
+            def: Def::Fn(
+                &[
+                    A,
+                    opt(
+                        "profile",
+                        IntTuple,
+                        "coalesce each mode of this profile separately",
+                    ),
+                ],
+                coalesce,
+            ),
+        },
+        Builtin {
+            name: "filter",
+            doc: "CuTe's filter: coalesce and drop stride-0 modes",
+            result: Cute,
+            def: Def::Fn(&[req("a", Cute, "a CuTe layout")], filter),
+        },
+        Builtin {
+            name: "composition",
+            doc: "CuTe's composition a o b (b may be a tiler, a swizzle comes first)",
+            result: CuteLike,
+            def: Def::Fn(
+                &[
+                    req(
+                        "a",
+                        Layout,
+                        "the outer function: a CuTe layout, a swizzled layout or a swizzle",
+                    ),
+                    req("b", Tiler, "the inner function: a layout or a tiler"),
+                ],
+                composition,
+            ),
+        },
+        Builtin {
+            name: "complement",
+            doc: "CuTe's complement, with an optional cotarget (of a swizzled layout, of its inner layout)",
+            result: Cute,
+            def: Def::Fn(
+                &[
+                    A,
+                    opt(
+                        "cotarget",
+                        IntTuple,
+                        "the size (or shape) the complement reaches; a's cosize when absent",
+                    ),
+                ],
+                complement,
+            ),
+        },
+        Builtin {
+            name: "right_inverse",
+            doc: "CuTe's right_inverse",
+            result: Cute,
+            def: Def::Fn(&[req("a", Cute, "a CuTe layout")], right_inverse),
+        },
+        Builtin {
+            name: "left_inverse",
+            doc: "CuTe's left_inverse (the quasi-inverse of a non-injective layout)",
+            result: Cute,
+            def: Def::Fn(&[req("a", Cute, "a CuTe layout")], left_inverse),
+        },
+        by_tiler(
+            "logical_divide",
+            "CuTe's logical_divide (a swizzle stays outside)",
+            logical_divide,
+        ),
+        by_tiler(
+            "zipped_divide",
+            "CuTe's zipped_divide (a swizzle stays outside)",
+            zipped_divide,
+        ),
+        by_tiler(
+            "tiled_divide",
+            "CuTe's tiled_divide (a swizzle stays outside)",
+            tiled_divide,
+        ),
+        by_tiler(
+            "flat_divide",
+            "CuTe's flat_divide (a swizzle stays outside)",
+            flat_divide,
+        ),
+        by_tiler(
+            "logical_product",
+            "CuTe's logical_product (a swizzle stays outside)",
+            logical_product,
+        ),
+        by_tiler(
+            "zipped_product",
+            "CuTe's zipped_product (a swizzle stays outside)",
+            zipped_product,
+        ),
+        by_tiler(
+            "tiled_product",
+            "CuTe's tiled_product (a swizzle stays outside)",
+            tiled_product,
+        ),
+        by_tiler(
+            "flat_product",
+            "CuTe's flat_product (a swizzle stays outside)",
+            flat_product,
+        ),
+        Builtin {
+            name: "blocked_product",
+            doc: "CuTe's blocked_product (a swizzle stays outside)",
+            result: CuteLike,
+            def: Def::Fn(
+                &[A, req("b", Cute, "the layout of the repetitions")],
+                blocked_product,
+            ),
+        },
+        Builtin {
+            name: "raked_product",
+            doc: "CuTe's raked_product (a swizzle stays outside)",
+            result: CuteLike,
+            def: Def::Fn(
+                &[A, req("b", Cute, "the layout of the repetitions")],
+                raked_product,
+            ),
+        },
+        Builtin {
+            name: "tile_to_shape",
+            doc: "CuTe's tile_to_shape: the atom repeated to the shape, column-major or in the order given (a swizzle stays outside)",
+            result: CuteLike,
+            def: Def::Fn(
+                &[
+                    req("atom", CuteLike, "the layout repeated"),
+                    req(
+                        "shape",
+                        IntTuple,
+                        "the shape to fill; each mode a multiple of the atom's",
+                    ),
+                    opt(
+                        "order",
+                        IntTuple,
+                        "the order of the repetitions (CuTe's Step); column-major when absent",
+                    ),
+                ],
+                tile_to_shape,
+            ),
+        },
+        Builtin {
+            name: "crd2idx",
+            doc: "CuTe's crd2idx(coord, layout) (also swizzled) or crd2idx(coord, shape, stride)",
+            result: Int,
+            def: Def::Fn(
+                &[
+                    req("coord", IntTuple, "the coordinate (an index or a tuple)"),
+                    req(
+                        "layout",
+                        Any,
+                        "a CuTe layout, plain or swizzled, or a shape (then with `stride`)",
+                    ),
+                    opt(
+                        "stride",
+                        IntTuple,
+                        "the strides of the shape; column-major when absent",
+                    ),
+                ],
+                crd2idx,
+            ),
+        },
+        Builtin {
+            name: "idx2crd",
+            doc: "CuTe's idx2crd",
+            result: IntTuple,
+            def: Def::Fn(
+                &[
+                    req("idx", Int, "the index"),
+                    req("shape", IntTuple, "the shape"),
+                    opt("stride", IntTuple, "the strides; column-major when absent"),
+                ],
+                idx2crd,
+            ),
+        },
+        Builtin {
+            name: "mode",
+            doc: "CuTe's layout<i>: one top-level mode",
+            result: Cute,
+            def: Def::Fn(
+                &[
+                    req("x", Cute, "a CuTe layout"),
+                    req("i", Int, "the mode, from 0"),
+                ],
+                mode,
+            ),
+        },
+    ],
+};
+
+fn cute_value(l: Layout) -> Value {
+    Value::Cute(Box::new(l))
+}
+
+/// Applies a CuTe operation to a layout, or to the inner layout of a
+/// swizzled one with the swizzle and offset kept outside (how C++'s
+/// ComposedLayout overloads apply coalesce, the divides, the products and
+/// tile_to_shape).
+fn cute_or_swizzled(
+    cx: &mut Cx,
+    (v, span): (&Value, Span),
+    whole: Span,
+    f: impl FnOnce(&Layout) -> layout_algebra::Result<Layout>,
+) -> R<Value> {
+    let r = match v {
+        Value::Swizzled(sl) => sl.map_inner(f).map(|s| Value::Swizzled(Box::new(s))),
+        other => f(&cx.cute_layout(other, span)?).map(cute_value),
+    };
+    cx.alg(r, Family::Cute, whole)
+}
+
+fn make_layout(cx: &mut Cx, a: &Args) -> R<Value> {
+    if let (Value::Cute(first), _) = a.get(0) {
+        let mut modes = vec![(**first).clone()];
+        if a.opt(1).is_some() {
+            modes.push(a.cute(cx, 1)?);
+        }
+        return Ok(cute_value(Layout::concat(modes)));
+    }
+    let shape = a.int_tuple(cx, 0)?;
+    let l = match a.opt(1) {
+        Some((v, s)) => {
+            let stride = cx.int_tuple(v, s)?;
+            Layout::new(shape, stride)
+        }
+        None => Layout::column_major(shape),
+    };
+    cx.alg(l, Family::Cute, a.span).map(cute_value)
+}
+
+fn coalesce(cx: &mut Cx, a: &Args) -> R<Value> {
+    let profile = match a.opt(1) {
+        None => None,
+        Some((v, s)) => Some(cx.int_tuple(v, s)?),
+    };
+    cute_or_swizzled(cx, a.get(0), a.span, |l| match &profile {
+        None => Ok(l.coalesce()),
+        Some(p) => l.coalesce_by(p),
+    })
+}
+
+fn filter(cx: &mut Cx, a: &Args) -> R<Value> {
+    Ok(cute_value(a.cute(cx, 0)?.filter()))
+}
+
+fn composition(cx: &mut Cx, a: &Args) -> R<Value> {
+    let ((x, xs), (y, ys)) = (a.get(0), a.get(1));
+    match (x, y) {
+        (Value::Swizzle(sw), Value::Cute(l)) => Ok(Value::Swizzled(Box::new(SwizzledLayout {
+            swizzle: *sw,
+            offset: 0,
+            layout: (**l).clone(),
+        }))),
+        (Value::Swizzled(sl), _) => {
+            let t = cx.tiler(y, ys)?;
+            let inner = cx.alg(sl.layout.compose_tiler(&t), Family::Cute, a.span)?;
+            Ok(Value::Swizzled(Box::new(SwizzledLayout {
+                swizzle: sl.swizzle,
+                offset: sl.offset,
+                layout: inner,
+            })))
+        }
+        (Value::Cute(l), Value::Cute(r)) => {
+            let q = crate::CuteCompositionQuery::new(cx.db, (**l).clone(), (**r).clone());
+            let r = crate::cute_composition(cx.db, q).clone();
+            cx.alg(r, Family::Cute, a.span).map(cute_value)
+        }
+        _ => {
+            let l = cx.cute_layout(x, xs)?;
+            let t = cx.tiler(y, ys)?;
+            cx.alg(l.compose_tiler(&t), Family::Cute, a.span)
+                .map(cute_value)
+        }
+    }
+}
+
+fn complement(cx: &mut Cx, a: &Args) -> R<Value> {
+    // C++ takes the complement of a swizzled layout's inner layout.
+    let l = match a.get(0) {
+        (Value::Swizzled(sl), _) => sl.layout.clone(),
+        (v, s) => cx.cute_layout(v, s)?,
+    };
+    let r = match a.opt(1) {
+        None => l.complement_default(),
+        Some((v, s)) => {
+            let t = cx.int_tuple(v, s)?;
+            l.complement(&t)
+        }
+    };
+    cx.alg(r, Family::Cute, a.span).map(cute_value)
+}
+
+fn right_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
+    Ok(cute_value(a.cute(cx, 0)?.right_inverse()))
+}
+
+fn left_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
+    let l = a.cute(cx, 0)?;
+    cx.alg(l.left_inverse(), Family::Cute, a.span)
+        .map(cute_value)
+}
+
+/// `op(a, tiler)` for a divide or a product by a tiler.
+fn with_tiler(
+    cx: &mut Cx,
+    a: &Args,
+    op: fn(&Layout, &Tiler) -> layout_algebra::Result<Layout>,
+) -> R<Value> {
+    let t = a.tiler(cx, 1)?;
+    cute_or_swizzled(cx, a.get(0), a.span, |l| op(l, &t))
+}
+
+fn logical_divide(cx: &mut Cx, a: &Args) -> R<Value> {
+    with_tiler(cx, a, Layout::logical_divide)
+}
+
+fn zipped_divide(cx: &mut Cx, a: &Args) -> R<Value> {
+    with_tiler(cx, a, Layout::zipped_divide)
+}
+
+fn tiled_divide(cx: &mut Cx, a: &Args) -> R<Value> {
+    with_tiler(cx, a, Layout::tiled_divide)
+}
+
+fn flat_divide(cx: &mut Cx, a: &Args) -> R<Value> {
+    with_tiler(cx, a, Layout::flat_divide)
+}
+
+fn logical_product(cx: &mut Cx, a: &Args) -> R<Value> {
+    with_tiler(cx, a, Layout::logical_product)
+}
+
+fn zipped_product(cx: &mut Cx, a: &Args) -> R<Value> {
+    with_tiler(cx, a, Layout::zipped_product)
+}
+
+fn tiled_product(cx: &mut Cx, a: &Args) -> R<Value> {
+    with_tiler(cx, a, Layout::tiled_product)
+}
+
+fn flat_product(cx: &mut Cx, a: &Args) -> R<Value> {
+    with_tiler(cx, a, Layout::flat_product)
+}
+
+fn blocked_product(cx: &mut Cx, a: &Args) -> R<Value> {
+    let b = a.cute(cx, 1)?;
+    cute_or_swizzled(cx, a.get(0), a.span, |l| l.blocked_product(&b))
+}
+
+fn raked_product(cx: &mut Cx, a: &Args) -> R<Value> {
+    let b = a.cute(cx, 1)?;
+    cute_or_swizzled(cx, a.get(0), a.span, |l| l.raked_product(&b))
+}
+
+fn tile_to_shape(cx: &mut Cx, a: &Args) -> R<Value> {
+    let shape = a.int_tuple(cx, 1)?;
+    let order = match a.opt(2) {
+        None => None,
+        Some((v, s)) => Some(cx.int_tuple(v, s)?),
+    };
+    cute_or_swizzled(cx, a.get(0), a.span, |l| {
+        l.tile_to_shape(&shape, order.as_ref())
+    })
+}
+
+fn crd2idx(cx: &mut Cx, a: &Args) -> R<Value> {
+    let coord = a.int_tuple(cx, 0)?;
+    let (l, ls) = a.get(1);
+    let idx = match (l, a.opt(2)) {
+        (Value::Cute(l), None) => l.at(&coord),
+        (Value::Swizzled(l), None) => l.at(&coord),
+        (_, Some((st, sts))) => {
+            let shape = cx.int_tuple(l, ls)?;
+            let stride = cx.int_tuple(st, sts)?;
+            cute::crd2idx(&coord, &shape, &stride)
+        }
+        (other, None) => {
+            let shape = cx.int_tuple(other, ls)?;
+            cute::crd2idx(&coord, &shape, &cute::compact_col_major(&shape))
+        }
+    };
+    cx.alg(idx, Family::Cute, a.span).map(Value::Int)
+}
+
+fn idx2crd(cx: &mut Cx, a: &Args) -> R<Value> {
+    let idx = a.int(cx, 0)?;
+    let shape = a.int_tuple(cx, 1)?;
+    match a.opt(2) {
+        None => Ok(Value::from_int_tuple(&cute::idx2crd(idx, &shape))),
+        Some((v, s)) => {
+            let stride = cx.int_tuple(v, s)?;
+            let c = cx.alg(
+                cute::idx2crd_strided(idx, &shape, &stride),
+                Family::Cute,
+                a.span,
+            )?;
+            Ok(Value::from_int_tuple(&c))
+        }
+    }
+}
+
+fn mode(cx: &mut Cx, a: &Args) -> R<Value> {
+    let l = a.cute(cx, 0)?;
+    let (_, s) = a.get(1);
+    let i = a.size(cx, 1)? as usize;
+    if i >= l.rank() {
+        return Err(cx.error(
+            Code::CutePrecondition,
+            s,
+            format!("mode {i} of a rank-{} layout", l.rank()),
+        ));
+    }
+    Ok(cute_value(l.mode(i)))
+}
