@@ -7,7 +7,7 @@
 
 use layout_algebra::bank::{
     Access, Direction, Instruction, Wavefronts, largest_vectorisation,
-    padded_wavefronts_by_enumeration,
+    padded_wavefronts_by_enumeration, paired_instruction, transposed_read_applies,
 };
 use layout_algebra::interop::{CuteInDims, cute_to_linear, swizzled_to_linear};
 use layout_algebra::triton::Encoding;
@@ -274,7 +274,7 @@ fn measure(
         span,
     )?;
     let conflicts = match (padding.is_empty(), access.instruction) {
-        (true, Instruction::LdSt { .. }) => {
+        (true, Instruction::LdSt { .. } | Instruction::Paired { .. }) => {
             let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target.clone());
             ctx.alg(
                 crate::bank_conflicts_of(ctx.db, q).clone(),
@@ -289,7 +289,10 @@ fn measure(
     Ok(Measured {
         instruction: access.instruction,
         vector: match access.instruction {
-            Instruction::LdSt { bits: b } => (b / bits) as u64,
+            Instruction::LdSt { bits: b } | Instruction::Paired { bits: b, .. } => {
+                (b / bits) as u64
+            }
+            Instruction::ReadTransposed { .. } => (64 / bits) as u64,
             Instruction::Matrix { .. } => 8,
         },
         wavefronts: w,
@@ -298,9 +301,12 @@ fn measure(
 }
 
 /// The instruction of an access: the widest ld/st, the user's, or the one
-/// Triton would use on the target (ldmatrix to load and stmatrix to store
-/// 16-bit elements where the layouts allow them and the machine has them,
-/// else the widest ld/st).
+/// Triton would use on the target: ldmatrix to load and stmatrix to store
+/// 16-bit elements where the layouts allow them and the machine has them;
+/// on gfx950 a transposing `ds_read_b64_tr_bN` where Triton's AMD backend
+/// picks one ([`transposed_read_applies`]); else the widest ld/st, which on
+/// AMD the compiler turns into `ds_read2`/`ds_write2` where it pairs two
+/// requests of a lane ([`paired_instruction`]).
 fn instruction(
     ctx: &mut Ctx,
     access: &Access,
@@ -339,12 +345,42 @@ fn instruction(
         }
         out
     };
+    let lds = ctx.target().lds_instructions();
+    let max_vector = padding.iter().map(|&(interval, _)| interval as u64).min();
     let (name, name_span) = match requested {
         Requested::Widest => return Ok(widest),
         Requested::Triton => {
+            let transposed = Instruction::ReadTransposed {
+                element_bits: access.element_bits,
+            };
+            if access.direction == Direction::Load
+                && lds.transposed_read_bits.contains(&access.element_bits)
+                && transposed_read_applies(
+                    access.distributed,
+                    access.shared,
+                    access.element_bits,
+                    max_vector,
+                )
+                && layout_algebra::bank::wavefronts_by_rank(
+                    &Access {
+                        instruction: transposed,
+                        ..*access
+                    },
+                    &target,
+                )
+                .is_ok()
+            {
+                return Ok(transposed);
+            }
             if machine_has_it && access.element_bits == 16 {
                 if let Some(i) = matrices(None, None).into_iter().find(|&i| legal(i)) {
                     return Ok(i);
+                }
+            }
+            // Padding makes every address a runtime value: nothing pairs.
+            if lds.paired && padding.is_empty() {
+                if let Ok(Some(paired)) = paired_instruction(access) {
+                    return Ok(paired);
                 }
             }
             return Ok(widest);
@@ -359,11 +395,96 @@ fn instruction(
     if name == "vector" || name == plain {
         return Ok(widest);
     }
+    let Instruction::LdSt { bits: widest_bits } = widest else {
+        unreachable!("the widest access is an ld/st");
+    };
+    // AMD's paired instructions: `ds_read2_b64`, `ds_write2st64_b32`.
+    let pair = match access.direction {
+        Direction::Load => "ds_read2",
+        Direction::Store => "ds_write2",
+    };
+    if let Some(rest) = name.strip_prefix(pair) {
+        let (st64, width) = match rest.strip_prefix("st64") {
+            Some(w) => (true, w),
+            None => (false, rest),
+        };
+        let bits = match width {
+            "_b32" => 32,
+            "_b64" => 64,
+            _ => {
+                return bad(
+                    ctx,
+                    format!(
+                        "`{name}` is not an LDS instruction; {pair}_b32, {pair}_b64, {pair}st64_b32 or {pair}st64_b64"
+                    ),
+                );
+            }
+        };
+        if !lds.paired {
+            return bad(
+                ctx,
+                format!(
+                    "the target has no {pair} (AMD's LDS instructions; say `target = gfx942` or `gfx950`)"
+                ),
+            );
+        }
+        if bits > widest_bits || bits < access.element_bits {
+            return bad(
+                ctx,
+                format!(
+                    "{name} moves {bits} bits per address, but these layouts allow {} to {widest_bits}",
+                    access.element_bits
+                ),
+            );
+        }
+        let i = Instruction::Paired { bits, st64 };
+        let checked = layout_algebra::bank::wavefronts_by_rank(
+            &Access {
+                instruction: i,
+                ..*access
+            },
+            &target,
+        );
+        ctx.alg(checked, Family::Bank, name_span)?;
+        return Ok(i);
+    }
+    // gfx950's transposing read: `ds_read_b64_tr_b16`.
+    if let Some(width) = name.strip_prefix("ds_read_b64_tr_b") {
+        let Ok(element_bits) = width.parse::<u32>() else {
+            return bad(
+                ctx,
+                format!("`{name}` is not an LDS instruction; ds_read_b64_tr_b16, _b8 or _b4"),
+            );
+        };
+        if access.direction == Direction::Store {
+            return bad(
+                ctx,
+                format!(
+                    "{name} reads; this access is a store, and there is no transposing LDS write"
+                ),
+            );
+        }
+        if !lds.transposed_read_bits.contains(&element_bits) {
+            return bad(
+                ctx,
+                format!(
+                    "the target has no {name} (gfx950 reads 16-, 8- and 4-bit elements transposed)"
+                ),
+            );
+        }
+        let i = Instruction::ReadTransposed { element_bits };
+        let checked = layout_algebra::bank::wavefronts_by_rank(
+            &Access {
+                instruction: i,
+                ..*access
+            },
+            &target,
+        );
+        ctx.alg(checked, Family::Bank, name_span)?;
+        return Ok(i);
+    }
     // AMD's LDS instructions by width: `ds_read_b64`.
     if let Some(width) = name.strip_prefix(amd) {
-        let Instruction::LdSt { bits: widest_bits } = widest else {
-            unreachable!("the widest access is an ld/st");
-        };
         return match width.parse::<u32>() {
             Ok(w @ (32 | 64 | 128)) if w <= widest_bits && w >= access.element_bits => {
                 Ok(Instruction::LdSt { bits: w })
@@ -385,7 +506,7 @@ fn instruction(
         return bad(
             ctx,
             format!(
-                "this access is a {}: the instruction is \"vector\", \"{plain}\", \"{amd}N\" or \"{matrix_op}\" with optional .x1/.x2/.x4 and .trans, not \"{name}\"",
+                "this access is a {}: the instruction is \"vector\", \"{plain}\", \"{amd}N\", \"{pair}_bN\" (AMD), \"ds_read_b64_tr_bN\" (gfx950) or \"{matrix_op}\" with optional .x1/.x2/.x4 and .trans, not \"{name}\"",
                 if access.direction == Direction::Load {
                     "load"
                 } else {
