@@ -627,8 +627,118 @@ fn matched(
     Ok((dist, shared))
 }
 
+/// What a `wavefronts(...)`, `bank_conflicts(...)` or `vectorisation(...)`
+/// call counts: one warp's access, with the instruction it was counted
+/// with, what it costs, and the inputs of the count (so a picture walks the
+/// same requests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountedCall {
+    pub direction: Direction,
+    pub element_bits: u32,
+    /// Elements per lane and request.
+    pub vector: u64,
+    /// The shared layout (`offset`, `block` -> the elements) and its padding.
+    pub shared: LinearLayout,
+    pub padding: Vec<(u32, u32)>,
+    /// The instruction as the machine names it, and how many one warp issues.
+    pub instruction: String,
+    pub instructions: u64,
+    pub wavefronts: u64,
+    pub conflicts: u64,
+    pub counted: CountedAccess,
+}
+
+impl From<&AccessReport> for CountedCall {
+    /// A pasted access as it was counted.
+    fn from(a: &AccessReport) -> Self {
+        CountedCall {
+            direction: a.direction,
+            element_bits: a.element_bits,
+            vector: a.vector as u64,
+            shared: a.shared.layout.clone(),
+            padding: a.shared.encoding.padding().to_vec(),
+            instruction: a.instruction.clone(),
+            instructions: a.instructions,
+            wavefronts: a.wavefronts,
+            conflicts: a.conflicts,
+            counted: a.counted.clone(),
+        }
+    }
+}
+
 /// `bank_conflicts`, `wavefronts` and `vectorisation` of any access.
 pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value> {
+    let (d, _) = b[0].clone().expect("required");
+    if !matches!(d, Value::Access(_)) && name == "bank_conflicts" && b[1].is_some() {
+        // The rank formula: no enumeration needed.
+        if let Some(n) = plain_bank_conflicts(ctx, b, span)? {
+            return Ok(Value::Int(n as i64));
+        }
+    }
+    let c = counted_call(ctx, name, b, span)?;
+    Ok(Value::Int(match name {
+        "bank_conflicts" => c.conflicts as i64,
+        "wavefronts" => c.wavefronts as i64,
+        _ => c.vector as i64,
+    }))
+}
+
+/// Triton's measure by the rank formula, when the shared side has no
+/// padding (`None`: it has, count instead).
+fn plain_bank_conflicts(ctx: &mut Ctx, b: &Bound, span: Span) -> R<Option<u64>> {
+    let ((d, ds), (s, ss)) = (
+        b[0].clone().expect("required"),
+        b[1].clone().expect("given"),
+    );
+    let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
+    let plain_shared = shared
+        .encoding
+        .as_ref()
+        .is_none_or(|e| e.padding().is_empty() && !matches!(e, Encoding::PartitionedShared(_)));
+    if !plain_shared {
+        return Ok(None);
+    }
+    let bits = element_bits(ctx, "bank_conflicts", b, &dist, span)?;
+    let target = ctx.target().bank_target();
+    let q = crate::BankQuery::new(ctx.db, dist.layout, shared.layout, bits, target);
+    let n = ctx.alg(
+        crate::bank_conflicts_of(ctx.db, q).clone(),
+        Family::Bank,
+        span,
+    )?;
+    Ok(Some(n))
+}
+
+/// The element width: the argument, else the tensor type's.
+fn element_bits(ctx: &mut Ctx, name: &str, b: &Bound, dist: &Distributed, span: Span) -> R<u32> {
+    match b[2].clone() {
+        Some((v, s)) => {
+            let bits = ctx.size(&v, s)?;
+            if !(1..=64).contains(&bits) || !bits.is_power_of_two() {
+                return Err(ctx.error(
+                    Code::TypeMismatch,
+                    s,
+                    format!("an element is a power of two up to 64 bits wide, not {bits}"),
+                ));
+            }
+            Ok(bits as u32)
+        }
+        None => match dist.element_bits {
+            Some(bits) => Ok(bits),
+            None => Err(ctx.error(
+                Code::ArgumentCount,
+                span,
+                format!(
+                    "{name} needs the element width in bits: {name}(dist, shared, 16); only a tensor type gives one"
+                ),
+            )),
+        },
+    }
+}
+
+/// The access a `wavefronts`/`bank_conflicts`/`vectorisation` call counts,
+/// counted (a pasted access as it was counted).
+pub(crate) fn counted_call(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<CountedCall> {
     let (d, ds) = b[0].clone().expect("required");
     // A pasted shared-memory access carries its own analysis.
     if let Value::Access(a) = &d {
@@ -642,11 +752,7 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
                 ),
             ));
         }
-        return Ok(Value::Int(match name {
-            "bank_conflicts" => a.conflicts as i64,
-            "wavefronts" => a.wavefronts as i64,
-            _ => a.vector as i64,
-        }));
+        return Ok(CountedCall::from(&**a));
     }
     let Some((s, ss)) = b[1].clone() else {
         return Err(ctx.error(
@@ -658,47 +764,7 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
         ));
     };
     let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
-    let bits = match b[2].clone() {
-        Some((v, s)) => {
-            let bits = ctx.size(&v, s)?;
-            if !(1..=64).contains(&bits) || !bits.is_power_of_two() {
-                return Err(ctx.error(
-                    Code::TypeMismatch,
-                    s,
-                    format!("an element is a power of two up to 64 bits wide, not {bits}"),
-                ));
-            }
-            bits as u32
-        }
-        None => match dist.element_bits {
-            Some(bits) => bits,
-            None => {
-                return Err(ctx.error(
-                    Code::ArgumentCount,
-                    span,
-                    format!(
-                        "{name} needs the element width in bits: {name}(dist, shared, 16); only a tensor type gives one"
-                    ),
-                ));
-            }
-        },
-    };
-    let plain_shared = shared
-        .encoding
-        .as_ref()
-        .is_none_or(|e| e.padding().is_empty() && !matches!(e, Encoding::PartitionedShared(_)));
-    if name == "bank_conflicts" && plain_shared {
-        // The rank formula: no enumeration needed.
-        let target = ctx.target().bank_target();
-        let (dl, sl) = (&dist.layout, &shared.layout);
-        let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target);
-        let n = ctx.alg(
-            crate::bank_conflicts_of(ctx.db, q).clone(),
-            Family::Bank,
-            span,
-        )?;
-        return Ok(Value::Int(n as i64));
-    }
+    let bits = element_bits(ctx, name, b, &dist, span)?;
     // Loads and stores differ where the target's phases say so (AMD's
     // ds_read_b128 and ds_write_b128) and in the matrix instructions.
     let direction = match b.get(3).cloned().flatten() {
@@ -728,11 +794,26 @@ pub(crate) fn bank(ctx: &mut Ctx, name: &str, b: &Bound, span: Span) -> R<Value>
         },
     };
     let m = measure(ctx, &dist, &shared, bits, direction, requested, ss, span)?;
-    Ok(Value::Int(match name {
-        "bank_conflicts" => m.conflicts as i64,
-        "wavefronts" => m.wavefronts.wavefronts as i64,
-        _ => m.vector as i64,
-    }))
+    Ok(CountedCall {
+        direction,
+        element_bits: bits,
+        vector: m.vector,
+        padding: shared
+            .encoding
+            .as_ref()
+            .map_or(&[][..], Encoding::padding)
+            .to_vec(),
+        shared: shared.layout,
+        instruction: instruction_name(ctx, m.instruction, direction),
+        instructions: m.wavefronts.instructions,
+        wavefronts: m.wavefronts.wavefronts,
+        conflicts: m.conflicts,
+        counted: CountedAccess {
+            distributed: dist.layout,
+            instruction: m.instruction,
+            target: ctx.target().bank_target(),
+        },
+    })
 }
 
 /// A pasted `ttg.local_alloc` / `local_store` / `local_load`: one warp's

@@ -134,7 +134,7 @@ pub fn signature(name: &str) -> Option<&'static Signature> {
 pub(crate) type Bound = Vec<Option<(Value, Span)>>;
 
 /// Binds call arguments to parameters (positional, then by name).
-fn bind(ctx: &mut Ctx, sig: &Signature, args: &[Arg], call_span: Span) -> R<Bound> {
+pub(crate) fn bind(ctx: &mut Ctx, sig: &Signature, args: &[Arg], call_span: Span) -> R<Bound> {
     let mut bound: Bound = vec![None; sig.params.len()];
     let mut positional = 0;
     for a in args {
