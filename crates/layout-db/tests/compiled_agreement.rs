@@ -44,7 +44,7 @@ fn the_analysis_of_every_dump_matches_its_compiled_kernel() {
         let file = SourceFile::open(&mut db, file_name.into(), text.clone());
         let shared_bytes = k["shared_bytes"].as_u64().unwrap();
         for (span, value) in item_values(&db, file) {
-            let line = text[..span.start as usize].lines().count();
+            let line = text[..span.start].lines().count();
             match &value {
                 Some(Value::Access(a)) => {
                     accesses += 1;
