@@ -28,7 +28,7 @@ pub use trace::{Phase, Request, Trace, trace};
 
 use crate::error::{LayoutError, Result};
 use crate::f2;
-use crate::linear::LinearLayout;
+use crate::linear::{DimName, LinearLayout};
 
 /// The memory system: banks, their width, lanes per warp, and how lanes are
 /// grouped into phases.
@@ -171,6 +171,24 @@ pub enum Instruction {
     /// `ldmatrix` / `stmatrix` of `count` (1, 2 or 4) 8x8 matrices of 16-bit
     /// elements; each group of 8 lanes addresses the 8 rows of one matrix.
     Matrix { count: u32, trans: bool },
+    /// AMD's paired LDS access, `ds_read2_b32/b64` and `ds_write2_b32/b64`
+    /// (`ds_read2st64_*` when `st64`): one instruction moves two vectors of
+    /// `bits` (32 or 64) per lane, at the lane's base address plus two
+    /// offsets, 8 bits each, in units of the width (of 64 widths with
+    /// `st64`). The compiler forms them, not Triton: LLVM's
+    /// SILoadStoreOptimizer pairs two accesses of one lane that share a base
+    /// register and whose constant offsets fit the encoding ([`pairing`]).
+    /// The vectors it cannot pair stay single `bits`-wide accesses and are
+    /// counted among the instructions. Each half is served as the
+    /// single-address instruction of its width is (its phases and banks).
+    Paired { bits: u32, st64: bool },
+    /// gfx950's transposing read `ds_read_b64_tr_b{element_bits}` (16, 8
+    /// or 4): each lane of a group of 16 reads 64 contiguous bits and the
+    /// group exchanges them, so a lane ends with elements along the other
+    /// dimension. The access's distributed layout is the destination's; the
+    /// addresses come from [`transposed_read_layout`] of it, and are served
+    /// as a 64-bit read (`ds_read_b64`'s phases).
+    ReadTransposed { element_bits: u32 },
 }
 
 /// Wavefront counts for one warp performing a whole access.
@@ -221,22 +239,177 @@ fn check_element_bits(bits: u32) -> Result<()> {
     Ok(())
 }
 
-/// Register/lane images as flat shared offsets: `S⁻¹∘D` restricted to the
-/// `offset` out-dim.
+/// Register/lane/warp images as flat shared offsets: `S⁻¹∘D` restricted to
+/// the `offset` out-dim.
 struct Cvt {
     regs: Vec<u64>,
     lanes: Vec<u64>,
+    warps: Vec<u64>,
 }
 
 fn cvt(access: &Access) -> Result<Cvt> {
-    let geometry = AccessGeometry::new(access.distributed, access.element_bits)?;
+    let addressing = addressing(access)?;
+    let geometry = AccessGeometry::new(&addressing, access.element_bits)?;
     let map = OffsetMap::from_shared(access.shared, &geometry.tensor)?;
     Ok(cvt_of(&geometry, &map))
 }
 
 fn cvt_of(geometry: &AccessGeometry, map: &OffsetMap) -> Cvt {
     let (regs, lanes) = geometry.offsets(map);
-    Cvt { regs, lanes }
+    let warps = geometry.warps.iter().map(|&w| map.apply(w)).collect();
+    Cvt { regs, lanes, warps }
+}
+
+/// The layout whose lanes address memory: the access's own, except for a
+/// transposing read, whose lanes read what [`transposed_read_layout`] says.
+fn addressing<'a>(access: &Access<'a>) -> Result<std::borrow::Cow<'a, LinearLayout>> {
+    Ok(match access.instruction {
+        Instruction::ReadTransposed { element_bits } => {
+            if element_bits != access.element_bits {
+                return Err(LayoutError::invalid(
+                    "instruction",
+                    format!(
+                        "ds_read_b64_tr_b{element_bits} reads {element_bits}-bit elements, not {}-bit",
+                        access.element_bits
+                    ),
+                ));
+            }
+            std::borrow::Cow::Owned(transposed_read_layout(access.distributed, element_bits)?)
+        }
+        _ => std::borrow::Cow::Borrowed(access.distributed),
+    })
+}
+
+/// The register bases a transposing read rotates: `log2(64 / bits)`.
+fn transposed_register_bases(element_bits: u32) -> Result<usize> {
+    if ![4, 8, 16].contains(&element_bits) {
+        return Err(LayoutError::invalid(
+            "instruction",
+            format!("ds_read_b64_tr_bN reads 4-, 8- or 16-bit elements, not {element_bits}-bit"),
+        ));
+    }
+    Ok((64 / element_bits).trailing_zeros() as usize)
+}
+
+/// The lanes' addresses of gfx950's `ds_read_b64_tr_b{element_bits}` when
+/// it loads `distributed` (Triton's `chooseDsReadB64TrLayout`): the first
+/// `k = log2(64 / element_bits)` register bases and the first 4 lane bases
+/// (16 lanes exchange data) are rotated, lane bases first: the reading lane
+/// holds `k` register bases of what 16 lanes own, and the lanes address the
+/// rest. For a 16-bit operand whose registers run along K and lanes along
+/// M, each lane reads 4 consecutive elements along M.
+pub fn transposed_read_layout(
+    distributed: &LinearLayout,
+    element_bits: u32,
+) -> Result<LinearLayout> {
+    let k = transposed_register_bases(element_bits)?;
+    let mut bases = distributed.bases();
+    let find = |bases: &[(DimName, Vec<Vec<u32>>)], name: &str| {
+        bases.iter().position(|(n, _)| n.as_str() == name)
+    };
+    let (Some(r), Some(l)) = (find(&bases, REGISTER), find(&bases, LANE)) else {
+        return Err(LayoutError::invalid(
+            "distributed layout",
+            "needs 'register' and 'lane' in-dims",
+        ));
+    };
+    if bases[r].1.len() < k || bases[l].1.len() < 4 {
+        return Err(LayoutError::invalid(
+            "ds_read_b64_tr",
+            format!(
+                "needs at least {} registers and 16 lanes: 16 lanes exchange 64 bits each",
+                1 << k
+            ),
+        ));
+    }
+    let mut unit: Vec<Vec<u32>> = bases[l].1[..4].to_vec();
+    unit.extend(bases[r].1[..k].iter().cloned());
+    let (to_regs, to_lanes) = unit.split_at(k);
+    bases[r].1.splice(..k, to_regs.iter().cloned());
+    bases[l].1.splice(..4, to_lanes.iter().cloned());
+    LinearLayout::from_bases_with_sizes(
+        bases
+            .into_iter()
+            .map(|(n, b)| {
+                let b = b
+                    .into_iter()
+                    .map(|v| v.into_iter().map(i64::from).collect())
+                    .collect();
+                (n.as_str().to_string(), b)
+            })
+            .collect(),
+        distributed
+            .out_dims()
+            .into_iter()
+            .map(|(n, s)| (n, s as i64))
+            .collect(),
+        false,
+    )
+}
+
+/// Whether Triton's AMD backend loads `distributed` from `shared` with a
+/// transposing read (`TransLocalLoadOpConversion`; the machine must have
+/// the instruction for `element_bits`, which the caller checks): 8- or
+/// 16-bit elements of a two-dimensional tensor; the shared layout's
+/// contiguous dimension is not the one the registers run along (the
+/// instruction turns one contiguity into the other); the registers hold
+/// `64 / element_bits` consecutive elements along their dimension and the
+/// first 16 lanes walk 16 consecutive elements along the other; and the
+/// lanes' addresses ([`transposed_read_layout`]) give every lane 64
+/// contiguous bits of shared memory (at most `max_vector` elements when
+/// padding limits vectors).
+pub fn transposed_read_applies(
+    distributed: &LinearLayout,
+    shared: &LinearLayout,
+    element_bits: u32,
+    max_vector: Option<u64>,
+) -> bool {
+    if ![8, 16].contains(&element_bits) || distributed.out_dims().len() != 2 {
+        return false;
+    }
+    let outs = distributed.out_dims();
+    // The one out-dim a basis moves along, and by how much.
+    let along = |b: &[u32]| -> Option<(usize, u32)> {
+        let nonzero: Vec<usize> = (0..b.len()).filter(|&i| b[i] != 0).collect();
+        (nonzero.len() == 1).then(|| (nonzero[0], b[nonzero[0]]))
+    };
+    let bases = distributed.bases();
+    let dim_bases = |name: &str| -> Vec<Vec<u32>> {
+        bases
+            .iter()
+            .find(|(n, _)| n.as_str() == name)
+            .map_or_else(Vec::new, |(_, b)| b.clone())
+    };
+    let (regs, lanes) = (dim_bases(REGISTER), dim_bases(LANE));
+    let Some((fast, _)) = regs.first().and_then(|b| along(b)) else {
+        return false;
+    };
+    // The shared layout's contiguous dimension: where offset 1 lies.
+    let shared_fast = shared
+        .bases()
+        .into_iter()
+        .find(|(n, _)| n.as_str() == OFFSET)
+        .and_then(|(_, b)| b.first().cloned())
+        .and_then(|b| {
+            let s_outs = shared.out_dims();
+            along(&b).map(|(i, _)| s_outs[i].0.clone())
+        });
+    if shared_fast.as_ref() == Some(&outs[fast].0) {
+        return false;
+    }
+    let consecutive = |bases: &[Vec<u32>], dim: usize, n: usize| {
+        bases.len() >= n && (0..n).all(|i| along(&bases[i]) == Some((dim, 1 << i)))
+    };
+    let k = (64 / element_bits).trailing_zeros() as usize;
+    if !consecutive(&regs, fast, k) || !consecutive(&lanes, 1 - fast, 4) {
+        return false;
+    }
+    let Ok(rotated) = transposed_read_layout(distributed, element_bits) else {
+        return false;
+    };
+    let need = (64 / element_bits) as u64;
+    largest_vectorisation(&rotated, shared, element_bits)
+        .is_ok_and(|(v, _)| v.min(max_vector.unwrap_or(v)) >= need)
 }
 
 /// The generators of one access, all as shared offsets.
@@ -245,10 +418,15 @@ struct Geometry {
     vector_elems: u64,
     /// Offsets of the generators that vary inside one phase.
     phase: Vec<u64>,
-    /// Number of phases per instruction.
-    phases_per_instruction: u64,
+    /// Number of phases per pass (one request of every lane).
+    phases_per_pass: u64,
+    /// Passes per warp: requests of one lane (two per paired instruction).
+    passes: u64,
     /// Instructions per warp.
     instructions: u64,
+    /// The instruction of each request of a lane, in register order
+    /// (empty: request `k` is instruction `k`).
+    instruction_of: Vec<u64>,
     /// Lane ids spanning the phase of lane 0 (ld/st only).
     phase_lanes: Vec<u32>,
     /// Banks the access sees.
@@ -308,6 +486,181 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
     )
 }
 
+/// The registers that form a `bits`-wide vector of `element_bits`
+/// elements (offsets 1, 2, 4, ...), checking that every other register and
+/// lane starts an aligned vector.
+fn vector_of(c: &Cvt, element_bits: u32, bits: u32) -> Result<Vec<usize>> {
+    if !(8..=128).contains(&bits) || !bits.is_power_of_two() || bits < element_bits {
+        return Err(LayoutError::invalid(
+            "instruction",
+            format!("a {bits}-bit ld/st cannot move {element_bits}-bit elements"),
+        ));
+    }
+    let vec = (bits / element_bits) as u64;
+    let vec_bits = vec.trailing_zeros();
+    let mut vector_regs = Vec::new();
+    for k in 0..vec_bits {
+        let r = c.regs.iter().position(|&o| o == 1 << k).ok_or_else(|| {
+            cannot_vectorise(format!(
+                "a {bits}-bit access needs {vec} consecutive elements per lane, but no register holds the element at offset +{}",
+                1u64 << k
+            ))
+        })?;
+        vector_regs.push(r);
+    }
+    let low = (1u64 << vec_bits) - 1;
+    let misaligned = c.lanes.iter().chain(
+        c.regs
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !vector_regs.contains(i))
+            .map(|(_, o)| o),
+    );
+    for o in misaligned {
+        if o & low != 0 {
+            return Err(cannot_vectorise(format!(
+                "a {bits}-bit access needs {vec}-element aligned vectors, but offset {o} is not a multiple of {vec}"
+            )));
+        }
+    }
+    Ok(vector_regs)
+}
+
+/// How one lane's `bits`-wide requests pair into `ds_read2`/`ds_write2`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// The instruction of each request of a lane, in register order.
+    pub instruction_of: Vec<u64>,
+    /// Instructions per lane: pairs and the requests left single.
+    pub instructions: u64,
+    /// Pairs with the `st64` encoding, and with the plain one.
+    pub st64_pairs: u64,
+    pub plain_pairs: u64,
+}
+
+/// Whether two offsets (in units of the width, `low < high`) fit one paired
+/// instruction, and with which encoding (`Some(true)`: `st64`). LLVM's
+/// SILoadStoreOptimizer (`offsetsCanBeCombined`): both multiples of 64
+/// widths with quotients below 256 take `st64`; else both below 256 the
+/// plain form; else the base moves to the lower one (one more add) and the
+/// difference decides the same way.
+fn pair_encoding(low: u64, high: u64) -> Option<bool> {
+    if low % 64 == 0 && high % 64 == 0 && high / 64 <= 255 {
+        return Some(true);
+    }
+    if high <= 255 {
+        return Some(false);
+    }
+    let d = high - low;
+    if d % 64 == 0 && d / 64 <= 255 {
+        Some(true)
+    } else if d <= 255 {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// How the compiler pairs one lane's `bits`-wide requests (`vector_regs`
+/// form one request). A request's address is the lane's base XOR the
+/// offsets of its registers. The bits of that constant that no lane's or
+/// warp's offset can set add to the base instead (Triton's lowering does
+/// so for whole registers, `actionAdditiveStrides`, and LLVM's known-bits
+/// analysis for the remaining bits: `xor` with bits known zero is an `or`,
+/// an add); requests whose other bits agree share a base register. LLVM
+/// folds constants up to 65535 bytes into the instruction, sorts the
+/// requests of one base by offset and pairs neighbours whose offsets fit
+/// the encoding ([`pair_encoding`]), each request at most once.
+fn pair_requests(c: &Cvt, vector_regs: &[usize], element_bits: u32, bits: u32) -> Pairing {
+    let others: Vec<usize> = (0..c.regs.len())
+        .filter(|i| !vector_regs.contains(i))
+        .collect();
+    let addressed = c.lanes.iter().chain(&c.warps).fold(0, |acc, &o| acc | o);
+    let requests = 1usize << others.len();
+    // Base key -> (offset in widths, request) of the requests sharing it.
+    let mut groups: std::collections::BTreeMap<u64, Vec<(u64, usize)>> =
+        std::collections::BTreeMap::new();
+    let width_bytes = (bits / 8) as u64;
+    for k in 0..requests {
+        let constant = others
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| k >> j & 1 == 1)
+            .fold(0, |acc, (_, &i)| acc ^ c.regs[i]);
+        let mut key = constant & addressed;
+        let bytes = (constant & !addressed) * element_bits as u64 / 8;
+        if bytes > 65535 {
+            // Not foldable into the instruction: a base of its own.
+            key = u64::MAX - k as u64;
+        }
+        groups
+            .entry(key)
+            .or_default()
+            .push((bytes / width_bytes, k));
+    }
+    let mut partner: Vec<Option<usize>> = vec![None; requests];
+    let (mut st64_pairs, mut plain_pairs) = (0, 0);
+    for list in groups.values_mut() {
+        list.sort();
+        let mut i = 0;
+        while i + 1 < list.len() {
+            let ((low, a), (high, b)) = (list[i], list[i + 1]);
+            match (low < high).then(|| pair_encoding(low, high)).flatten() {
+                Some(st64) => {
+                    partner[a] = Some(b);
+                    partner[b] = Some(a);
+                    if st64 {
+                        st64_pairs += 1;
+                    } else {
+                        plain_pairs += 1;
+                    }
+                    i += 2;
+                }
+                None => i += 1,
+            }
+        }
+    }
+    let mut instruction_of = vec![u64::MAX; requests];
+    let mut next = 0;
+    for k in 0..requests {
+        if instruction_of[k] == u64::MAX {
+            instruction_of[k] = next;
+            if let Some(p) = partner[k] {
+                instruction_of[p] = next;
+            }
+            next += 1;
+        }
+    }
+    Pairing {
+        instruction_of,
+        instructions: next,
+        st64_pairs,
+        plain_pairs,
+    }
+}
+
+/// The paired instruction (`ds_read2*` / `ds_write2*`) the compiler forms
+/// for `access`, an ld/st of 32 or 64 bits on a machine that has them:
+/// `None` when it pairs nothing. With both encodings in one access, the
+/// more frequent names it (the plain one on a tie).
+pub fn paired_instruction(access: &Access) -> Result<Option<Instruction>> {
+    let Instruction::LdSt { bits } = access.instruction else {
+        return Ok(None);
+    };
+    if bits != 32 && bits != 64 {
+        return Ok(None);
+    }
+    let c = cvt(access)?;
+    let vector_regs = vector_of(&c, access.element_bits, bits)?;
+    let p = pair_requests(&c, &vector_regs, access.element_bits, bits);
+    Ok(
+        (p.st64_pairs + p.plain_pairs > 0).then_some(Instruction::Paired {
+            bits,
+            st64: p.st64_pairs > p.plain_pairs,
+        }),
+    )
+}
+
 /// How the requests of an access whose registers and lanes land at `c`
 /// are grouped into instructions and phases.
 fn phase_geometry(
@@ -330,79 +683,85 @@ fn phase_geometry(
             ),
         ));
     }
-    match instruction {
-        Instruction::LdSt { bits } => {
-            if !(8..=128).contains(&bits) || !bits.is_power_of_two() || bits < element_bits {
+    let bits = match instruction {
+        Instruction::LdSt { bits } => bits,
+        Instruction::Paired { bits, .. } => {
+            if bits != 32 && bits != 64 {
                 return Err(LayoutError::invalid(
                     "instruction",
-                    format!(
-                        "a {bits}-bit ld/st cannot move {}-bit elements",
-                        element_bits
-                    ),
+                    format!("ds_read2/ds_write2 move 32 or 64 bits per address, not {bits}"),
                 ));
             }
-            let vec = (bits / element_bits) as u64;
-            let vec_bits = vec.trailing_zeros();
-            // Registers that form the vector: offsets 1, 2, 4, ... vec/2.
-            let mut vector_regs = Vec::new();
-            for k in 0..vec_bits {
-                let r = c.regs.iter().position(|&o| o == 1 << k).ok_or_else(|| {
-                    cannot_vectorise(format!(
-                        "a {bits}-bit access needs {vec} consecutive elements per lane, but no register holds the element at offset +{}",
-                        1u64 << k
-                    ))
-                })?;
-                vector_regs.push(r);
+            bits
+        }
+        Instruction::ReadTransposed { element_bits: b } => {
+            transposed_register_bases(b)?;
+            if direction != Direction::Load {
+                return Err(LayoutError::invalid(
+                    "instruction",
+                    "ds_read_b64_tr_bN reads; there is no transposing LDS write",
+                ));
             }
-            let low = (1u64 << vec_bits) - 1;
-            let misaligned = c.lanes.iter().chain(
-                c.regs
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| !vector_regs.contains(i))
-                    .map(|(_, o)| o),
-            );
-            for o in misaligned {
-                if o & low != 0 {
-                    return Err(cannot_vectorise(format!(
-                        "a {bits}-bit access needs {vec}-element aligned vectors, but offset {o} is not a multiple of {vec}"
-                    )));
-                }
-            }
-            // A lane id's offset is the XOR of its bits' lane bases.
-            let served = target.phases_for(bits, direction);
-            let generators = &served.generators;
-            let phase = generators
-                .iter()
-                .map(|&g| {
-                    (0..lane_bits as usize)
-                        .filter(|&b| g >> b & 1 == 1)
-                        .fold(0, |o, b| o ^ c.lanes[b])
-                })
-                .collect::<Vec<_>>();
-            let phases_per_instruction = 1u64 << (lane_bits as usize - generators.len());
-            let instructions = 1u64 << (c.regs.len() - vector_regs.len());
-            Ok(Geometry {
-                vector_elems: vec,
-                phase,
-                phases_per_instruction,
-                instructions,
-                phase_lanes: served.generators.clone(),
-                banks: served.banks,
-            })
+            64
         }
         Instruction::Matrix { count, trans } => {
             let m = matrix_geometry(c, element_bits, count, trans)?;
-            Ok(Geometry {
+            let instructions = 1u64 << (c.regs.len() - m.regs_per_instruction);
+            return Ok(Geometry {
                 vector_elems: 8,
                 phase: m.rows,
-                phases_per_instruction: count as u64,
-                instructions: 1u64 << (c.regs.len() - m.regs_per_instruction),
+                phases_per_pass: count as u64,
+                passes: instructions,
+                instructions,
+                instruction_of: Vec::new(),
                 phase_lanes: Vec::new(),
                 banks: target.banks,
-            })
+            });
         }
-    }
+    };
+    let vector_regs = vector_of(c, element_bits, bits)?;
+    // A lane id's offset is the XOR of its bits' lane bases.
+    let served = target.phases_for(bits, direction);
+    let generators = &served.generators;
+    let phase = generators
+        .iter()
+        .map(|&g| {
+            (0..lane_bits as usize)
+                .filter(|&b| g >> b & 1 == 1)
+                .fold(0, |o, b| o ^ c.lanes[b])
+        })
+        .collect::<Vec<_>>();
+    let phases_per_pass = 1u64 << (lane_bits as usize - generators.len());
+    let passes = 1u64 << (c.regs.len() - vector_regs.len());
+    let (instructions, instruction_of) = match instruction {
+        Instruction::Paired { st64, .. } => {
+            let p = pair_requests(c, &vector_regs, element_bits, bits);
+            let formed = if st64 { p.st64_pairs } else { p.plain_pairs };
+            if formed == 0 {
+                return Err(cannot_vectorise(format!(
+                    "{} needs two {bits}-bit requests of one lane at constant offsets {}, and this access has none (a register's offset must add to the lane's address, not XOR into it)",
+                    instruction.name(direction, true),
+                    if st64 {
+                        "that are multiples of 64 widths, at most 255 x 64 widths apart"
+                    } else {
+                        "at most 255 widths apart"
+                    }
+                )));
+            }
+            (p.instructions, p.instruction_of)
+        }
+        _ => (passes, Vec::new()),
+    };
+    Ok(Geometry {
+        vector_elems: (bits / element_bits) as u64,
+        phase,
+        phases_per_pass,
+        passes,
+        instructions,
+        instruction_of,
+        phase_lanes: served.generators.clone(),
+        banks: served.banks,
+    })
 }
 
 struct MatrixGeometry {
@@ -486,7 +845,8 @@ impl AccessGeometry {
         direction: Direction,
         target: &BankTarget,
     ) -> Result<Wavefronts> {
-        let c = cvt_of(self, map);
+        let this = self.addressing(instruction)?;
+        let c = cvt_of(&this, map);
         let g = phase_geometry(&c, self.element_bits, instruction, direction, target)?;
         Ok(rank_wavefronts(&g, self.element_bits, target))
     }
@@ -519,7 +879,7 @@ fn rank_wavefronts(g: &Geometry, element_bits: u32, target: &BankTarget) -> Wave
     let dim_u = f2::rank(images.iter().copied());
     let dim_banks = f2::rank(images.iter().map(|w| w & bank_mask));
     let per_phase = 1u64 << (dim_u - dim_banks);
-    let ideal = g.instructions * g.phases_per_instruction;
+    let ideal = g.passes * g.phases_per_pass;
     Wavefronts {
         instructions: g.instructions,
         wavefronts: ideal * per_phase,
@@ -553,10 +913,13 @@ pub fn padded_wavefronts_by_enumeration(
     // The geometry validates the access (vectorisation, fragment shape) and
     // gives the instruction grouping; the addresses come from the layouts.
     let g = geometry(access, target)?;
-    let d = access.distributed;
+    let d = addressing(access)?;
     let reg_bits = d.in_dim_size_log2(REGISTER);
     let lane_bits = d.in_dim_size_log2(LANE);
-    let offset_of = trace::element_offsets(access)?;
+    let offset_of = trace::element_offsets(&Access {
+        distributed: &d,
+        ..*access
+    })?;
     count_requests(
         &g,
         access.instruction,
@@ -582,17 +945,18 @@ impl AccessGeometry {
         target: &BankTarget,
         padding: &[(u32, u32)],
     ) -> Result<Wavefronts> {
-        let c = cvt_of(self, map);
+        let this = self.addressing(instruction)?;
+        let c = cvt_of(&this, map);
         let g = phase_geometry(&c, self.element_bits, instruction, direction, target)?;
-        let bits = (self.registers.len() as u32, self.lanes.len() as u32);
+        let bits = (this.registers.len() as u32, this.lanes.len() as u32);
         // The element of (register, lane) is the XOR of its bases' elements.
         let element = |reg: u64, lane: u64| -> u64 {
-            let r = (0..self.registers.len())
+            let r = (0..this.registers.len())
                 .filter(|i| reg >> i & 1 == 1)
-                .fold(0, |acc, i| acc ^ self.registers[i]);
-            (0..self.lanes.len())
+                .fold(0, |acc, i| acc ^ this.registers[i]);
+            (0..this.lanes.len())
                 .filter(|i| lane >> i & 1 == 1)
-                .fold(r, |acc, i| acc ^ self.lanes[i])
+                .fold(r, |acc, i| acc ^ this.lanes[i])
         };
         count_requests(
             &g,
@@ -630,7 +994,7 @@ fn count_requests(
     Ok(Wavefronts {
         instructions: g.instructions,
         wavefronts: groups.wavefronts(),
-        ideal: g.instructions * g.phases_per_instruction,
+        ideal: g.passes * g.phases_per_pass,
     })
 }
 
@@ -742,17 +1106,26 @@ impl AccessGeometry {
         direction: Direction,
         target: &BankTarget,
     ) -> Vec<u64> {
-        match instruction {
-            Instruction::LdSt { bits } => target
+        let lanes_of = |lanes: &[u64], bits: u32| -> Vec<u64> {
+            target
                 .phases_for(bits, direction)
                 .generators
                 .iter()
                 .map(|&g| {
-                    (0..self.lanes.len())
+                    (0..lanes.len())
                         .filter(|&b| g >> b & 1 == 1)
-                        .fold(0, |o, b| o ^ self.lanes[b])
+                        .fold(0, |o, b| o ^ lanes[b])
                 })
-                .collect(),
+                .collect()
+        };
+        match instruction {
+            Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => {
+                lanes_of(&self.lanes, bits)
+            }
+            Instruction::ReadTransposed { .. } => match self.addressing(instruction) {
+                Ok(this) => lanes_of(&this.lanes, 64),
+                Err(_) => Vec::new(),
+            },
             Instruction::Matrix { trans: false, .. } => {
                 self.lanes.iter().skip(2).copied().collect()
             }
@@ -770,7 +1143,9 @@ impl AccessGeometry {
     /// ... (the elements of one matrix row), when it fixes them.
     pub fn matrix_row(&self, instruction: Instruction) -> Option<Vec<u64>> {
         match instruction {
-            Instruction::LdSt { .. } => None,
+            Instruction::LdSt { .. }
+            | Instruction::Paired { .. }
+            | Instruction::ReadTransposed { .. } => None,
             Instruction::Matrix { trans: false, .. } => Some(
                 self.registers
                     .iter()
@@ -795,18 +1170,61 @@ impl AccessGeometry {
     ) -> u64 {
         let regs = self.registers.len() as u32;
         let lane_bits = self.lanes.len() as u32;
-        match instruction {
-            Instruction::LdSt { bits } => {
+        let per_address = match instruction {
+            Instruction::ReadTransposed { .. } => Some(64),
+            Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => Some(bits),
+            Instruction::Matrix { .. } => None,
+        };
+        match (per_address, instruction) {
+            (Some(bits), _) => {
                 let vector_bits = (bits / self.element_bits).max(1).trailing_zeros();
                 let instructions = 1u64 << regs.saturating_sub(vector_bits);
                 let served = target.phases_for(bits, direction).generators.len() as u32;
                 instructions << lane_bits.saturating_sub(served)
             }
-            Instruction::Matrix { count, .. } => {
+            (None, Instruction::Matrix { count, .. }) => {
                 let per = 1 + count.trailing_zeros();
                 (1u64 << regs.saturating_sub(per)) * count as u64
             }
+            (None, _) => unreachable!("only matrix instructions have no per-address width"),
         }
+    }
+
+    /// The geometry whose lanes address memory for `instruction`: its own,
+    /// or for a transposing read, with the bases [`transposed_read_layout`]
+    /// rotates.
+    pub fn addressing(
+        &self,
+        instruction: Instruction,
+    ) -> Result<std::borrow::Cow<'_, AccessGeometry>> {
+        let Instruction::ReadTransposed { element_bits } = instruction else {
+            return Ok(std::borrow::Cow::Borrowed(self));
+        };
+        if element_bits != self.element_bits {
+            return Err(LayoutError::invalid(
+                "instruction",
+                format!(
+                    "ds_read_b64_tr_b{element_bits} reads {element_bits}-bit elements, not {}-bit",
+                    self.element_bits
+                ),
+            ));
+        }
+        let k = transposed_register_bases(element_bits)?;
+        if self.registers.len() < k || self.lanes.len() < 4 {
+            return Err(LayoutError::invalid(
+                "ds_read_b64_tr",
+                format!(
+                    "needs at least {} registers and 16 lanes: 16 lanes exchange 64 bits each",
+                    1 << k
+                ),
+            ));
+        }
+        let mut unit: Vec<u64> = self.lanes[..4].to_vec();
+        unit.extend(&self.registers[..k]);
+        let mut this = self.clone();
+        this.registers.splice(..k, unit[..k].iter().copied());
+        this.lanes.splice(..4, unit[k..].iter().copied());
+        Ok(std::borrow::Cow::Owned(this))
     }
 }
 
@@ -827,7 +1245,9 @@ impl Instruction {
     /// How its lanes address one 16-byte row tile.
     pub fn lane_tile(self) -> LaneTile {
         match self {
-            Instruction::LdSt { .. } => LaneTile {
+            Instruction::LdSt { .. }
+            | Instruction::Paired { .. }
+            | Instruction::ReadTransposed { .. } => LaneTile {
                 contiguous: &[],
                 addressing: &[0, 1, 2],
             },
@@ -852,13 +1272,29 @@ impl Instruction {
             (Instruction::Matrix { trans: false, .. }, Direction::Load) => "ldmatrix",
             (Instruction::Matrix { trans: true, .. }, Direction::Store) => "stmatrix.trans",
             (Instruction::Matrix { trans: true, .. }, Direction::Load) => "ldmatrix.trans",
+            (Instruction::Paired { .. }, Direction::Store) => "ds_write2",
+            (Instruction::Paired { .. }, Direction::Load) => "ds_read2",
+            (Instruction::ReadTransposed { .. }, _) => "ds_read_tr",
         }
     }
 
     /// The instruction as the machine names it: `st.shared.b128`,
-    /// `ldmatrix.x4.trans`, AMD's `ds_read_b64`.
+    /// `ldmatrix.x4.trans`, AMD's `ds_read_b64`, `ds_write2st64_b64`,
+    /// `ds_read_b64_tr_b16` (the AMD-only ones by their AMD names anywhere).
     pub fn name(self, direction: Direction, amd: bool) -> String {
         match (self, direction, amd) {
+            (Instruction::Paired { bits, st64 }, d, _) => format!(
+                "{}2{}_b{bits}",
+                if d == Direction::Load {
+                    "ds_read"
+                } else {
+                    "ds_write"
+                },
+                if st64 { "st64" } else { "" }
+            ),
+            (Instruction::ReadTransposed { element_bits }, _, _) => {
+                format!("ds_read_b64_tr_b{element_bits}")
+            }
             (Instruction::LdSt { bits }, Direction::Load, true) => format!("ds_read_b{bits}"),
             (Instruction::LdSt { bits }, Direction::Store, true) => format!("ds_write_b{bits}"),
             (Instruction::LdSt { bits }, Direction::Load, false) => format!("ld.shared.b{bits}"),

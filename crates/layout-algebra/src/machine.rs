@@ -1,7 +1,10 @@
 //! The machines layouts run on, as facts: threads per warp, shared-memory
 //! banks and their width, the lanes each LDS instruction serves together
 //! (measured on AMD hardware: tests/vectors/amd/lds_phases.json), and which
-//! shared-memory instructions exist. Triton's `ttg.target` names map to
+//! shared-memory instructions exist (AMD's paired `ds_read2`/`ds_write2`
+//! on both CDNA generations, the transposing `ds_read_b64_tr_bN` on gfx950;
+//! their halves and reads are served with the phases of the single-address
+//! 32- or 64-bit instruction, which is assumed, not measured). Triton's `ttg.target` names map to
 //! them.
 
 use crate::bank::{Direction, PhaseRule};
@@ -19,6 +22,26 @@ pub struct Preset {
     /// The matrix instructions it has (ldmatrix from sm75, stmatrix from
     /// sm90, neither on AMD).
     pub instructions: SharedInstructions,
+    /// AMD's LDS instructions beyond one address per lane.
+    pub lds: LdsInstructions,
+}
+
+/// The LDS instructions of an AMD machine beyond one vector per lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct LdsInstructions {
+    /// `ds_read2_b32/b64`, `ds_write2_b32/b64` and their `st64` forms: two
+    /// addresses per lane (every GCN and CDNA machine).
+    pub paired: bool,
+    /// The element widths `ds_read_b64_tr_bN` reads (gfx950: 16, 8, 4).
+    pub transposed_read_bits: &'static [u32],
+}
+
+impl LdsInstructions {
+    /// NVIDIA: none of them.
+    pub const NONE: Self = LdsInstructions {
+        paired: false,
+        transposed_read_bits: &[],
+    };
 }
 
 /// A phase rule of a preset: access bits, direction, the lanes served with
@@ -93,6 +116,7 @@ pub const PRESETS: &[Preset] = &[
             ldmatrix: true,
             stmatrix: false,
         },
+        lds: LdsInstructions::NONE,
     },
     Preset {
         name: "sm90",
@@ -102,6 +126,7 @@ pub const PRESETS: &[Preset] = &[
         bank_bytes: 4,
         phases: &[],
         instructions: SharedInstructions::SM90,
+        lds: LdsInstructions::NONE,
     },
     Preset {
         name: "sm100",
@@ -111,6 +136,7 @@ pub const PRESETS: &[Preset] = &[
         bank_bytes: 4,
         phases: &[],
         instructions: SharedInstructions::SM90,
+        lds: LdsInstructions::NONE,
     },
     Preset {
         name: "gfx942",
@@ -120,6 +146,10 @@ pub const PRESETS: &[Preset] = &[
         bank_bytes: 4,
         phases: GFX942_PHASES,
         instructions: SharedInstructions::LD_ST,
+        lds: LdsInstructions {
+            paired: true,
+            transposed_read_bits: &[],
+        },
     },
     Preset {
         name: "gfx950",
@@ -129,6 +159,10 @@ pub const PRESETS: &[Preset] = &[
         bank_bytes: 4,
         phases: GFX950_PHASES,
         instructions: SharedInstructions::LD_ST,
+        lds: LdsInstructions {
+            paired: true,
+            transposed_read_bits: &[16, 8, 4],
+        },
     },
 ];
 

@@ -1397,7 +1397,8 @@ impl AmdMfma {
             .product(&identity(tpw_n, REGISTER, dim_n)?)?
             .product(&identity(wpc_n, WARP, dim_n)?)?
             .product(&identity(
-                shape[n_idx] / (n_dim * wpc_n * tpw_n),
+                // In u64: a huge warp count must not overflow.
+                (shape[n_idx] as u64 / (n_dim as u64 * wpc_n as u64 * tpw_n as u64)) as u32,
                 REGISTER,
                 dim_n,
             )?)?

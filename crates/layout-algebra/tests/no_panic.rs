@@ -2,7 +2,8 @@
 //! never a panic.
 
 use layout_algebra::bank::{
-    Access, BankTarget, Direction, Instruction, bank_conflicts, wavefronts_by_rank,
+    Access, BankTarget, Direction, Instruction, bank_conflicts, paired_instruction,
+    transposed_read_applies, wavefronts_by_rank,
 };
 use layout_algebra::triton::*;
 use proptest::prelude::*;
@@ -146,9 +147,17 @@ proptest! {
         if let (Ok(d), Ok(s)) = (a.to_linear_layout(&shape), b.to_linear_layout(&shape)) {
             let target = BankTarget { banks, ..BankTarget::nvidia() };
             let _ = bank_conflicts(&d, &s, bits, &target);
-            for instruction in [Instruction::LdSt { bits: inst_bits }, Instruction::Matrix { count, trans }] {
-                let _ = wavefronts_by_rank(&Access { distributed: &d, shared: &s, element_bits: bits, instruction, direction: Direction::Store }, &target);
+            for instruction in [
+                Instruction::LdSt { bits: inst_bits },
+                Instruction::Matrix { count, trans },
+                Instruction::Paired { bits: inst_bits, st64: trans },
+                Instruction::ReadTransposed { element_bits: bits },
+            ] {
+                let access = Access { distributed: &d, shared: &s, element_bits: bits, instruction, direction: Direction::Load };
+                let _ = wavefronts_by_rank(&access, &target);
+                let _ = paired_instruction(&access);
             }
+            let _ = transposed_read_applies(&d, &s, bits, Some(inst_bits as u64));
         }
     }
 }

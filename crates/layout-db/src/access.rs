@@ -7,7 +7,7 @@
 
 use layout_algebra::bank::{
     Access, Direction, Instruction, Wavefronts, largest_vectorisation,
-    padded_wavefronts_by_enumeration,
+    padded_wavefronts_by_enumeration, paired_instruction, transposed_read_applies,
 };
 use layout_algebra::interop::{CuteInDims, cute_to_linear, swizzled_to_linear};
 use layout_algebra::triton::Encoding;
@@ -273,7 +273,7 @@ fn measure(
         span,
     )?;
     let conflicts = match (padding.is_empty(), access.instruction) {
-        (true, Instruction::LdSt { .. }) => {
+        (true, Instruction::LdSt { .. } | Instruction::Paired { .. }) => {
             let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target.clone());
             ctx.alg(
                 crate::bank_conflicts_of(ctx.db, q).clone(),
@@ -288,7 +288,10 @@ fn measure(
     Ok(Measured {
         instruction: access.instruction,
         vector: match access.instruction {
-            Instruction::LdSt { bits: b } => (b / bits) as u64,
+            Instruction::LdSt { bits: b } | Instruction::Paired { bits: b, .. } => {
+                (b / bits) as u64
+            }
+            Instruction::ReadTransposed { .. } => (64 / bits) as u64,
             Instruction::Matrix { .. } => 8,
         },
         wavefronts: w,
@@ -297,9 +300,12 @@ fn measure(
 }
 
 /// The instruction of an access: the widest ld/st, the user's, or the one
-/// Triton would use on the target (ldmatrix to load and stmatrix to store
-/// 16-bit elements where the layouts allow them and the machine has them,
-/// else the widest ld/st).
+/// Triton would use on the target: ldmatrix to load and stmatrix to store
+/// 16-bit elements where the layouts allow them and the machine has them;
+/// on gfx950 a transposing `ds_read_b64_tr_bN` where Triton's AMD backend
+/// picks one ([`transposed_read_applies`]); else the widest ld/st, which on
+/// AMD the compiler turns into `ds_read2`/`ds_write2` where it pairs two
+/// requests of a lane ([`paired_instruction`]).
 fn instruction(
     ctx: &mut Cx,
     access: &Access,
@@ -338,12 +344,42 @@ fn instruction(
         }
         out
     };
+    let lds = ctx.target().lds_instructions();
+    let max_vector = padding.iter().map(|&(interval, _)| interval as u64).min();
     let (name, name_span) = match requested {
         Requested::Widest => return Ok(widest),
         Requested::Triton => {
+            let transposed = Instruction::ReadTransposed {
+                element_bits: access.element_bits,
+            };
+            if access.direction == Direction::Load
+                && lds.transposed_read_bits.contains(&access.element_bits)
+                && transposed_read_applies(
+                    access.distributed,
+                    access.shared,
+                    access.element_bits,
+                    max_vector,
+                )
+                && layout_algebra::bank::wavefronts_by_rank(
+                    &Access {
+                        instruction: transposed,
+                        ..*access
+                    },
+                    &target,
+                )
+                .is_ok()
+            {
+                return Ok(transposed);
+            }
             if machine_has_it && access.element_bits == 16 {
                 if let Some(i) = matrices(None, None).into_iter().find(|&i| legal(i)) {
                     return Ok(i);
+                }
+            }
+            // Padding makes every address a runtime value: nothing pairs.
+            if lds.paired && padding.is_empty() {
+                if let Ok(Some(paired)) = paired_instruction(access) {
+                    return Ok(paired);
                 }
             }
             return Ok(widest);
@@ -358,11 +394,96 @@ fn instruction(
     if name == "vector" || name == plain {
         return Ok(widest);
     }
+    let Instruction::LdSt { bits: widest_bits } = widest else {
+        unreachable!("the widest access is an ld/st");
+    };
+    // AMD's paired instructions: `ds_read2_b64`, `ds_write2st64_b32`.
+    let pair = match access.direction {
+        Direction::Load => "ds_read2",
+        Direction::Store => "ds_write2",
+    };
+    if let Some(rest) = name.strip_prefix(pair) {
+        let (st64, width) = match rest.strip_prefix("st64") {
+            Some(w) => (true, w),
+            None => (false, rest),
+        };
+        let bits = match width {
+            "_b32" => 32,
+            "_b64" => 64,
+            _ => {
+                return bad(
+                    ctx,
+                    format!(
+                        "`{name}` is not an LDS instruction; {pair}_b32, {pair}_b64, {pair}st64_b32 or {pair}st64_b64"
+                    ),
+                );
+            }
+        };
+        if !lds.paired {
+            return bad(
+                ctx,
+                format!(
+                    "the target has no {pair} (AMD's LDS instructions; say `target = gfx942` or `gfx950`)"
+                ),
+            );
+        }
+        if bits > widest_bits || bits < access.element_bits {
+            return bad(
+                ctx,
+                format!(
+                    "{name} moves {bits} bits per address, but these layouts allow {} to {widest_bits}",
+                    access.element_bits
+                ),
+            );
+        }
+        let i = Instruction::Paired { bits, st64 };
+        let checked = layout_algebra::bank::wavefronts_by_rank(
+            &Access {
+                instruction: i,
+                ..*access
+            },
+            &target,
+        );
+        ctx.alg(checked, Family::Bank, name_span)?;
+        return Ok(i);
+    }
+    // gfx950's transposing read: `ds_read_b64_tr_b16`.
+    if let Some(width) = name.strip_prefix("ds_read_b64_tr_b") {
+        let Ok(element_bits) = width.parse::<u32>() else {
+            return bad(
+                ctx,
+                format!("`{name}` is not an LDS instruction; ds_read_b64_tr_b16, _b8 or _b4"),
+            );
+        };
+        if access.direction == Direction::Store {
+            return bad(
+                ctx,
+                format!(
+                    "{name} reads; this access is a store, and there is no transposing LDS write"
+                ),
+            );
+        }
+        if !lds.transposed_read_bits.contains(&element_bits) {
+            return bad(
+                ctx,
+                format!(
+                    "the target has no {name} (gfx950 reads 16-, 8- and 4-bit elements transposed)"
+                ),
+            );
+        }
+        let i = Instruction::ReadTransposed { element_bits };
+        let checked = layout_algebra::bank::wavefronts_by_rank(
+            &Access {
+                instruction: i,
+                ..*access
+            },
+            &target,
+        );
+        ctx.alg(checked, Family::Bank, name_span)?;
+        return Ok(i);
+    }
     // AMD's LDS instructions by width: `ds_read_b64`.
     if let Some(width) = name.strip_prefix(amd) {
-        let Instruction::LdSt { bits: widest_bits } = widest else {
-            unreachable!("the widest access is an ld/st");
-        };
         return match width.parse::<u32>() {
             Ok(w @ (32 | 64 | 128)) if w <= widest_bits && w >= access.element_bits => {
                 Ok(Instruction::LdSt { bits: w })
@@ -384,7 +505,7 @@ fn instruction(
         return bad(
             ctx,
             format!(
-                "this access is a {}: the instruction is \"vector\", \"{plain}\", \"{amd}N\" or \"{matrix_op}\" with optional .x1/.x2/.x4 and .trans, not \"{name}\"",
+                "this access is a {}: the instruction is \"vector\", \"{plain}\", \"{amd}N\", \"{pair}_bN\" (AMD), \"ds_read_b64_tr_bN\" (gfx950) or \"{matrix_op}\" with optional .x1/.x2/.x4 and .trans, not \"{name}\"",
                 if access.direction == Direction::Load {
                     "load"
                 } else {
@@ -505,8 +626,129 @@ fn matched(
     Ok((dist, shared))
 }
 
+/// What a `wavefronts(...)`, `bank_conflicts(...)` or `vectorisation(...)`
+/// call counts: one warp's access, with the instruction it was counted
+/// with, what it costs, and the inputs of the count (so a picture walks the
+/// same requests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountedCall {
+    pub direction: Direction,
+    pub element_bits: u32,
+    /// Elements per lane and request.
+    pub vector: u64,
+    /// The shared layout (`offset`, `block` -> the elements) and its padding.
+    pub shared: LinearLayout,
+    pub padding: Vec<(u32, u32)>,
+    /// The instruction as the machine names it, and how many one warp issues.
+    pub instruction: String,
+    pub instructions: u64,
+    pub wavefronts: u64,
+    pub conflicts: u64,
+    pub counted: CountedAccess,
+}
+
+impl From<&AccessReport> for CountedCall {
+    /// A pasted access as it was counted.
+    fn from(a: &AccessReport) -> Self {
+        CountedCall {
+            direction: a.direction,
+            element_bits: a.element_bits,
+            vector: a.vector as u64,
+            shared: a.shared.layout.clone(),
+            padding: a.shared.encoding.padding().to_vec(),
+            instruction: a.instruction.clone(),
+            instructions: a.instructions,
+            wavefronts: a.wavefronts,
+            conflicts: a.conflicts,
+            counted: a.counted.clone(),
+        }
+    }
+}
+
 /// `bank_conflicts`, `wavefronts` and `vectorisation` of any access.
 pub(crate) fn bank(ctx: &mut Cx, name: &str, b: &[Option<(Value, Span)>], span: Span) -> R<Value> {
+    let (d, _) = b[0].clone().expect("required");
+    if !matches!(d, Value::Access(_)) && name == "bank_conflicts" && b[1].is_some() {
+        // The rank formula: no enumeration needed.
+        if let Some(n) = plain_bank_conflicts(ctx, b, span)? {
+            return Ok(Value::Int(n as i64));
+        }
+    }
+    let c = counted_call(ctx, name, b, span)?;
+    Ok(Value::Int(match name {
+        "bank_conflicts" => c.conflicts as i64,
+        "wavefronts" => c.wavefronts as i64,
+        _ => c.vector as i64,
+    }))
+}
+
+/// Triton's measure by the rank formula, when the shared side has no
+/// padding (`None`: it has, count instead).
+fn plain_bank_conflicts(ctx: &mut Cx, b: &[Option<(Value, Span)>], span: Span) -> R<Option<u64>> {
+    let ((d, ds), (s, ss)) = (
+        b[0].clone().expect("required"),
+        b[1].clone().expect("given"),
+    );
+    let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
+    let plain_shared = shared
+        .encoding
+        .as_ref()
+        .is_none_or(|e| e.padding().is_empty() && !matches!(e, Encoding::PartitionedShared(_)));
+    if !plain_shared {
+        return Ok(None);
+    }
+    let bits = element_bits(ctx, "bank_conflicts", b, &dist, span)?;
+    let target = ctx.target().bank_target();
+    let q = crate::BankQuery::new(ctx.db, dist.layout, shared.layout, bits, target);
+    let n = ctx.alg(
+        crate::bank_conflicts_of(ctx.db, q).clone(),
+        Family::Bank,
+        span,
+    )?;
+    Ok(Some(n))
+}
+
+/// The element width: the argument, else the tensor type's.
+fn element_bits(
+    ctx: &mut Cx,
+    name: &str,
+    b: &[Option<(Value, Span)>],
+    dist: &Distributed,
+    span: Span,
+) -> R<u32> {
+    match b[2].clone() {
+        Some((v, s)) => {
+            let bits = ctx.size(&v, s)?;
+            if !(1..=64).contains(&bits) || !bits.is_power_of_two() {
+                return Err(ctx.error(
+                    Code::TypeMismatch,
+                    s,
+                    format!("an element is a power of two up to 64 bits wide, not {bits}"),
+                ));
+            }
+            Ok(bits as u32)
+        }
+        None => match dist.element_bits {
+            Some(bits) => Ok(bits),
+            None => Err(ctx.error(
+                Code::ArgumentCount,
+                span,
+                format!(
+                    "{name} needs the element width in bits: {name}(dist, shared, 16); only a tensor type gives one"
+                ),
+            )),
+        },
+    }
+}
+
+/// The access a `wavefronts`/`bank_conflicts`/`vectorisation` call counts,
+/// counted (a pasted access as it was counted).
+pub(crate) fn counted_call(
+    ctx: &mut Cx,
+    name: &str,
+    b: &[Option<(Value, Span)>],
+    span: Span,
+) -> R<CountedCall> {
     let (d, ds) = b[0].clone().expect("required");
     // A pasted shared-memory access carries its own analysis.
     if let Value::Access(a) = &d {
@@ -520,11 +762,7 @@ pub(crate) fn bank(ctx: &mut Cx, name: &str, b: &[Option<(Value, Span)>], span: 
                 ),
             ));
         }
-        return Ok(Value::Int(match name {
-            "bank_conflicts" => a.conflicts as i64,
-            "wavefronts" => a.wavefronts as i64,
-            _ => a.vector as i64,
-        }));
+        return Ok(CountedCall::from(&**a));
     }
     let Some((s, ss)) = b[1].clone() else {
         return Err(ctx.error(
@@ -536,47 +774,7 @@ pub(crate) fn bank(ctx: &mut Cx, name: &str, b: &[Option<(Value, Span)>], span: 
         ));
     };
     let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
-    let bits = match b[2].clone() {
-        Some((v, s)) => {
-            let bits = ctx.size(&v, s)?;
-            if !(1..=64).contains(&bits) || !bits.is_power_of_two() {
-                return Err(ctx.error(
-                    Code::TypeMismatch,
-                    s,
-                    format!("an element is a power of two up to 64 bits wide, not {bits}"),
-                ));
-            }
-            bits as u32
-        }
-        None => match dist.element_bits {
-            Some(bits) => bits,
-            None => {
-                return Err(ctx.error(
-                    Code::ArgumentCount,
-                    span,
-                    format!(
-                        "{name} needs the element width in bits: {name}(dist, shared, 16); only a tensor type gives one"
-                    ),
-                ));
-            }
-        },
-    };
-    let plain_shared = shared
-        .encoding
-        .as_ref()
-        .is_none_or(|e| e.padding().is_empty() && !matches!(e, Encoding::PartitionedShared(_)));
-    if name == "bank_conflicts" && plain_shared {
-        // The rank formula: no enumeration needed.
-        let target = ctx.target().bank_target();
-        let (dl, sl) = (&dist.layout, &shared.layout);
-        let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target);
-        let n = ctx.alg(
-            crate::bank_conflicts_of(ctx.db, q).clone(),
-            Family::Bank,
-            span,
-        )?;
-        return Ok(Value::Int(n as i64));
-    }
+    let bits = element_bits(ctx, name, b, &dist, span)?;
     // Loads and stores differ where the target's phases say so (AMD's
     // ds_read_b128 and ds_write_b128) and in the matrix instructions.
     let direction = match b.get(3).cloned().flatten() {
@@ -606,11 +804,26 @@ pub(crate) fn bank(ctx: &mut Cx, name: &str, b: &[Option<(Value, Span)>], span: 
         },
     };
     let m = measure(ctx, &dist, &shared, bits, direction, requested, ss, span)?;
-    Ok(Value::Int(match name {
-        "bank_conflicts" => m.conflicts as i64,
-        "wavefronts" => m.wavefronts.wavefronts as i64,
-        _ => m.vector as i64,
-    }))
+    Ok(CountedCall {
+        direction,
+        element_bits: bits,
+        vector: m.vector,
+        padding: shared
+            .encoding
+            .as_ref()
+            .map_or(&[][..], Encoding::padding)
+            .to_vec(),
+        shared: shared.layout,
+        instruction: instruction_name(ctx, m.instruction, direction),
+        instructions: m.wavefronts.instructions,
+        wavefronts: m.wavefronts.wavefronts,
+        conflicts: m.conflicts,
+        counted: CountedAccess {
+            distributed: dist.layout,
+            instruction: m.instruction,
+            target: ctx.target().bank_target(),
+        },
+    })
 }
 
 /// A pasted `ttg.local_alloc` / `local_store` / `local_load`: one warp's

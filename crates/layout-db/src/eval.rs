@@ -1277,6 +1277,18 @@ impl<'db> Ctx<'db> {
         builtins::apply(self, &f, callee.span, args, span)
     }
 
+    /// A builtin call's arguments, evaluated and bound to its parameters
+    /// (what the builtin's body would receive).
+    pub(crate) fn bound_args(
+        &mut self,
+        builtin: &'static builtins::Builtin,
+        args: &[Arg],
+        span: Span,
+    ) -> R<builtins::Args> {
+        let args = self.args(args)?;
+        builtins::bind_to(self, builtin, args, span)
+    }
+
     fn args(&mut self, args: &[Arg]) -> R<Vec<ArgValue>> {
         let mut out = Vec::with_capacity(args.len());
         for a in args {

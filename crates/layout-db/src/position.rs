@@ -2,7 +2,7 @@
 //! under it evaluates to. Offsets are bytes from the start of the file;
 //! items keep item-relative spans, so these functions do the shifting.
 
-use layout_syntax::{Expr, Span};
+use layout_syntax::{Expr, ExprKind, Span};
 
 use crate::eval::Ctx;
 use crate::names::for_each_expr;
@@ -106,6 +106,54 @@ pub fn evaluate_expr(db: &dyn salsa::Database, item: SourceItem, expr: &Expr) ->
     let mut ctx = Ctx::new(db, item);
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.expr(expr))) {
         Ok(v) => v.ok(),
+        Err(payload) if payload.is::<salsa::Cancelled>() => std::panic::resume_unwind(payload),
+        Err(_) => None,
+    }
+}
+
+/// The builtins whose call counts one warp's shared-memory access.
+const ACCESS_CALLS: [&str; 3] = ["wavefronts", "bank_conflicts", "vectorisation"];
+
+/// The shared-memory access an item counts: its value when it is a pasted
+/// `local_alloc/local_store/local_load`, else the first `wavefronts(...)`,
+/// `bank_conflicts(...)` or `vectorisation(...)` call in it (`let w =
+/// wavefronts(...)`, `check bank_conflicts(...) == 0`), counted as that call
+/// counts it. `None` when the item has none or it does not evaluate.
+pub fn access_in_item(
+    db: &dyn salsa::Database,
+    item: SourceItem,
+) -> Option<crate::access::CountedCall> {
+    if let Some(Value::Access(a)) = &crate::evaluate_item(db, item).value {
+        return Some(crate::access::CountedCall::from(&**a));
+    }
+    let parsed = parse_item(db, item);
+    let tree = parsed.item.as_ref()?;
+    let file = *item.file(db);
+    let mut call = None;
+    for_each_expr(tree, &mut |e, _| {
+        if call.is_some() {
+            return;
+        }
+        if let ExprKind::Call { callee, args } = &e.kind
+            && let ExprKind::Name(name) = &callee.kind
+            && ACCESS_CALLS.contains(&name.as_str())
+            && !matches!(
+                crate::resolve(db, file, name),
+                crate::Resolution::Declared(_)
+            )
+        {
+            call = Some((name.clone(), args, e.span));
+        }
+    });
+    let (name, args, span) = call?;
+    let builtin = crate::builtins::builtin(&name)?;
+    let mut ctx = Ctx::new(db, item);
+    let counted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let bound = ctx.bound_args(builtin, args, span)?;
+        crate::access::counted_call(&mut ctx, &name, bound.values(), span)
+    }));
+    match counted {
+        Ok(c) => c.ok(),
         Err(payload) if payload.is::<salsa::Cancelled>() => std::panic::resume_unwind(payload),
         Err(_) => None,
     }

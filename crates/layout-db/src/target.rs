@@ -26,7 +26,7 @@ pub struct TargetFacts {
 }
 
 pub use layout_algebra::machine::{
-    PRESETS, Preset, PresetPhase, TRITON_TARGETS, preset, preset_for_triton_target,
+    LdsInstructions, PRESETS, Preset, PresetPhase, TRITON_TARGETS, preset, preset_for_triton_target,
 };
 
 impl TargetFacts {
@@ -86,6 +86,15 @@ impl TargetFacts {
             .as_deref()
             .and_then(preset)
             .map_or(SharedInstructions::SM90, |p| p.instructions)
+    }
+
+    /// AMD's LDS instructions beyond one address per lane that the
+    /// machine has (none without an AMD preset).
+    pub fn lds_instructions(&self) -> LdsInstructions {
+        self.preset
+            .as_deref()
+            .and_then(preset)
+            .map_or(LdsInstructions::NONE, |p| p.lds)
     }
 
     pub fn bank_target(&self) -> BankTarget {

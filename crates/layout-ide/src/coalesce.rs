@@ -2,12 +2,15 @@
 //! explains Triton's coalesce pass: the order from contiguity,
 //! `sizePerThread` from alignment and the 128-bit limit, then
 //! `threadsPerWarp` and `warpsPerCTA`. `layoutc show` prints it under the
-//! value (and a hover can).
+//! value, and a hover on the declaration's name or on the call shows it:
+//! both ask [`explain_call`].
 
 use layout_algebra::triton::CgaLayout;
 use layout_algebra::triton::coalesce::{AxisInfo, CoalesceRequest, CoalesceSteps, coalesce_steps};
-use layout_db::{Database, SourceFile, Value};
-use layout_syntax::{ExprKind, ItemKind};
+use layout_db::{SourceItem, Value};
+use layout_syntax::{Expr, ExprKind, ItemKind};
+
+use crate::{Db, SourceFile};
 
 /// The signature of `coalesced_blocked`, for binding named arguments.
 const PARAMS: [&str; 6] = [
@@ -21,29 +24,66 @@ const PARAMS: [&str; 6] = [
 
 /// The explanation of the declaration `name` when it is a call of
 /// `coalesced_blocked` whose arguments evaluate; `None` otherwise.
-pub fn explain(db: &Database, file: SourceFile, name: &str) -> Option<String> {
+pub fn explain(db: &dyn Db, file: SourceFile, name: &str) -> Option<String> {
     let nv = layout_db::named_values(db, file)
         .into_iter()
         .find(|v| v.name == name)?;
     let at = layout_db::item_at(db, file, nv.item_span.start)?;
-    let item = layout_db::parse_item(db, at.item).item.as_ref()?;
-    let value = match &item.kind {
+    explain_item(db, file, at.item)
+}
+
+/// The explanation of a declaration whose value is a `coalesced_blocked`
+/// call (`let load = coalesced_blocked(...)`).
+pub fn explain_item(db: &dyn Db, file: SourceFile, item: SourceItem) -> Option<String> {
+    let parsed = layout_db::parse_item(db, item).item.as_ref()?;
+    let value = match &parsed.kind {
         ItemKind::Layout { value, .. } | ItemKind::Let { value, .. } => value,
         _ => return None,
     };
-    let ExprKind::Call { callee, args } = &value.kind else {
-        return None;
-    };
-    if !matches!(&callee.kind, ExprKind::Name(n) if n == "coalesced_blocked") {
+    explain_call(db, file, item, value)
+}
+
+/// The innermost `coalesced_blocked(...)` call of `item` around the
+/// item-relative offset `rel`.
+pub fn call_at(item: &layout_syntax::Item, rel: usize) -> Option<&Expr> {
+    let mut found: Option<&Expr> = None;
+    layout_db::names::for_each_expr(item, &mut |e, _| {
+        if is_coalesce_call(e)
+            && e.span.contains(rel)
+            && found.is_none_or(|f| f.span.end - f.span.start > e.span.end - e.span.start)
+        {
+            found = Some(e);
+        }
+    });
+    found
+}
+
+fn is_coalesce_call(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { callee, .. }
+        if matches!(&callee.kind, ExprKind::Name(n) if n == "coalesced_blocked"))
+}
+
+/// The explanation of the call `call` (an expression of `item`) when it is
+/// `coalesced_blocked(...)` and its arguments evaluate.
+pub fn explain_call(
+    db: &dyn Db,
+    file: SourceFile,
+    item: SourceItem,
+    call: &Expr,
+) -> Option<String> {
+    if !is_coalesce_call(call) {
         return None;
     }
+    let ExprKind::Call { args, .. } = &call.kind else {
+        return None;
+    };
     let mut bound: [Option<Value>; 6] = Default::default();
     for (i, arg) in args.iter().enumerate() {
         let slot = match &arg.name {
             Some(n) => PARAMS.iter().position(|p| *p == n.name)?,
             None => i,
         };
-        *bound.get_mut(slot)? = Some(layout_db::position::evaluate_expr(db, at.item, &arg.value)?);
+        *bound.get_mut(slot)? = Some(layout_db::position::evaluate_expr(db, item, &arg.value)?);
     }
     let list = |v: &Option<Value>| -> Option<Vec<u32>> {
         match v.as_ref()? {
@@ -150,6 +190,7 @@ pub fn steps_text(req: &CoalesceRequest, s: &CoalesceSteps) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use layout_db::Database;
 
     /// expect-test strips the common indentation of its snapshot.
     fn dedent(text: &str) -> String {

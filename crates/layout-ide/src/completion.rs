@@ -291,7 +291,7 @@ mod tests {
         check(
             "solve s {\n  kind = swizzle\n  $0\n}\n",
             expect![[r#"
-                17 items
+                20 items
                 SolveKey kind -> `kind = `
                 SolveKey write -> `write = `
                 SolveKey read -> `read = `

@@ -2,13 +2,16 @@
 //! pasted literal, its value drawn as `layoutc show` draws it (bases and a
 //! truncated ownership grid), its sizes, injectivity and surjectivity, and
 //! the other notations that state it exactly; on a `check`, both sides; on
-//! a builtin, an attribute key or a kind, its documentation.
+//! a builtin, an attribute key or a kind, its documentation. A
+//! `coalesced_blocked(...)` declaration or call also shows why Triton's
+//! coalesce pass chose that layout, as `layoutc show` prints it
+//! ([`coalesce`]).
 
 use layout_db::{Resolution, Value, evaluate_item, item_at, parse_item};
 use layout_syntax::{ExprKind, ItemKind, Span};
 
 use crate::present::{self, Limits};
-use crate::{Db, SourceFile, docs, name_at};
+use crate::{Db, SourceFile, coalesce, docs, name_at};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hover {
@@ -22,12 +25,25 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         let markdown = match n.resolution {
             Resolution::Declared(item) => {
                 let value = evaluate_item(db, item).value.as_ref();
-                match value {
+                let mut md = match value {
                     Some(v) => value_markdown(&n.name, v),
                     None => format!("**{}**: has errors", n.name),
+                };
+                // `let load = coalesced_blocked(...)`: why this layout.
+                if let Some(steps) = coalesce::explain_item(db, file, item) {
+                    md += &coalesce_markdown(&steps);
                 }
+                md
             }
-            Resolution::Builtin(sig) => builtin_markdown(sig),
+            Resolution::Builtin(sig) => {
+                let mut md = builtin_markdown(sig);
+                // On the callee of a `coalesced_blocked(...)` call: this call's steps.
+                if let Some(steps) = coalesce_call_at(db, file, offset) {
+                    md += "\n";
+                    md += &coalesce_markdown(&steps);
+                }
+                md
+            }
             Resolution::Unresolved => return None,
         };
         return Some(Hover {
@@ -73,6 +89,19 @@ pub fn value_markdown(title: &str, v: &Value) -> String {
         md += &format!("\n{notation}:\n```lay\n{text}\n```\n");
     }
     md
+}
+
+/// The coalesce explanation `layoutc show` prints, as a hover section.
+fn coalesce_markdown(steps: &str) -> String {
+    format!("\n```text\n{steps}```\n")
+}
+
+/// The explanation of the `coalesced_blocked(...)` call around `offset`.
+fn coalesce_call_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<String> {
+    let at = item_at(db, file, offset)?;
+    let parsed = parse_item(db, at.item);
+    let call = coalesce::call_at(parsed.item.as_ref()?, at.relative(offset))?;
+    coalesce::explain_call(db, file, at.item, call)
 }
 
 /// A builtin's signature with types, its doc and each parameter's doc.
@@ -305,6 +334,52 @@ check t$0(register = 1) == (dim0 = 0, dim1 = 1)
                 #ttg.linear<{register = [[0, 1]], lane = [[0, 2], [0, 4], [0, 8], [1, 0], [2, 0]], warp = [], block = []}>
                 ```
             "#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_a_coalesced_blocked_call_explains_it_as_show_does() {
+        let text = r#"module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
+let load = coalesced_$0blocked([64, 64], 32, [1, 64], [16, 16])
+"#;
+        check(
+            text,
+            expect![[r#"
+                coalesced_blocked
+                ---
+                ```lay
+                coalesced_blocked(shape: [int], bits: int, contiguity: [int], divisibility: [int], [num_warps: int], [threads_per_warp: int]) -> encoding
+                ```
+                Triton's coalesce pass: the blocked layout for a load or store
+
+                - `shape`: the tensor shape
+                - `bits`: bits per element
+                - `contiguity`: per dim, how many consecutive pointers are contiguous (Triton's axis info)
+                - `divisibility`: per dim, the largest power of two the first pointer's offset is divisible by, in bytes
+                - `num_warps`: warps per CTA (the module's, else 4)
+                - `threads_per_warp`: threads per warp (the target's, else 32)
+
+
+                ```text
+                  Triton's coalesce pass, step by step (seed 003):
+                  1. order = [1, 0]: the dims sorted by contiguity [1, 64], most contiguous first
+                  2. sizePerThread = [1, 4]: along dim 1, alignment allows min(16 bytes / 4 bytes per element, contiguity 64) = 4 elements, the 128-bit limit 4, and each of the 128 threads owns 32 elements on average; the least of these is 4
+                  3. threadsPerWarp = [2, 16]: the 32 lanes fill the dims in order: dim 1 (64 / 4 = 16 positions) takes 16, dim 0 (64 / 1 = 64 positions) takes 2; the last dim takes the rest
+                  4. warpsPerCTA = [4, 1]: the 4 warps go where the lanes left room, in the same order: dim 1 takes 1, dim 0 takes 4
+                ```
+            "#]],
+        );
+        // On the declared name (here and where it is used): the value and
+        // the same steps, the text `layoutc show` prints.
+        let text = text.replace("$0", "").replace("let load", "let lo$0ad");
+        let (db, file, offset) = fixture::with_cursor(&text);
+        let steps = coalesce::explain(&db, file, "load").unwrap();
+        let h = hover(&db, file, offset).unwrap();
+        assert!(h.markdown.starts_with("**load**: "), "{}", h.markdown);
+        assert!(
+            h.markdown.ends_with(&format!("\n\n```text\n{steps}```\n")),
+            "{}",
+            h.markdown
         );
     }
 

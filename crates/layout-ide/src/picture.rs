@@ -156,8 +156,14 @@ impl std::fmt::Display for PictureError {
 }
 
 /// The picture of the declaration `name` of `file` (`#name` finds an alias
-/// too, as `layoutc show` does).
+/// too, as `layoutc show` does). A declaration whose value is a count of a
+/// shared-memory access (`let w = wavefronts(...)`) draws that access. A
+/// line number names the item on that line, named or not: a pasted
+/// `ttg.local_store`, a `check bank_conflicts(...) == 0`.
 pub fn picture(db: &Database, file: SourceFile, name: &str) -> Result<Picture, PictureError> {
+    if let Ok(line) = name.parse::<usize>() {
+        return picture_of_line(db, file, line);
+    }
     let values = layout_db::named_values(db, file);
     let alias = format!("#{name}");
     let Some(nv) = values.iter().find(|v| v.name == name || v.name == alias) else {
@@ -169,8 +175,67 @@ pub fn picture(db: &Database, file: SourceFile, name: &str) -> Result<Picture, P
     let Some(value) = &nv.value else {
         return Err(PictureError::HasErrors(nv.name.clone()));
     };
+    if matches!(value, Value::Int(_) | Value::Bool(_))
+        && let Some(at) = layout_db::item_at(db, file, nv.item_span.start)
+        && let Some(p) = access_picture(db, at.item, &nv.name)
+    {
+        return p;
+    }
     let target = layout_db::file_target(db, file);
     of_value(&nv.name, value, target)
+}
+
+/// The picture of the item on the 1-based `line`: its access, or its value.
+fn picture_of_line(db: &Database, file: SourceFile, line: usize) -> Result<Picture, PictureError> {
+    let text = file.text(db);
+    let not_found =
+        || PictureError::NotDrawable(format!("line {line} holds no declaration, access or check"));
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.checked_sub(1).ok_or_else(not_found)?)
+        .map(str::len)
+        .sum();
+    let Some(rest) = text.get(start..).filter(|r| !r.is_empty()) else {
+        return Err(PictureError::NotDrawable(format!(
+            "line {line} is past the end of the file"
+        )));
+    };
+    let indent = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let at = layout_db::item_at(db, file, start + indent).ok_or_else(not_found)?;
+    let name = format!("line {line}");
+    if let Some(p) = access_picture(db, at.item, &name) {
+        return p;
+    }
+    match &layout_db::evaluate_item(db, at.item).value {
+        Some(v) => of_value(&name, v, layout_db::file_target(db, file)),
+        None => Err(PictureError::HasErrors(name)),
+    }
+}
+
+/// The bank heatmap of the access an item counts (a pasted access, or a
+/// `wavefronts`/`bank_conflicts`/`vectorisation` call in it).
+fn access_picture(
+    db: &Database,
+    item: layout_db::SourceItem,
+    name: &str,
+) -> Option<Result<Picture, PictureError>> {
+    let c = layout_db::access_in_item(db, item)?;
+    let summary = match &layout_db::evaluate_item(db, item).value {
+        Some(v @ Value::Access(_)) => v.to_string(),
+        _ => format!(
+            "a {} of {}-bit elements: {} x {}, {} wavefronts, {} conflicts",
+            match c.direction {
+                layout_algebra::bank::Direction::Load => "load",
+                layout_algebra::bank::Direction::Store => "store",
+            },
+            c.element_bits,
+            c.instructions,
+            c.instruction,
+            c.wavefronts,
+            c.conflicts
+        ),
+    };
+    Some(access::picture(name, &c, summary))
 }
 
 /// The picture of a value, named `name`, on the machine `target` describes.
@@ -195,7 +260,9 @@ pub fn of_value(name: &str, value: &Value, target: &TargetFacts) -> Result<Pictu
             },
             target,
         ),
-        Value::Access(a) => access::picture(name, a),
+        Value::Access(a) => {
+            access::picture(name, &layout_db::CountedCall::from(&**a), value.to_string())
+        }
         Value::Xla(x) => xla::picture(name, x),
         Value::Cute(c) => cute::picture(name, &cute::Tabled::plain(c)),
         Value::Swizzled(s) => cute::picture(name, &cute::Tabled::swizzled(s)),

@@ -181,7 +181,7 @@ pub fn solution_text(s: &SolveOutcome) -> String {
             }
         }
         SolveKind::Tiling(t) => {
-            out += &format!("TPU tiling, {}\n", s.status.name());
+            out += &format!("XLA tiling, {}\n", s.status.name());
             if let Some(x) = &t.answer {
                 out += &format!(
                     "  answer: {x}\n  padding: {} elements, {} bytes in all\n",

@@ -464,7 +464,9 @@ fn provably_infeasible(problem: &Problem, plans: &linear::Plans) -> Option<Strin
         && plans.complete
         && !plans.list.iter().any(|p| {
             p.instructions.iter().all(|i| match i {
-                layout_algebra::bank::Instruction::LdSt { bits } => *bits >= min,
+                layout_algebra::bank::Instruction::LdSt { bits }
+                | layout_algebra::bank::Instruction::Paired { bits, .. } => *bits >= min,
+                layout_algebra::bank::Instruction::ReadTransposed { .. } => 64 >= min,
                 layout_algebra::bank::Instruction::Matrix { .. } => true,
             })
         })

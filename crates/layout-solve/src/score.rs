@@ -195,7 +195,8 @@ impl<'a> Problem<'a> {
                 continue;
             };
             let vector_bits = match instruction {
-                Instruction::LdSt { bits } => bits,
+                Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => bits,
+                Instruction::ReadTransposed { .. } => 64,
                 Instruction::Matrix { .. } => 128,
             };
             let cost = AccessCost {

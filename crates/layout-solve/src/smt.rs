@@ -411,6 +411,10 @@ fn encode_and_check(problem: &Problem, plan: &Plan, max_cost: u64, time: Duratio
                     solver.assert(bits_zero(&m(l), 0, k));
                 }
             }
+            // The search plans ld/st and matrix instructions only.
+            Instruction::Paired { .. } | Instruction::ReadTransposed { .. } => {
+                return Outcome::Unknown;
+            }
             Instruction::Matrix { .. } => {
                 let Some(row) = g.matrix_row(instruction) else {
                     return Outcome::Unknown;
@@ -428,8 +432,11 @@ fn encode_and_check(problem: &Problem, plan: &Plan, max_cost: u64, time: Duratio
         // Conflicts of one phase, counted over the combinations.
         let phase = g.phase_vectors(instruction, access.direction, &req.machine.banks);
         let banks = match instruction {
-            Instruction::LdSt { bits } => {
+            Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => {
                 req.machine.banks.phases_for(bits, access.direction).banks
+            }
+            Instruction::ReadTransposed { .. } => {
+                req.machine.banks.phases_for(64, access.direction).banks
             }
             Instruction::Matrix { .. } => req.machine.banks.banks,
         };

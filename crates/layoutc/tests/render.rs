@@ -349,6 +349,124 @@ fn every_kind_of_example_value_renders() {
     }
 }
 
+/// The `int` values `layoutc show --format json` prints, by name.
+fn ints_from_show(file: &str) -> HashMap<String, i64> {
+    let o = layoutc(&["show", file, "--format", "json"]);
+    let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+    json["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| Some((v["name"].as_str()?.to_string(), v["int"].as_i64()?)))
+        .collect()
+}
+
+/// The heatmap's busiest bank of each wavefront group, summed: the
+/// wavefronts the picture shows.
+fn heat_wavefronts(heat: &[SvgCell]) -> u64 {
+    let mut busiest: HashMap<usize, u64> = HashMap::new();
+    for c in heat {
+        let words: u64 = c.details["words"].parse().unwrap();
+        let b = busiest.entry(c.row).or_default();
+        *b = (*b).max(words);
+    }
+    busiest.values().sum()
+}
+
+#[test]
+fn an_access_named_by_its_count_or_its_line_draws_its_bank_heatmap() {
+    let dir = tempfile::tempdir().unwrap();
+    let lay = write(
+        dir.path(),
+        "counts.lay",
+        r#"module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:80"}
+#col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#rows = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+layout d = tensor<32x32xf32, #col>
+layout s = !ttg.memdesc<32x32xf32, #rows, #smem>
+let w = wavefronts(d, s, 32, "store")
+check bank_conflicts(d, s) == 31
+ttg.local_store %x, %buf : tensor<32x32xf32, #col> -> !ttg.memdesc<32x32xf32, #rows, #smem, mutable>
+"#,
+    );
+    // The count the enumeration oracle gives: 8 stores, all 32 lanes of
+    // store k in bank 4k: 8 x 32 wavefronts.
+    assert_eq!(ints_from_show(&lay)["w"], 256);
+    // By name (a `let` of a count), by the line of a `check`, by the line
+    // of an unnamed pasted store: the same access, the same heatmap.
+    for name in ["w", "8", "9"] {
+        let out = dir.path().join(format!("{name}.svg")).display().to_string();
+        render(&lay, name, &out);
+        let svg = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            svg.contains("the banks of a shared-memory access"),
+            "{name}"
+        );
+        let panels = panels(&svg);
+        let heat = &panels[0];
+        assert_eq!(heat.len(), 8 * 32, "{name}");
+        for cell in heat {
+            let expected = if cell.col == 4 * cell.row { 32 } else { 0 };
+            assert_eq!(
+                cell.details["words"],
+                expected.to_string(),
+                "{name}: {cell:?}"
+            );
+            let fill = if expected == 32 { "#d7191c" } else { "#f7f7f7" };
+            assert_eq!(cell.fill, fill, "{name}: {cell:?}");
+            // The label: the words of a hot cell, nothing in an idle one.
+            let label: &[&str] = if expected == 32 { &["32"] } else { &[] };
+            assert_eq!(cell.lines, label, "{name}: {cell:?}");
+        }
+        assert_eq!(heat_wavefronts(heat), 256, "{name}");
+        assert!(svg.contains("256 wavefronts"), "{name}");
+    }
+    // A line with no access and no value: refused.
+    let o = layoutc(&[
+        "render",
+        &lay,
+        "3",
+        "-o",
+        &dir.path().join("x.svg").display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn a_transposing_read_on_gfx950_draws_two_words_in_half_the_banks() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 16-bit B operand (K = dim0 x N = dim1), N contiguous in shared
+    // memory: each lane of ds_read_b64_tr_b16 reads 4 consecutive N
+    // elements, and lanes 0-31 (one phase) reach words 0-15, 32-47, 64-79
+    // and 96-111: 2 words in banks 0-15 and 32-47; lanes 32-63 are 16 words
+    // further (banks 16-31 and 48-63).
+    let lay = write(
+        dir.path(),
+        "tr.lay",
+        r#"target = gfx950
+layout b = linear { register: [[1, 0], [2, 0], [4, 0], [8, 0]], lane: [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]] } -> [dim0: 16, dim1: 64]
+layout s = linear { offset: [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [4, 0], [8, 0]] } -> [dim0: 16, dim1: 64]
+let tr = wavefronts(b, s, 16, "load", "ds_read_b64_tr_b16")
+"#,
+    );
+    assert_eq!(ints_from_show(&lay)["tr"], 16);
+    let out = dir.path().join("tr.svg").display().to_string();
+    render(&lay, "tr", &out);
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("4 x ds_read_b64_tr_b16"), "{svg}");
+    let heat = &panels(&svg)[0];
+    // 4 instructions x 2 phases, 64 banks.
+    assert_eq!(heat.len(), 8 * 64);
+    for cell in heat {
+        let phase = cell.row % 2;
+        let hot = (cell.col / 16) % 2 == phase;
+        let expected = if hot { 2 } else { 0 };
+        assert_eq!(cell.details["words"], expected.to_string(), "{cell:?}");
+    }
+    assert_eq!(heat_wavefronts(heat), 16);
+}
+
 #[test]
 fn render_refuses_what_it_cannot_draw_with_exit_two() {
     let dir = tempfile::tempdir().unwrap();

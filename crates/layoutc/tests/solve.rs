@@ -94,15 +94,20 @@ fn text_says_what_was_found_and_why() {
         .map(|l| format!("{l}\n"))
         .collect();
     expect![[r#"
-        activations (line 4:7): TPU tiling, optimal
+        activations (line 4:7): XLA tiling, optimal
           answer: bf16[1000,300]{0,1:T(8,128)(2,1)}
           padding: 311296 elements, 622592 bytes in all
           why: every one of the 4 orders and TPU formats was scored; none pads to fewer than 622592 bytes
 
-        scales (line 12:7): TPU tiling, optimal
+        scales (line 12:7): XLA tiling, optimal
           answer: f32[3,1000]{1,0:T(4,128)}
           padding: 4096 elements, 16384 bytes in all
           why: every one of the 2 orders and TPU formats was scored; none pads to fewer than 16384 bytes
+
+        ragged (line 26:7): XLA tiling, optimal
+          answer: f32[1531,2047]{1,0:T(383,128)}
+          padding: 3137536 elements, 12550144 bytes in all
+          why: 262144 tile sizes in 2 placements; Z3 proved that none pads to fewer than 12550144 bytes (searching 1 of them; no other placement's floor is lower)
 
     "#]]
     .assert_eq(&text);

@@ -1,6 +1,10 @@
 // The layoutc extension: starts `layoutc lsp` for .lay files and Triton
-// dumps, and runs `layoutc solve` on the current file.
+// dumps, runs `layoutc solve` on the current file, and shows `layoutc
+// render`'s picture of the value under the cursor.
 import { execFile } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
 import * as vscode from "vscode";
 import {
   LanguageClient,
@@ -69,11 +73,87 @@ async function solveCurrentFile(): Promise<void> {
   );
 }
 
+/** Runs `layoutc render FILE NAME -o OUT`; resolves to the exit code and stderr. */
+function render(file: string, name: string, out: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      layoutcPath(),
+      ["render", file, name, "-o", out],
+      { timeout: 60000, maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 2) : 0;
+        resolve({ code, stderr });
+      },
+    );
+  });
+}
+
+/** A name as `.lay` and Triton dumps spell it: `acc`, `#blocked`, `%acc_62#2`. */
+const NAME = /[%#]?[A-Za-z_][A-Za-z0-9_.$-]*(#[0-9]+)?/;
+
+/**
+ * Draws the value under the cursor with `layoutc render` into an HTML page in a
+ * fresh temporary folder and opens it beside the editor. The name under the
+ * cursor is tried first, then the cursor's line (what has no name: a pasted
+ * `ttg.local_store`, a `check bank_conflicts(...) == 0`). The file's current
+ * text is drawn, saved or not.
+ */
+async function showPicture(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== "lay") {
+    vscode.window.showWarningMessage("layoutc: open a .lay file to draw one of its layouts");
+    return;
+  }
+  const doc = editor.document;
+  const position = editor.selection.active;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "layoutc-picture-"));
+  const base = doc.isUntitled ? "untitled.lay" : path.basename(doc.uri.fsPath);
+  const file = path.join(dir, base);
+  fs.writeFileSync(file, doc.getText());
+  const out = path.join(dir, "picture.html");
+  const wordRange = doc.getWordRangeAtPosition(position, NAME);
+  const candidates = [wordRange ? doc.getText(wordRange) : undefined, String(position.line + 1)];
+  let last = { code: 2, stderr: "" };
+  let drawn: string | undefined;
+  for (const name of candidates) {
+    if (!name) {
+      continue;
+    }
+    last = await render(file, name, out);
+    output.appendLine(`$ layoutc render ${file} ${name} -o ${out} (exit ${last.code})`);
+    if (last.stderr) {
+      output.append(last.stderr);
+    }
+    // Exit 1 still draws the value when the errors are elsewhere in the file.
+    if (last.code !== 2 && fs.existsSync(out)) {
+      drawn = name;
+      break;
+    }
+  }
+  if (!drawn) {
+    vscode.window.showErrorMessage(
+      `layoutc: nothing to draw here: ${last.stderr.trim().split("\n").pop() || "no layout under the cursor"}`,
+    );
+    return;
+  }
+  if (last.code === 1) {
+    vscode.window.showWarningMessage("layoutc: the file has errors (see Problems); drawn anyway");
+  }
+  const panel = vscode.window.createWebviewPanel(
+    "layoutc.picture",
+    `layoutc: ${drawn}`,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    { enableScripts: true },
+  );
+  panel.webview.html = fs.readFileSync(out, "utf8");
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("layoutc");
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand("layoutc.solve", solveCurrentFile),
+    vscode.commands.registerCommand("layoutc.showPicture", showPicture),
     vscode.commands.registerCommand("layoutc.restartServer", async () => {
       await client?.stop();
       await startClient();

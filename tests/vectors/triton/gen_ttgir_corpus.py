@@ -23,8 +23,8 @@ and writes, under ``tests/corpus/ttgir/``:
   ``{"file", "kernel", "target", "num_warps", "num_stages", "shared_bytes", "instructions"}``.
   ``shared_bytes`` is ``CompiledKernel.metadata.shared``; ``instructions`` counts selected
   instructions in ``asm["ptx"]`` (NVIDIA) or ``asm["amdgcn"]`` (AMD), see ``PTX_KEYS`` and
-  ``AMDGCN_KEYS``. A pair that fails to compile gets ``"file": null`` and an ``"error"`` string
-  instead of the last three fields.
+  ``AMDGCN_KEYS``; AMD entries add ``lds``, each ``ds_*`` mnemonic exactly (``ds_read2st64_b64``).
+  A pair that fails to compile gets ``"file": null`` and an ``"error"`` string instead.
 
 Determinism: the kernels, signatures and options are fixed, Triton's cache is redirected to
 a fresh temporary directory (so nothing stale is reused), and each kernel's ``file_name``
@@ -368,6 +368,16 @@ def count_instructions(text, backend):
     return counts
 
 
+def count_lds_mnemonics(text):
+    """Every LDS instruction of ``asm["amdgcn"]`` by its exact mnemonic
+    (``ds_read2st64_b64``, ``ds_read_b64_tr_b16``, ...), for AMD targets."""
+    counts = {}
+    for mn in _mnemonic_lines(text, "hip"):
+        if mn.startswith("ds_"):
+            counts[mn] = counts.get(mn, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def compile_case(fn, sig, constexprs, div_args, target, options):
     names = fn.arg_names
     attrs = {(names.index(a), ): [["tt.divisibility", 16]] for a in div_args}
@@ -426,6 +436,8 @@ def main():
             entry["num_stages"] = k.metadata.num_stages
             entry["shared_bytes"] = k.metadata.shared
             entry["instructions"] = count_instructions(asm, backend)
+            if backend == "hip":
+                entry["lds"] = count_lds_mnemonics(asm)
             manifest.append(entry)
             print(f"ok   {name} {tname}: {len(k.asm['ttgir'])} chars, shared={k.metadata.shared}")
     with open(os.path.join(OUT_DIR, "manifest.json"), "w") as f:

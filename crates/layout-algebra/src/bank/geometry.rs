@@ -147,6 +147,7 @@ impl OffsetMap {
 const OFFSET: &str = "offset";
 const REGISTER: &str = "register";
 const LANE: &str = "lane";
+const WARP: &str = "warp";
 
 /// One warp's access, before any shared layout: the tensor coordinate
 /// (packed over [`AccessGeometry::tensor`]) of each register and lane basis.
@@ -156,6 +157,10 @@ pub struct AccessGeometry {
     /// Register bases, broadcast (repeated) registers removed.
     pub registers: Vec<u64>,
     pub lanes: Vec<u64>,
+    /// Warp bases (the other warps' parts; Triton's lowering adds a
+    /// register's offset as a constant only when it shares no bit with
+    /// any lane's or warp's).
+    pub warps: Vec<u64>,
     pub element_bits: u32,
 }
 
@@ -186,6 +191,11 @@ impl AccessGeometry {
             tensor: distributed.out_dims(),
             registers,
             lanes: distributed.packed_bases(LANE)?.to_vec(),
+            warps: if distributed.has_in_dim(WARP) {
+                distributed.packed_bases(WARP)?.to_vec()
+            } else {
+                Vec::new()
+            },
             element_bits,
         })
     }

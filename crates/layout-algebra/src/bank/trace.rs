@@ -80,7 +80,7 @@ impl Trace {
 /// [`super::padded_wavefronts_by_enumeration`].
 pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Result<Trace> {
     let g = geometry(access, target)?;
-    let d = access.distributed;
+    let d = super::addressing(access)?;
     let bits = (
         d.in_dim_size_log2(super::REGISTER),
         d.in_dim_size_log2(super::LANE),
@@ -92,7 +92,10 @@ pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Re
         target,
         padding,
         bits,
-        element_offsets(access)?,
+        element_offsets(&Access {
+            distributed: &d,
+            ..*access
+        })?,
     )
 }
 
@@ -127,14 +130,19 @@ pub(super) fn group_requests(
     };
     let mut phases = Vec::new();
     match instruction {
-        Instruction::LdSt { .. } => {
+        Instruction::LdSt { .. }
+        | Instruction::Paired { .. }
+        | Instruction::ReadTransposed { .. } => {
             let vec = g.vector_elems;
             let mut phase_span = f2::Echelon::new();
             for &lane in &g.phase_lanes {
                 phase_span.insert(lane as u64);
             }
-            // (instruction, phase id) -> requests, as the oracle groups them.
-            let mut groups: BTreeMap<(u64, u64), Vec<Request>> = BTreeMap::new();
+            // (instruction, request, phase id) -> requests, as the oracle
+            // groups them: request `k` of every lane is served by itself,
+            // the two of a paired instruction one after the other.
+            let instruction_of = |k: usize| g.instruction_of.get(k).copied().unwrap_or(k as u64);
+            let mut groups: BTreeMap<(u64, u64, u64), Vec<Request>> = BTreeMap::new();
             for lane in 0..1u64 << lane_bits {
                 let mut seen = BTreeMap::new();
                 for reg in 0..1u64 << reg_bits {
@@ -146,14 +154,14 @@ pub(super) fn group_requests(
                 let phase_id = phase_span.reduce(lane).0;
                 for (k, (reg, block)) in starts.into_iter().enumerate() {
                     groups
-                        .entry((k as u64, phase_id))
+                        .entry((instruction_of(k), k as u64, phase_id))
                         .or_default()
                         .push(request(lane as u32, reg, block * vec, vec));
                 }
             }
             // Number the phases of each instruction in order of their id.
             let mut next: HashMap<u64, u64> = HashMap::new();
-            for ((instruction, _), requests) in groups {
+            for ((instruction, _, _), requests) in groups {
                 let n = next.entry(instruction).or_default();
                 phases.push(Phase {
                     instruction,

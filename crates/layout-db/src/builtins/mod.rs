@@ -497,6 +497,24 @@ pub(crate) fn call(
     }
 }
 
+/// Binds evaluated arguments to a builtin's parameters (a builtin with
+/// parameters; an encoding call has keys instead).
+pub(crate) fn bind_to(
+    cx: &mut Cx,
+    b: &'static Builtin,
+    args: Vec<ArgValue>,
+    span: Span,
+) -> R<Args> {
+    match b.def {
+        Def::Fn(params, _) => bind(cx, b, params, args, span),
+        Def::Encoding(_) => Err(cx.error(
+            Code::TypeMismatch,
+            span,
+            format!("{} is an encoding, not a function with parameters", b.name),
+        )),
+    }
+}
+
 fn bind(
     cx: &mut Cx,
     b: &'static Builtin,

@@ -8,7 +8,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use layout_algebra::bank::{Access, Trace, padded_offset, trace};
-use layout_db::value::AccessReport;
+use layout_db::CountedCall;
 
 use super::colour;
 use super::distributed::Owners;
@@ -19,11 +19,13 @@ use super::{Cell, MAX_SIDE, Panel, Picture, PictureError, Swatch};
 /// The most wavefront groups the heatmap draws.
 const MAX_GROUPS: usize = 2 * MAX_SIDE;
 
-pub fn picture(name: &str, a: &AccessReport) -> Result<Picture, PictureError> {
-    let padding = a.shared.encoding.padding();
+/// The picture of an access as counted (a pasted access, or what a
+/// `wavefronts(...)` call counts); `summary` opens the notes.
+pub fn picture(name: &str, a: &CountedCall, summary: String) -> Result<Picture, PictureError> {
+    let padding = &a.padding;
     let access = Access {
         distributed: &a.counted.distributed,
-        shared: &a.shared.layout,
+        shared: &a.shared,
         element_bits: a.element_bits,
         instruction: a.counted.instruction,
         direction: a.direction,
@@ -41,7 +43,7 @@ pub fn picture(name: &str, a: &AccessReport) -> Result<Picture, PictureError> {
         .max()
         .unwrap_or(0);
     let mut notes = vec![
-        format!("{a}", a = layout_db::Value::Access(Box::new(a.clone()))),
+        summary,
         format!(
             "warp 0 issues {} instruction(s) in {} wavefront group(s): {} wavefronts, {} without conflicts",
             a.instructions,
@@ -135,17 +137,17 @@ fn heatmap(t: &Trace, max: u64) -> Panel {
 
 /// The tensor: every element's owner and bank; warp 0's in colour.
 fn elements_panel(
-    a: &AccessReport,
+    a: &CountedCall,
     t: &Trace,
     banks: Banks,
     notes: &mut Vec<String>,
 ) -> Result<Panel, PictureError> {
     let dist = &a.counted.distributed;
-    let shared = &a.shared.layout;
+    let shared = &a.shared;
     let plane = Plane::of_layout(dist);
     let owners = Owners::new(dist)?;
     let stored = Preimage::new(shared)?;
-    let padding = a.shared.encoding.padding();
+    let padding = &a.padding;
     // The wavefront group that moves each (padded) offset first.
     let mut group_of: HashMap<u64, usize> = HashMap::new();
     for (i, p) in t.phases.iter().enumerate() {
