@@ -118,6 +118,31 @@ const CTA_ORDER: Key = opt(
 );
 
 /// Every encoding layoutc models, with its keys.
+/// The keys of the XOR-swizzled shared layouts (`swizzled_shared` and
+/// AMD's `amd_rotating_shared` take the same).
+const SWIZZLE_KEYS: &[Key] = &[
+    req(
+        "vec",
+        Int,
+        "elements moved together by the swizzle (one vector)",
+    ),
+    req("perPhase", Int, "consecutive rows that share one phase"),
+    req(
+        "maxPhase",
+        Int,
+        "how many phases the swizzle cycles through",
+    ),
+    req(
+        "order",
+        Ints,
+        "the dims from fastest- to slowest-varying in memory (a permutation)",
+    ),
+    CGA_LAYOUT,
+    CTAS_PER_CGA,
+    CTA_SPLIT_NUM,
+    CTA_ORDER,
+];
+
 pub const ENCODING_KINDS: &[EncodingKind] = &[
     EncodingKind {
         name: "blocked",
@@ -152,28 +177,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
     EncodingKind {
         name: "swizzled_shared",
         doc: "shared memory with XOR swizzling: `vec` elements per phase step, `perPhase` rows per phase, `maxPhase` phases",
-        keys: &[
-            req(
-                "vec",
-                Int,
-                "elements moved together by the swizzle (one vector)",
-            ),
-            req("perPhase", Int, "consecutive rows that share one phase"),
-            req(
-                "maxPhase",
-                Int,
-                "how many phases the swizzle cycles through",
-            ),
-            req(
-                "order",
-                Ints,
-                "the dims from fastest- to slowest-varying in memory (a permutation)",
-            ),
-            CGA_LAYOUT,
-            CTAS_PER_CGA,
-            CTA_SPLIT_NUM,
-            CTA_ORDER,
-        ],
+        keys: SWIZZLE_KEYS,
     },
     EncodingKind {
         name: "nvmma_shared",
@@ -318,28 +322,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
     EncodingKind {
         name: "amd_rotating_shared",
         doc: "AMD's shared layout whose swizzle rotates with the row",
-        keys: &[
-            req(
-                "vec",
-                Int,
-                "elements moved together by the swizzle (one vector)",
-            ),
-            req("perPhase", Int, "consecutive rows that share one phase"),
-            req(
-                "maxPhase",
-                Int,
-                "how many phases the swizzle cycles through",
-            ),
-            req(
-                "order",
-                Ints,
-                "the dims from fastest- to slowest-varying in memory (a permutation)",
-            ),
-            CGA_LAYOUT,
-            CTAS_PER_CGA,
-            CTA_SPLIT_NUM,
-            CTA_ORDER,
-        ],
+        keys: SWIZZLE_KEYS,
     },
     EncodingKind {
         name: "shared_linear",
