@@ -407,18 +407,7 @@ pub fn solve_swizzle(
             elapsed: start.elapsed(),
         });
     };
-    // The oracle: every access's wavefronts again, request by request.
-    let counted = problem
-        .enumerate(&candidate, &score)
-        .ok_or_else(|| SolveError::Inconsistent("the answer could not be enumerated".into()))?;
-    for (c, a) in counted.iter().zip(&score.accesses) {
-        if *c != a.counts.wavefronts {
-            return Err(SolveError::Inconsistent(format!(
-                "the rank formula gives {} wavefronts but enumeration {}",
-                a.counts.wavefronts, c
-            )));
-        }
-    }
+    recount(&problem, &candidate, &score)?;
     let shared = candidate.map.to_shared_layout(&request.tensor)?;
     let notations = notations(request, &candidate, &familiar_members)?;
     let accesses = request
@@ -622,15 +611,26 @@ pub fn solve_by_z3_alone(
     let mut best = problem.score(&identity).map(|s| (identity, s));
     let (status, _) = smt::improve(&problem, &plans, &mut best, request, cancel);
     if let Some((candidate, score)) = &best {
-        let by_rank: Vec<u64> = score.accesses.iter().map(|a| a.counts.wavefronts).collect();
-        let counted = problem.enumerate(candidate, score);
-        if counted.as_ref() != Some(&by_rank) {
+        recount(&problem, candidate, score)?;
+    }
+    Ok((status, best.map(|(_, s)| s)))
+}
+
+/// The oracle: every access's wavefronts again, request by request, must
+/// equal what the rank formula scored.
+fn recount(problem: &Problem, candidate: &Candidate, score: &Score) -> Result<(), SolveError> {
+    let counted = problem
+        .enumerate(candidate, score)
+        .ok_or_else(|| SolveError::Inconsistent("the answer could not be enumerated".into()))?;
+    for (c, a) in counted.iter().zip(&score.accesses) {
+        if *c != a.counts.wavefronts {
             return Err(SolveError::Inconsistent(format!(
-                "Z3's answer costs {by_rank:?} wavefronts by rank and {counted:?} by enumeration"
+                "the rank formula gives {} wavefronts but enumeration {}",
+                a.counts.wavefronts, c
             )));
         }
     }
-    Ok((status, best.map(|(_, s)| s)))
+    Ok(())
 }
 
 fn search_further(

@@ -76,9 +76,7 @@ pub(crate) fn best_in_space(
         solver.assert(q.bvule(constant(d.div_ceil(g), w)));
         let t = m.bvmul(constant(g, w));
         let covered = q.bvmul(&t);
-        // Neither product wraps: both stay within their bounds.
-        solver.assert(t.bvule(constant(space.upper[j] as u64, w)));
-        solver.assert(covered.bvule(constant(space.upper[j] as u64 + d, w)));
+        // `t` stays within `upper` by `m`'s bound; `q · t` must not wrap.
         solver.assert(q.bvmul_no_overflow(&t, false));
         solver.assert(covered.bvuge(constant(d, w)));
         solver.assert(covered.bvsub(&t).bvult(constant(d, w)));
