@@ -21,9 +21,14 @@
 //! wavefronts per wavefront for a store/load after the widest vectorisation.
 
 mod geometry;
+mod instruction;
 mod trace;
 
 pub use geometry::{AccessGeometry, OffsetMap, TensorDims};
+pub use instruction::{
+    Instruction, InstructionPattern, LaneTile, Mnemonic, PatternShape, UnknownInstruction,
+    candidates, triton_choice,
+};
 pub use trace::{Phase, Request, Trace, trace};
 
 use crate::error::{LayoutError, Result};
@@ -161,34 +166,6 @@ impl AccessPhases {
         members.sort_unstable();
         members
     }
-}
-
-/// The shared-memory instruction a warp issues.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Instruction {
-    /// `ld.shared` / `st.shared` of `bits` (8..128) per lane.
-    LdSt { bits: u32 },
-    /// `ldmatrix` / `stmatrix` of `count` (1, 2 or 4) 8x8 matrices of 16-bit
-    /// elements; each group of 8 lanes addresses the 8 rows of one matrix.
-    Matrix { count: u32, trans: bool },
-    /// AMD's paired LDS access, `ds_read2_b32/b64` and `ds_write2_b32/b64`
-    /// (`ds_read2st64_*` when `st64`): one instruction moves two vectors of
-    /// `bits` (32 or 64) per lane, at the lane's base address plus two
-    /// offsets, 8 bits each, in units of the width (of 64 widths with
-    /// `st64`). The compiler forms them, not Triton: LLVM's
-    /// SILoadStoreOptimizer pairs two accesses of one lane that share a base
-    /// register and whose constant offsets fit the encoding ([`pairing`]).
-    /// The vectors it cannot pair stay single `bits`-wide accesses and are
-    /// counted among the instructions. Each half is served as the
-    /// single-address instruction of its width is (its phases and banks).
-    Paired { bits: u32, st64: bool },
-    /// gfx950's transposing read `ds_read_b64_tr_b{element_bits}` (16, 8
-    /// or 4): each lane of a group of 16 reads 64 contiguous bits and the
-    /// group exchanges them, so a lane ends with elements along the other
-    /// dimension. The access's distributed layout is the destination's; the
-    /// addresses come from [`transposed_read_layout`] of it, and are served
-    /// as a 64-bit read (`ds_read_b64`'s phases).
-    ReadTransposed { element_bits: u32 },
 }
 
 /// Wavefront counts for one warp performing a whole access.
@@ -740,7 +717,7 @@ fn phase_geometry(
             if formed == 0 {
                 return Err(cannot_vectorise(format!(
                     "{} needs two {bits}-bit requests of one lane at constant offsets {}, and this access has none (a register's offset must add to the lane's address, not XOR into it)",
-                    instruction.name(direction, true),
+                    instruction.mnemonic(direction, crate::machine::Vendor::Amd, element_bits),
                     if st64 {
                         "that are multiples of 64 widths, at most 255 x 64 widths apart"
                     } else {
@@ -1225,89 +1202,5 @@ impl AccessGeometry {
         this.registers.splice(..k, unit[..k].iter().copied());
         this.lanes.splice(..4, unit[k..].iter().copied());
         Ok(std::borrow::Cow::Owned(this))
-    }
-}
-
-/// The lanes of one instruction as Triton's swizzle search sees them
-/// (`LocalMemOpTile`): lane bits whose elements are contiguous in one
-/// 16-byte row, and lane bits that address different rows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LaneTile {
-    pub contiguous: &'static [usize],
-    pub addressing: &'static [usize],
-}
-
-impl Instruction {
-    /// An `ld.shared`/`st.shared` of any width, where the width does not
-    /// matter (the swizzle search, Triton's names without the width).
-    pub const LD_ST: Instruction = Instruction::LdSt { bits: 128 };
-
-    /// How its lanes address one 16-byte row tile.
-    pub fn lane_tile(self) -> LaneTile {
-        match self {
-            Instruction::LdSt { .. }
-            | Instruction::Paired { .. }
-            | Instruction::ReadTransposed { .. } => LaneTile {
-                contiguous: &[],
-                addressing: &[0, 1, 2],
-            },
-            Instruction::Matrix { trans: false, .. } => LaneTile {
-                contiguous: &[0, 1],
-                addressing: &[2, 3, 4],
-            },
-            Instruction::Matrix { trans: true, .. } => LaneTile {
-                contiguous: &[2, 3, 4],
-                addressing: &[0, 1],
-            },
-        }
-    }
-
-    /// The instruction's name without width or count, as Triton's lowering
-    /// names its choice: `st.shared`, `ldmatrix.trans`.
-    pub fn kind_name(self, direction: Direction) -> &'static str {
-        match (self, direction) {
-            (Instruction::LdSt { .. }, Direction::Store) => "st.shared",
-            (Instruction::LdSt { .. }, Direction::Load) => "ld.shared",
-            (Instruction::Matrix { trans: false, .. }, Direction::Store) => "stmatrix",
-            (Instruction::Matrix { trans: false, .. }, Direction::Load) => "ldmatrix",
-            (Instruction::Matrix { trans: true, .. }, Direction::Store) => "stmatrix.trans",
-            (Instruction::Matrix { trans: true, .. }, Direction::Load) => "ldmatrix.trans",
-            (Instruction::Paired { .. }, Direction::Store) => "ds_write2",
-            (Instruction::Paired { .. }, Direction::Load) => "ds_read2",
-            (Instruction::ReadTransposed { .. }, _) => "ds_read_tr",
-        }
-    }
-
-    /// The instruction as the machine names it: `st.shared.b128`,
-    /// `ldmatrix.x4.trans`, AMD's `ds_read_b64`, `ds_write2st64_b64`,
-    /// `ds_read_b64_tr_b16` (the AMD-only ones by their AMD names anywhere).
-    pub fn name(self, direction: Direction, amd: bool) -> String {
-        match (self, direction, amd) {
-            (Instruction::Paired { bits, st64 }, d, _) => format!(
-                "{}2{}_b{bits}",
-                if d == Direction::Load {
-                    "ds_read"
-                } else {
-                    "ds_write"
-                },
-                if st64 { "st64" } else { "" }
-            ),
-            (Instruction::ReadTransposed { element_bits }, _, _) => {
-                format!("ds_read_b64_tr_b{element_bits}")
-            }
-            (Instruction::LdSt { bits }, Direction::Load, true) => format!("ds_read_b{bits}"),
-            (Instruction::LdSt { bits }, Direction::Store, true) => format!("ds_write_b{bits}"),
-            (Instruction::LdSt { bits }, Direction::Load, false) => format!("ld.shared.b{bits}"),
-            (Instruction::LdSt { bits }, Direction::Store, false) => format!("st.shared.b{bits}"),
-            (Instruction::Matrix { count, trans }, d, _) => format!(
-                "{}.x{count}{}",
-                if d == Direction::Load {
-                    "ldmatrix"
-                } else {
-                    "stmatrix"
-                },
-                if trans { ".trans" } else { "" }
-            ),
-        }
     }
 }

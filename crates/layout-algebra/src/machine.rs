@@ -7,13 +7,60 @@
 //! 32- or 64-bit instruction, which is assumed, not measured). Triton's `ttg.target` names map to
 //! them.
 
-use crate::bank::{Direction, PhaseRule};
-use crate::triton::convert_layout::SharedInstructions;
+use crate::bank::{BankTarget, Direction, PhaseRule};
+
+/// Who makes the machine: it decides the instruction set and how the
+/// assembly names each instruction (`ld.shared.v4.b32` or `ds_read_b128`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Vendor {
+    Nvidia,
+    Amd,
+}
+
+impl Vendor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Vendor::Nvidia => "NVIDIA",
+            Vendor::Amd => "AMD",
+        }
+    }
+}
+
+/// The matrix instructions of a machine's shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SharedInstructions {
+    /// `ldmatrix` (NVIDIA sm75 and later).
+    pub ldmatrix: bool,
+    /// `stmatrix` (NVIDIA sm90 and later).
+    pub stmatrix: bool,
+}
+
+impl SharedInstructions {
+    /// Only `ld.shared` / `st.shared` (AMD, or NVIDIA before sm75).
+    pub const LD_ST: Self = SharedInstructions {
+        ldmatrix: false,
+        stmatrix: false,
+    };
+    /// NVIDIA sm90 and later.
+    pub const SM90: Self = SharedInstructions {
+        ldmatrix: true,
+        stmatrix: true,
+    };
+
+    /// Whether the machine has the matrix instruction of `direction`.
+    pub fn matrix(self, direction: Direction) -> bool {
+        match direction {
+            Direction::Load => self.ldmatrix,
+            Direction::Store => self.stmatrix,
+        }
+    }
+}
 
 /// A named machine.
 pub struct Preset {
     pub name: &'static str,
     pub description: &'static str,
+    pub vendor: Vendor,
     pub threads_per_warp: u32,
     pub banks: u32,
     pub bank_bytes: u32,
@@ -107,6 +154,7 @@ const GFX950_PHASES: &[PresetPhase] = &[
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "sm80",
+        vendor: Vendor::Nvidia,
         description: "NVIDIA Ampere (A100): 32-thread warps, 32 banks of 4 bytes",
         threads_per_warp: 32,
         banks: 32,
@@ -120,6 +168,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "sm90",
+        vendor: Vendor::Nvidia,
         description: "NVIDIA Hopper (H100): 32-thread warps, 32 banks of 4 bytes",
         threads_per_warp: 32,
         banks: 32,
@@ -130,6 +179,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "sm100",
+        vendor: Vendor::Nvidia,
         description: "NVIDIA Blackwell (B200): 32-thread warps, 32 banks of 4 bytes",
         threads_per_warp: 32,
         banks: 32,
@@ -140,6 +190,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "gfx942",
+        vendor: Vendor::Amd,
         description: "AMD CDNA3 (MI300): 64-lane wavefronts, 32 LDS banks of 4 bytes, ds_read_b128 phases of lanes 0-3 with 20-23",
         threads_per_warp: 64,
         banks: 32,
@@ -153,6 +204,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "gfx950",
+        vendor: Vendor::Amd,
         description: "AMD CDNA4 (MI350): 64-lane wavefronts, 64 LDS banks of 4 bytes, measured ds_read_b128/b64 and ds_write_b64 phases",
         threads_per_warp: 64,
         banks: 64,
@@ -193,6 +245,35 @@ pub const TRITON_TARGETS: &[(&str, &str)] = &[
 pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
     let (_, name) = TRITON_TARGETS.iter().find(|(t, _)| *t == target)?;
     preset(name)
+}
+
+/// A machine as the bank model and the choice of instructions see it:
+/// one of the presets, or what a file states about its machine.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Machine {
+    /// The preset's name (`sm90`, `gfx942`), for messages.
+    pub name: String,
+    pub vendor: Vendor,
+    pub banks: BankTarget,
+    pub matrix: SharedInstructions,
+    pub lds: LdsInstructions,
+}
+
+impl Machine {
+    pub fn from_preset(preset: &Preset) -> Machine {
+        Machine {
+            name: preset.name.to_string(),
+            vendor: preset.vendor,
+            banks: BankTarget {
+                banks: preset.banks,
+                bank_bytes: preset.bank_bytes,
+                warp_size: preset.threads_per_warp,
+                phases: preset.phase_rules(),
+            },
+            matrix: preset.instructions,
+            lds: preset.lds,
+        }
+    }
 }
 
 impl Preset {

@@ -7,6 +7,7 @@ use layout_algebra::bank::{
     Access, BankTarget, Direction, Instruction, PhaseRule, padded_wavefronts_by_enumeration,
     paired_instruction, trace, transposed_read_applies, transposed_read_layout, wavefronts_by_rank,
 };
+use layout_algebra::machine::Vendor;
 use layout_algebra::{DimName, LinearLayout};
 
 fn layout(ins: Vec<(&str, Vec<[i64; 2]>)>, outs: [(&str, i64); 2]) -> LinearLayout {
@@ -105,7 +106,10 @@ fn two_requests_512_bytes_apart_pair_into_one_ds_read2st64_b64() {
         })
     );
     assert_eq!(
-        paired.unwrap().name(Direction::Load, true),
+        paired
+            .unwrap()
+            .mnemonic(Direction::Load, Vendor::Amd, 16)
+            .to_string(),
         "ds_read2st64_b64"
     );
     // Each half is a ds_read_b64: 64 lanes x 8 bytes in 4 phases of 16
@@ -133,7 +137,12 @@ fn two_requests_256_bytes_apart_pair_into_one_ds_write2_b64() {
         direction: Direction::Store,
     };
     let paired = paired_instruction(&plain).unwrap().unwrap();
-    assert_eq!(paired.name(Direction::Store, true), "ds_write2_b64");
+    assert_eq!(
+        paired
+            .mnemonic(Direction::Store, Vendor::Amd, 16)
+            .to_string(),
+        "ds_write2_b64"
+    );
     let access = Access {
         instruction: paired,
         ..plain
@@ -244,7 +253,10 @@ fn a_transposing_read_of_a_16_bit_operand_counts_its_64_bit_addresses() {
         direction: Direction::Load,
     };
     assert_eq!(
-        access.instruction.name(Direction::Load, true),
+        access
+            .instruction
+            .mnemonic(Direction::Load, Vendor::Amd, 16)
+            .to_string(),
         "ds_read_b64_tr_b16"
     );
     // 16 elements per lane, 4 per read: 4 instructions. Lanes 0-31 (one

@@ -13,9 +13,9 @@ use layout_algebra::LinearLayout;
 use layout_algebra::bank::{
     Access, BankTarget, Direction, Instruction, largest_vectorisation, wavefronts_by_enumeration,
 };
+use layout_algebra::machine::SharedInstructions;
 use layout_algebra::triton::convert_layout::{
-    ConversionKind, SharedInstructions, analyse_conversion, as_offset_layout,
-    optimal_swizzling_ld_st,
+    ConversionKind, analyse_conversion, as_offset_layout, optimal_swizzling_ld_st,
 };
 use serde_json::{Value, json};
 

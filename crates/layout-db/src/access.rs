@@ -6,16 +6,17 @@
 //! instruction the user names or the one Triton would pick on the target.
 
 use layout_algebra::bank::{
-    Access, Direction, Instruction, Wavefronts, largest_vectorisation,
-    padded_wavefronts_by_enumeration, paired_instruction, transposed_read_applies,
+    Access, Direction, Instruction, InstructionPattern, Mnemonic, PatternShape, Wavefronts,
+    candidates, largest_vectorisation, padded_wavefronts_by_enumeration, triton_choice,
 };
 use layout_algebra::interop::{CuteInDims, cute_to_linear, swizzled_to_linear};
+use layout_algebra::machine::Vendor;
 use layout_algebra::triton::Encoding;
 use layout_algebra::{DimName, LinearLayout};
 use layout_syntax::Span;
 
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Family};
+use crate::diagnostic::{Code, Domain};
 use crate::value::{AccessReport, CountedAccess, Value, shape_text};
 
 const REGISTER: &str = "register";
@@ -88,7 +89,7 @@ fn distributed(ctx: &mut Cx, v: &Value, span: Span) -> R<Distributed> {
                 ));
             }
             let dims = CuteInDims::PerMode(vec![DimName::from("thread"), DimName::from(REGISTER)]);
-            let l = ctx.alg(cute_to_linear(tv, &dims), Family::Bank, span)?;
+            let l = ctx.alg(cute_to_linear(tv, &dims), Domain::Bank, span)?;
             let warp_size = ctx.target().threads_per_warp() as u64;
             let threads = l.in_dim_size("thread");
             let registers = l.in_dim_size(REGISTER);
@@ -103,7 +104,7 @@ fn distributed(ctx: &mut Cx, v: &Value, span: Span) -> R<Distributed> {
                         ])
                     })
                     .and_then(|l| rename_out(&l, INDEX)),
-                Family::Bank,
+                Domain::Bank,
                 span,
             )?;
             Ok(Distributed {
@@ -130,7 +131,7 @@ fn shared(ctx: &mut Cx, v: &Value, span: Span) -> R<Shared> {
         let l = ctx.alg(
             l.and_then(|l| l.invert())
                 .and_then(|l| rename_out(&l, INDEX)),
-            Family::Bank,
+            Domain::Bank,
             span,
         )?;
         Ok(Shared {
@@ -252,7 +253,7 @@ fn measure(
     let target = ctx.target().bank_target();
     let (dl, sl) = (&dist.layout, &shared.layout);
     let padding = shared.encoding.as_ref().map_or(&[][..], Encoding::padding);
-    let (mut vector, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Family::Bank, span)?;
+    let (mut vector, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Domain::Bank, span)?;
     // A vector never crosses padding: it holds at most one interval.
     if let Some(&(interval, _)) = padding.iter().min_by_key(|(i, _)| *i) {
         vector = vector.min(interval as u64);
@@ -269,7 +270,7 @@ fn measure(
     access.instruction = instruction(ctx, &access, requested, padding, span)?;
     let w = ctx.alg(
         padded_wavefronts_by_enumeration(&access, &target, padding),
-        Family::Bank,
+        Domain::Bank,
         span,
     )?;
     let conflicts = match (padding.is_empty(), access.instruction) {
@@ -277,7 +278,7 @@ fn measure(
             let q = crate::BankQuery::new(ctx.db, dl.clone(), sl.clone(), bits, target.clone());
             ctx.alg(
                 crate::bank_conflicts_of(ctx.db, q).clone(),
-                Family::Bank,
+                Domain::Bank,
                 span,
             )?
         }
@@ -299,13 +300,9 @@ fn measure(
     })
 }
 
-/// The instruction of an access: the widest ld/st, the user's, or the one
-/// Triton would use on the target: ldmatrix to load and stmatrix to store
-/// 16-bit elements where the layouts allow them and the machine has them;
-/// on gfx950 a transposing `ds_read_b64_tr_bN` where Triton's AMD backend
-/// picks one ([`transposed_read_applies`]); else the widest ld/st, which on
-/// AMD the compiler turns into `ds_read2`/`ds_write2` where it pairs two
-/// requests of a lane ([`paired_instruction`]).
+/// The instruction of an access: the widest ld/st, the one Triton would
+/// use on the target ([`triton_choice`]), or the user's, chosen among the
+/// instructions the machine has for the access ([`candidates`]).
 fn instruction(
     ctx: &mut Cx,
     access: &Access,
@@ -314,198 +311,27 @@ fn instruction(
     span: Span,
 ) -> R<Instruction> {
     let widest = access.instruction;
-    let target = ctx.target().bank_target();
-    let has = ctx.target().shared_instructions();
-    let (matrix_op, machine_has_it) = match access.direction {
-        Direction::Load => ("ldmatrix", has.ldmatrix),
-        Direction::Store => ("stmatrix", has.stmatrix),
-    };
-    // A matrix row is 8 contiguous elements: padding inside it breaks it.
-    let rows_fit = padding.iter().all(|&(interval, _)| interval >= 8);
-    let legal = |instruction: Instruction| {
-        rows_fit
-            && layout_algebra::bank::wavefronts_by_rank(
-                &Access {
-                    instruction,
-                    ..*access
-                },
-                &target,
-            )
-            .is_ok()
-    };
-    let matrices = |trans: Option<bool>, count: Option<u32>| -> Vec<Instruction> {
-        let mut out = Vec::new();
-        for c in [4, 2, 1] {
-            for t in [false, true] {
-                if count.is_none_or(|n| n == c) && trans.is_none_or(|x| x == t) {
-                    out.push(Instruction::Matrix { count: c, trans: t });
-                }
-            }
-        }
-        out
-    };
-    let lds = ctx.target().lds_instructions();
-    let max_vector = padding.iter().map(|&(interval, _)| interval as u64).min();
+    let machine = ctx.target().machine();
     let (name, name_span) = match requested {
         Requested::Widest => return Ok(widest),
-        Requested::Triton => {
-            let transposed = Instruction::ReadTransposed {
-                element_bits: access.element_bits,
-            };
-            if access.direction == Direction::Load
-                && lds.transposed_read_bits.contains(&access.element_bits)
-                && transposed_read_applies(
-                    access.distributed,
-                    access.shared,
-                    access.element_bits,
-                    max_vector,
-                )
-                && layout_algebra::bank::wavefronts_by_rank(
-                    &Access {
-                        instruction: transposed,
-                        ..*access
-                    },
-                    &target,
-                )
-                .is_ok()
-            {
-                return Ok(transposed);
-            }
-            if machine_has_it && access.element_bits == 16 {
-                if let Some(i) = matrices(None, None).into_iter().find(|&i| legal(i)) {
-                    return Ok(i);
-                }
-            }
-            // Padding makes every address a runtime value: nothing pairs.
-            if lds.paired && padding.is_empty() {
-                if let Ok(Some(paired)) = paired_instruction(access) {
-                    return Ok(paired);
-                }
-            }
-            return Ok(widest);
-        }
+        Requested::Triton => return Ok(triton_choice(&machine, access, padding)),
         Requested::Named(name, span) => (name, span),
     };
     let bad = |ctx: &mut Cx, why: String| Err(ctx.error(Code::TypeMismatch, name_span, why));
-    let (plain, amd) = match access.direction {
-        Direction::Load => ("ld.shared", "ds_read_b"),
-        Direction::Store => ("st.shared", "ds_write_b"),
+    let pattern: InstructionPattern = match name.parse() {
+        Ok(p) => p,
+        Err(e) => return bad(ctx, format!("{e}")),
     };
-    if name == "vector" || name == plain {
-        return Ok(widest);
-    }
-    let Instruction::LdSt { bits: widest_bits } = widest else {
-        unreachable!("the widest access is an ld/st");
-    };
-    // AMD's paired instructions: `ds_read2_b64`, `ds_write2st64_b32`.
-    let pair = match access.direction {
-        Direction::Load => "ds_read2",
-        Direction::Store => "ds_write2",
-    };
-    if let Some(rest) = name.strip_prefix(pair) {
-        let (st64, width) = match rest.strip_prefix("st64") {
-            Some(w) => (true, w),
-            None => (false, rest),
-        };
-        let bits = match width {
-            "_b32" => 32,
-            "_b64" => 64,
-            _ => {
-                return bad(
-                    ctx,
-                    format!(
-                        "`{name}` is not an LDS instruction; {pair}_b32, {pair}_b64, {pair}st64_b32 or {pair}st64_b64"
-                    ),
-                );
-            }
-        };
-        if !lds.paired {
-            return bad(
-                ctx,
-                format!(
-                    "the target has no {pair} (AMD's LDS instructions; say `target = gfx942` or `gfx950`)"
-                ),
-            );
-        }
-        if bits > widest_bits || bits < access.element_bits {
-            return bad(
-                ctx,
-                format!(
-                    "{name} moves {bits} bits per address, but these layouts allow {} to {widest_bits}",
-                    access.element_bits
-                ),
-            );
-        }
-        let i = Instruction::Paired { bits, st64 };
-        let checked = layout_algebra::bank::wavefronts_by_rank(
-            &Access {
-                instruction: i,
-                ..*access
-            },
-            &target,
-        );
-        ctx.alg(checked, Family::Bank, name_span)?;
-        return Ok(i);
-    }
-    // gfx950's transposing read: `ds_read_b64_tr_b16`.
-    if let Some(width) = name.strip_prefix("ds_read_b64_tr_b") {
-        let Ok(element_bits) = width.parse::<u32>() else {
-            return bad(
-                ctx,
-                format!("`{name}` is not an LDS instruction; ds_read_b64_tr_b16, _b8 or _b4"),
-            );
-        };
-        if access.direction == Direction::Store {
-            return bad(
-                ctx,
-                format!(
-                    "{name} reads; this access is a store, and there is no transposing LDS write"
-                ),
-            );
-        }
-        if !lds.transposed_read_bits.contains(&element_bits) {
-            return bad(
-                ctx,
-                format!(
-                    "the target has no {name} (gfx950 reads 16-, 8- and 4-bit elements transposed)"
-                ),
-            );
-        }
-        let i = Instruction::ReadTransposed { element_bits };
-        let checked = layout_algebra::bank::wavefronts_by_rank(
-            &Access {
-                instruction: i,
-                ..*access
-            },
-            &target,
-        );
-        ctx.alg(checked, Family::Bank, name_span)?;
-        return Ok(i);
-    }
-    // AMD's LDS instructions by width: `ds_read_b64`.
-    if let Some(width) = name.strip_prefix(amd) {
-        return match width.parse::<u32>() {
-            Ok(w @ (32 | 64 | 128)) if w <= widest_bits && w >= access.element_bits => {
-                Ok(Instruction::LdSt { bits: w })
-            }
-            Ok(w @ (32 | 64 | 128)) => bad(
-                ctx,
-                format!(
-                    "{name} moves {w} bits per lane, but these layouts allow {access_bits} to {widest_bits}",
-                    access_bits = access.element_bits
-                ),
-            ),
-            _ => bad(
-                ctx,
-                format!("`{name}` is not an LDS instruction; {amd}32, {amd}64 or {amd}128"),
-            ),
-        };
-    }
-    let Some(rest) = name.strip_prefix(matrix_op) else {
+    if let Some(d) = pattern.direction.filter(|&d| d != access.direction) {
         return bad(
             ctx,
             format!(
-                "this access is a {}: the instruction is \"vector\", \"{plain}\", \"{amd}N\", \"{pair}_bN\" (AMD), \"ds_read_b64_tr_bN\" (gfx950) or \"{matrix_op}\" with optional .x1/.x2/.x4 and .trans, not \"{name}\"",
+                "`{name}` {}, but this access is a {}",
+                if d == Direction::Load {
+                    "loads"
+                } else {
+                    "stores"
+                },
                 if access.direction == Direction::Load {
                     "load"
                 } else {
@@ -513,48 +339,86 @@ fn instruction(
                 }
             ),
         );
+    }
+    let widest_bits = widest.bits_per_lane();
+    let options: Vec<Instruction> = candidates(
+        &machine,
+        access.direction,
+        access.element_bits,
+        widest_bits,
+        padding,
+    )
+    .into_iter()
+    .filter(|&i| pattern.matches(i))
+    .collect();
+    let counted = |i: Instruction| {
+        layout_algebra::bank::wavefronts_by_rank(
+            &Access {
+                instruction: i,
+                ..*access
+            },
+            &machine.banks,
+        )
     };
-    // `.x4`, `.trans`, `.x2.trans`, or nothing.
-    let (count, trans) = match rest {
-        "" => (None, false),
-        ".trans" => (None, true),
-        ".x1" | ".x2" | ".x4" => (rest[2..].parse().ok(), false),
-        ".x1.trans" | ".x2.trans" | ".x4.trans" => (rest[2..3].parse().ok(), true),
-        _ => {
-            return bad(
-                ctx,
-                format!("`{name}`: {matrix_op} takes .x1, .x2 or .x4 and .trans"),
-            );
+    if let Some(&i) = options.iter().find(|&&i| counted(i).is_ok()) {
+        return Ok(i);
+    }
+    // Nothing the machine has fits: say which constraint fails.
+    let why = match (pattern.shape, options.first()) {
+        (PatternShape::Matrix { .. }, None) if !machine.matrix.matrix(access.direction) => format!(
+            "the target has no {0} ({0} needs NVIDIA, sm75+ to load and sm90+ to store; the target is {1})",
+            if access.direction == Direction::Load {
+                "ldmatrix"
+            } else {
+                "stmatrix"
+            },
+            machine.name
+        ),
+        (PatternShape::Matrix { .. }, _) => {
+            return Err(ctx.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "{name} cannot do this access: its lanes must address 8x8 tiles of 16-bit elements whose rows (or, with .trans, columns) each thread holds in pairs, with no padding inside a row"
+                ),
+            ));
         }
+        (PatternShape::Exact(i @ Instruction::Paired { bits, .. }), None) => {
+            if machine.lds.paired {
+                format!(
+                    "{} moves {bits} bits per address, but these layouts allow {} to {widest_bits}",
+                    i.mnemonic(access.direction, Vendor::Amd, access.element_bits),
+                    access.element_bits
+                )
+            } else {
+                format!(
+                    "the target has no {} (AMD's paired LDS instructions; say `target = gfx942` or `gfx950`)",
+                    i.mnemonic(access.direction, Vendor::Amd, access.element_bits)
+                )
+            }
+        }
+        (PatternShape::Exact(i @ Instruction::ReadTransposed { .. }), None) => format!(
+            "the target has no {} for {}-bit elements (gfx950 reads 16-, 8- and 4-bit elements transposed)",
+            i.mnemonic(access.direction, Vendor::Amd, access.element_bits),
+            access.element_bits
+        ),
+        (PatternShape::Exact(Instruction::LdSt { bits }), None) => format!(
+            "{name} moves {bits} bits per lane, but these layouts allow {} to {widest_bits}",
+            access.element_bits.max(8)
+        ),
+        // The bank model's own reason why the instruction cannot serve it.
+        (_, Some(&first)) => match counted(first) {
+            Err(e) => return Err(ctx.algebra_error(&e, Domain::Bank, name_span)),
+            Ok(_) => unreachable!("no option counts"),
+        },
+        (_, None) => format!("{name} cannot do this access on {}", machine.name),
     };
-    if !machine_has_it {
-        return bad(
-            ctx,
-            format!(
-                "the target has no {matrix_op} ({matrix_op} needs sm75+ to load, sm90+ to store, and NVIDIA)"
-            ),
-        );
-    }
-    match matrices(Some(trans), count).into_iter().find(|&i| legal(i)) {
-        Some(i) => Ok(i),
-        None => Err(ctx.error(
-            Code::TypeMismatch,
-            span,
-            format!(
-                "{name} cannot do this access: its lanes must address 8x8 tiles of 16-bit elements whose rows (or, with .trans, columns) each thread holds in pairs, with no padding inside a row"
-            ),
-        )),
-    }
+    bad(ctx, why)
 }
 
-/// The instruction as the machine names it.
-fn instruction_name(ctx: &Cx, i: Instruction, direction: Direction) -> String {
-    let amd = ctx
-        .target()
-        .preset
-        .as_deref()
-        .is_some_and(|p| p.starts_with("gfx"));
-    i.name(direction, amd)
+/// The instruction as the machine's assembly spells it.
+fn mnemonic(ctx: &Cx, i: Instruction, direction: Direction, element_bits: u32) -> Mnemonic {
+    i.mnemonic(direction, ctx.target().machine().vendor, element_bits)
 }
 
 /// Both sides of an access over the same elements, or an error that says
@@ -601,7 +465,7 @@ fn matched(
         let outs = b.iter().map(|(n, s)| (n.clone(), *s as i64)).collect();
         dist.layout = ctx.alg(
             LinearLayout::from_bases_with_sizes(bases, outs, false),
-            Family::Bank,
+            Domain::Bank,
             span,
         )?;
     }
@@ -640,7 +504,7 @@ pub struct CountedCall {
     pub shared: LinearLayout,
     pub padding: Vec<(u32, u32)>,
     /// The instruction as the machine names it, and how many one warp issues.
-    pub instruction: String,
+    pub instruction: Mnemonic,
     pub instructions: u64,
     pub wavefronts: u64,
     pub conflicts: u64,
@@ -656,7 +520,7 @@ impl From<&AccessReport> for CountedCall {
             vector: a.vector as u64,
             shared: a.shared.layout.clone(),
             padding: a.shared.encoding.padding().to_vec(),
-            instruction: a.instruction.clone(),
+            instruction: a.instruction,
             instructions: a.instructions,
             wavefronts: a.wavefronts,
             conflicts: a.conflicts,
@@ -702,7 +566,7 @@ fn plain_bank_conflicts(ctx: &mut Cx, b: &[Option<(Value, Span)>], span: Span) -
     let q = crate::BankQuery::new(ctx.db, dist.layout, shared.layout, bits, target);
     let n = ctx.alg(
         crate::bank_conflicts_of(ctx.db, q).clone(),
-        Family::Bank,
+        Domain::Bank,
         span,
     )?;
     Ok(Some(n))
@@ -814,7 +678,7 @@ pub(crate) fn counted_call(
             .map_or(&[][..], Encoding::padding)
             .to_vec(),
         shared: shared.layout,
-        instruction: instruction_name(ctx, m.instruction, direction),
+        instruction: mnemonic(ctx, m.instruction, direction, bits),
         instructions: m.wavefronts.instructions,
         wavefronts: m.wavefronts.wavefronts,
         conflicts: m.conflicts,
@@ -868,7 +732,7 @@ pub(crate) fn memory_access(
         direction,
         element_bits: bits,
         vector: m.vector as u32,
-        instruction: instruction_name(ctx, m.instruction, direction),
+        instruction: mnemonic(ctx, m.instruction, direction, bits),
         instructions: m.wavefronts.instructions,
         wavefronts: m.wavefronts.wavefronts,
         conflicts: m.conflicts,

@@ -15,7 +15,7 @@ use layout_algebra::xla::XlaShape;
 use layout_syntax::Span;
 
 use crate::SourceFile;
-use crate::diagnostic::{Code, Diagnostic, Family, code_for, mixed_radix_note};
+use crate::diagnostic::{Code, Diagnostic, Domain, code_for, mixed_radix_note};
 use crate::target::TargetFacts;
 use crate::value::{TensorLayout, Value};
 
@@ -44,12 +44,12 @@ impl<'db> Cx<'db> {
     }
 
     /// An algebra result as a value or a diagnostic at `span`.
-    pub fn alg<T>(&mut self, r: layout_algebra::Result<T>, family: Family, span: Span) -> R<T> {
-        r.map_err(|e| self.algebra_error(&e, family, span))
+    pub fn alg<T>(&mut self, r: layout_algebra::Result<T>, domain: Domain, span: Span) -> R<T> {
+        r.map_err(|e| self.algebra_error(&e, domain, span))
     }
 
-    pub fn algebra_error(&mut self, e: &LayoutError, family: Family, span: Span) -> Reported {
-        let mut d = Diagnostic::error(code_for(e, family), span, e.to_string());
+    pub fn algebra_error(&mut self, e: &LayoutError, domain: Domain, span: Span) -> Reported {
+        let mut d = Diagnostic::error(code_for(e, domain), span, e.to_string());
         if let Some(n) = mixed_radix_note(e) {
             d = d.with_note(n);
         }
@@ -136,7 +136,7 @@ impl<'db> Cx<'db> {
                         kind: layout_algebra::InvalidKind::Rank,
                         ..
                     } => Code::RankMismatch,
-                    other => code_for(other, Family::Triton),
+                    other => code_for(other, Domain::Triton),
                 };
                 let mut d = Diagnostic::error(code, span, e.to_string());
                 if matches!(e, LayoutError::NotPowerOfTwo { .. }) {
@@ -351,7 +351,7 @@ impl<'db> Cx<'db> {
             Value::Underscore => Tiler::Underscore,
             Value::Int(n) => {
                 let l = Layout::new(IntTuple::Int(*n), IntTuple::Int(1));
-                self.alg(l, Family::Cute, span)?;
+                self.alg(l, Domain::Cute, span)?;
                 Tiler::Int(*n)
             }
             // A shape as a tiler: each mode n is n:1 (CuTe's Shape tilers).

@@ -1,89 +1,13 @@
 //! Diagnostics with stable codes. A code never changes meaning once
-//! released; docs/diagnostics.md lists each with an example that triggers it
-//! (and a test keeps that list and [`Code::ALL`] in step).
+//! released; [`registry`] holds each code's title, explanation and example
+//! (docs/diagnostics.md and `layoutc explain` are printed from it).
 
 use layout_algebra::{InvalidKind, LayoutError};
 use layout_syntax::Span;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    Error,
-    Warning,
-}
+pub use registry::{Code, Severity, documentation};
 
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
-macro_rules! codes {
-    ($($variant:ident = $code:literal, $title:literal;)*) => {
-        /// A stable diagnostic code.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Code { $($variant,)* }
-
-        impl Code {
-            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
-
-            /// `E0101`.
-            pub fn as_str(self) -> &'static str {
-                match self { $(Code::$variant => $code,)* }
-            }
-
-            /// A one-line title for documentation and SARIF rules.
-            pub fn title(self) -> &'static str {
-                match self { $(Code::$variant => $title,)* }
-            }
-        }
-    };
-}
-
-codes! {
-    Syntax = "E0001", "syntax error";
-    NotUtf8 = "E0002", "file is not UTF-8";
-    UndefinedName = "E0101", "undefined name";
-    DuplicateName = "E0102", "duplicate definition";
-    CyclicDefinition = "E0103", "cyclic definition";
-    UndefinedAlias = "E0104", "undefined Triton alias";
-    UnknownFunction = "E0105", "unknown function";
-    DependsOnError = "E0106", "uses a declaration that has errors";
-    UnknownKey = "E0107", "unknown key or argument name";
-    TypeMismatch = "E0201", "wrong kind of value";
-    ArgumentCount = "E0202", "missing or extra argument";
-    RankMismatch = "E0203", "encoding and tensor ranks differ";
-    Arithmetic = "E0204", "integer overflow or division by zero";
-    NotPowerOfTwo = "E0301", "not a power of two";
-    BasisOutOfRange = "E0302", "basis outside the out-dims";
-    NotSurjective = "E0303", "layout is not surjective";
-    NotInjective = "E0304", "layout is not injective";
-    TargetMismatch = "E0305", "layout disagrees with the target";
-    OrderNotPermutation = "E0306", "order is not a permutation";
-    CtaDivisibility = "E0307", "CTA placement does not divide";
-    InvalidEncoding = "E0308", "invalid Triton encoding parameters";
-    DimMismatch = "E0309", "in/out dims do not match";
-    TooLarge = "E0310", "layout too large";
-    InvalidXla = "E0311", "invalid XLA shape or tiling";
-    CutePrecondition = "E0312", "CuTe precondition failed";
-    NotConvertible = "E0313", "no exact conversion between layout families";
-    InvalidTarget = "E0314", "invalid target";
-    InvalidSolve = "E0315", "invalid solve request";
-    UnsupportedEncoding = "E0316", "Triton encoding layoutc does not model";
-    InvalidMinorToMajor = "E0317", "XLA minor_to_major is not a permutation";
-    CheckFailed = "E0401", "check failed";
-    CheckNotBool = "E0402", "check is not a boolean";
-    Internal = "E0900", "internal error";
-    DefaultTarget = "W0301", "the answer depends on a target the file does not give";
-    UnknownMachine = "W0302", "no model of this target";
-    UnmodelledEncoding = "W0303", "an encoding layoutc does not model";
-    SharedConversion = "W0401", "convert_layout through shared memory";
-    BankConflicts = "W0402", "shared-memory access with bank conflicts";
-    StaleAnswer = "W0501", "the recorded answer is not the solver's";
-    NoAnswer = "W0502", "no layout meets the solve request";
-}
+mod registry;
 
 /// A problem found in a file, with the span it is about.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -174,10 +98,10 @@ pub fn decode_source(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
 /// What [`decode_source`] puts in place of a byte that is not UTF-8.
 pub const SUBSTITUTE: char = '\u{1A}';
 
-/// Which family an operation belongs to decides the code of a generic
-/// precondition failure.
+/// The domain of the operation that failed (Triton encodings, CuTe, XLA,
+/// ...): it decides the code of a generic precondition failure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
+pub enum Domain {
     Linear,
     Triton,
     Cute,
@@ -186,8 +110,8 @@ pub enum Family {
     Bank,
 }
 
-/// The stable code for an algebra error raised by an operation of `family`.
-pub fn code_for(err: &LayoutError, family: Family) -> Code {
+/// The stable code for an algebra error raised by an operation of `domain`.
+pub fn code_for(err: &LayoutError, domain: Domain) -> Code {
     match err {
         LayoutError::NotPowerOfTwo { .. } => Code::NotPowerOfTwo,
         LayoutError::BasisArity { .. } | LayoutError::BasisOutOfRange { .. } => {
@@ -199,8 +123,8 @@ pub fn code_for(err: &LayoutError, family: Family) -> Code {
         LayoutError::DuplicateDim { .. }
         | LayoutError::UnknownDim { .. }
         | LayoutError::Mismatch { .. }
-        | LayoutError::NoCommonOrder { .. } => match family {
-            Family::Cute => Code::CutePrecondition,
+        | LayoutError::NoCommonOrder { .. } => match domain {
+            Domain::Cute => Code::CutePrecondition,
             _ => Code::DimMismatch,
         },
         // `what` names the parameter at fault (a Triton key such as
@@ -217,12 +141,12 @@ pub fn code_for(err: &LayoutError, family: Family) -> Code {
             } else if *kind == InvalidKind::WarpSize {
                 Code::TargetMismatch
             } else {
-                match family {
-                    Family::Triton => Code::InvalidEncoding,
-                    Family::Cute => Code::CutePrecondition,
-                    Family::Xla => Code::InvalidXla,
-                    Family::Conversion => Code::NotConvertible,
-                    Family::Linear | Family::Bank => Code::InvalidEncoding,
+                match domain {
+                    Domain::Triton => Code::InvalidEncoding,
+                    Domain::Cute => Code::CutePrecondition,
+                    Domain::Xla => Code::InvalidXla,
+                    Domain::Conversion => Code::NotConvertible,
+                    Domain::Linear | Domain::Bank => Code::InvalidEncoding,
                 }
             }
         }

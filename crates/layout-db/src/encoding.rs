@@ -330,7 +330,7 @@ impl Reader<'_> {
             return match CgaLayout::from_split(&per, &split, &order) {
                 Ok(c) => c,
                 Err(e) => {
-                    let code = crate::diagnostic::code_for(&e, crate::diagnostic::Family::Triton);
+                    let code = crate::diagnostic::code_for(&e, crate::diagnostic::Domain::Triton);
                     let code = if code == Code::InvalidEncoding {
                         Code::CtaDivisibility
                     } else {
@@ -660,7 +660,7 @@ pub fn build(
         Encoding::Slice(_) | Encoding::Linear(_) => Ok(()),
     };
     if let Err(e) = validated {
-        let code = crate::diagnostic::code_for(&e, crate::diagnostic::Family::Triton);
+        let code = crate::diagnostic::code_for(&e, crate::diagnostic::Domain::Triton);
         let span = match &e {
             layout_algebra::LayoutError::Invalid { what, .. } => {
                 r.get(what).map_or(whole, |p| p.span)

@@ -13,7 +13,7 @@ use layout_syntax::{
 
 use crate::builtins::{self, ArgValue};
 use crate::context::{Cx, R, Reported};
-use crate::diagnostic::{Code, Diagnostic, Family, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Domain, did_you_mean};
 use crate::encoding::{self, Param};
 use crate::target::{self, TargetFacts};
 use crate::value::Value;
@@ -738,12 +738,12 @@ impl<'db> Ctx<'db> {
             ExprKind::Cute(text) => self.cute(text, e.span),
             ExprKind::Xla(text) => {
                 let r = XlaShape::parse(text.trim());
-                self.alg(r, Family::Xla, e.span)
+                self.alg(r, Domain::Xla, e.span)
                     .map(|x| Value::Xla(Box::new(x)))
             }
             ExprKind::Tiler(text) => {
                 let r = Tiler::parse(text.trim());
-                self.alg(r, Family::Cute, e.span)
+                self.alg(r, Domain::Cute, e.span)
                     .map(|t| Value::Tiler(Box::new(t)))
             }
             ExprKind::MemDesc(m) => self.memdesc(m, e.span),
@@ -799,7 +799,7 @@ impl<'db> Ctx<'db> {
                     .map(|(n, s)| (n.name.as_str().into(), *s))
                     .collect();
                 let r = LinearLayout::from_bases_with_sizes(bases, outs, false);
-                self.alg(r, Family::Linear, e.span)
+                self.alg(r, Domain::Linear, e.span)
                     .map(|l| Value::Linear(Box::new(l)))
             }
             ExprKind::Error => Err(Reported),
@@ -1053,7 +1053,7 @@ impl<'db> Ctx<'db> {
             if text.contains(" o ") || text.contains(")o") {
                 let r = SwizzledLayout::parse(text);
                 return self
-                    .alg(r, Family::Cute, span)
+                    .alg(r, Domain::Cute, span)
                     .map(|s| Value::Swizzled(Box::new(s)));
             }
             let inner = text
@@ -1072,7 +1072,7 @@ impl<'db> Ctx<'db> {
                         && (-64..64).contains(&v[2]) =>
                 {
                     let r = Swizzle::new(v[0] as u32, v[1] as u32, v[2] as i32);
-                    self.alg(r, Family::Cute, span).map(Value::Swizzle)
+                    self.alg(r, Domain::Cute, span).map(Value::Swizzle)
                 }
                 _ => Err(self.error(
                     Code::CutePrecondition,
@@ -1089,7 +1089,7 @@ impl<'db> Ctx<'db> {
                 return Ok(Value::Tiler(Box::new(t)));
             }
         }
-        self.alg(r, Family::Cute, span)
+        self.alg(r, Domain::Cute, span)
             .map(|l| Value::Cute(Box::new(l)))
     }
 
@@ -1110,7 +1110,7 @@ impl<'db> Ctx<'db> {
                 let a = self.linear(&l, ls)?;
                 let b = self.linear(&r, rs)?;
                 let p = a.product(&b);
-                self.alg(p, Family::Linear, span)
+                self.alg(p, Domain::Linear, span)
                     .map(|l| Value::Linear(Box::new(l)))
             }
             Add | Sub | Mul | Div | Rem => {

@@ -30,7 +30,7 @@ use layout_syntax::{Item, ItemKind, Span, SyntaxError};
 pub use salsa;
 
 pub use access::CountedCall;
-pub use diagnostic::{Code, Diagnostic, Severity, decode_source};
+pub use diagnostic::{Code, Diagnostic, Severity, decode_source, documentation};
 pub use encoding::kind_names as encoding_kind_names;
 pub use names::{NameRef, RefKind, Resolution, name_refs, resolve};
 pub use position::{ItemAt, ValueAt, access_in_item, item_at, item_ranges, value_at};

@@ -376,16 +376,7 @@ fn machine(ctx: &mut Ctx, keys: &Keys, whole: Span) -> Machine {
         return Machine::from_preset(p);
     }
     ctx.warn_if_default_target(whole);
-    let facts = ctx.target();
-    Machine {
-        name: facts.preset.clone().unwrap_or_else(|| "sm90".to_string()),
-        banks: facts.bank_target(),
-        matrix: facts.shared_instructions(),
-        amd: facts
-            .preset
-            .as_deref()
-            .is_some_and(|p| p.starts_with("gfx")),
-    }
+    ctx.target().machine()
 }
 
 fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {

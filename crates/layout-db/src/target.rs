@@ -2,8 +2,8 @@
 //! `target` declarations, with named presets.
 
 use layout_algebra::bank::{BankTarget, PhaseRule};
+use layout_algebra::machine::SharedInstructions;
 use layout_algebra::triton::Target;
-use layout_algebra::triton::convert_layout::SharedInstructions;
 use layout_syntax::Span;
 
 use crate::diagnostic::{Code, Diagnostic};
@@ -26,7 +26,8 @@ pub struct TargetFacts {
 }
 
 pub use layout_algebra::machine::{
-    LdsInstructions, PRESETS, Preset, PresetPhase, TRITON_TARGETS, preset, preset_for_triton_target,
+    LdsInstructions, Machine, PRESETS, Preset, PresetPhase, TRITON_TARGETS, Vendor, preset,
+    preset_for_triton_target,
 };
 
 impl TargetFacts {
@@ -95,6 +96,24 @@ impl TargetFacts {
             .as_deref()
             .and_then(preset)
             .map_or(LdsInstructions::NONE, |p| p.lds)
+    }
+
+    /// The machine the file's accesses run on, as the bank model and the
+    /// choice of instructions see it: the preset's facts with the file's
+    /// own statements over them. Without a preset, NVIDIA's.
+    pub fn machine(&self) -> Machine {
+        let preset = self.preset.as_deref().and_then(preset);
+        Machine {
+            name: self
+                .preset
+                .clone()
+                .or_else(|| self.unknown_machine.clone())
+                .unwrap_or_else(|| "sm90".to_string()),
+            vendor: preset.map_or(Vendor::Nvidia, |p| p.vendor),
+            banks: self.bank_target(),
+            matrix: self.shared_instructions(),
+            lds: self.lds_instructions(),
+        }
     }
 
     pub fn bank_target(&self) -> BankTarget {

@@ -56,8 +56,8 @@ pub struct AccessReport {
     /// Elements per lane and instruction (the widest vector both layouts
     /// allow, at most 128 bits; 8 for ldmatrix/stmatrix rows).
     pub vector: u32,
-    /// The instruction, as PTX names it (`ld.shared.b128`, `ldmatrix.x4.trans`).
-    pub instruction: String,
+    /// The instruction, as the PTX or AMDGCN spells it (`st.shared.v4.b32`).
+    pub instruction: layout_algebra::bank::Mnemonic,
     /// How many of them one warp issues.
     pub instructions: u64,
     /// The shared-memory wavefronts one warp needs for its whole share.

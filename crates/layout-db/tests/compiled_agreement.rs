@@ -3,12 +3,15 @@
 //! instruction counts from its PTX or AMDGCN, by the Triton 3.9 wheel):
 //! - every shared-memory access layoutc names — loads, stores and
 //!   allocations with a value — uses an instruction the kernel's code
-//!   really has: a matrix instruction or `ld/st.shared` on NVIDIA, and on
-//!   AMD the exact LDS mnemonic, including the paired `ds_read2*`/`ds_write2*`
+//!   really has, by its exact opcode: `st.shared.v4.b32` or
+//!   `ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16` on NVIDIA, and on
+//!   AMD the LDS mnemonic, including the paired `ds_read2*`/`ds_write2*`
 //!   the compiler forms and gfx950's transposing `ds_read_b64_tr_b16/b8`;
 //! - a conversion through shared memory needs no more scratch than the
 //!   kernel allocates, and a kernel with one uses shared memory at all.
 
+use layout_algebra::bank::Instruction;
+use layout_algebra::triton::Encoding;
 use layout_db::{Database, SourceFile, Value, item_values};
 
 fn manifest() -> Vec<serde_json::Value> {
@@ -32,8 +35,10 @@ fn uses(kernel: &serde_json::Value, name: &str) -> u64 {
 fn the_analysis_of_every_dump_matches_its_compiled_kernel() {
     let kernels = manifest();
     assert!(kernels.len() >= 40);
-    let (mut accesses, mut amd, mut paired, mut transposed, mut conversions) = (0, 0, 0, 0, 0);
+    let (mut accesses, mut amd, mut nvidia, mut paired, mut transposed, mut conversions) =
+        (0, 0, 0, 0, 0, 0);
     let mut disagreements = Vec::new();
+    let mut known_gaps = Vec::new();
     for k in &kernels {
         let file_name = k["file"].as_str().unwrap();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -48,25 +53,32 @@ fn the_analysis_of_every_dump_matches_its_compiled_kernel() {
             match &value {
                 Some(Value::Access(a)) => {
                     accesses += 1;
-                    let name = &a.instruction;
+                    let name = a.instruction.to_string();
                     let counted = if let Some(lds) = k.get("lds") {
                         // AMD: the exact mnemonic.
                         amd += 1;
-                        paired += (name.starts_with("ds_read2") || name.starts_with("ds_write2"))
+                        paired += matches!(a.instruction.instruction, Instruction::Paired { .. })
                             as usize;
-                        transposed += name.contains("_tr_") as usize;
+                        transposed += matches!(
+                            a.instruction.instruction,
+                            Instruction::ReadTransposed { .. }
+                        ) as usize;
                         lds[name.as_str()].as_u64().unwrap_or(0)
-                    } else if name.starts_with("ldmatrix") {
-                        // ldmatrix.x4.trans -> ldmatrix.
-                        uses(k, "ldmatrix")
-                    } else if name.starts_with("stmatrix") {
-                        uses(k, "stmatrix")
-                    } else if name.starts_with("ld.shared") {
-                        uses(k, "ld.shared")
                     } else {
-                        uses(k, "st.shared")
+                        // NVIDIA: the exact opcode, and its family agrees.
+                        nvidia += 1;
+                        let exact = k["shared_mnemonics"][name.as_str()].as_u64().unwrap_or(0);
+                        exact.min(uses(k, a.instruction.family()))
                     };
-                    if counted == 0 {
+                    // FIXME: Triton loads 8-bit mma.sync operands (kWidth = 4)
+                    // with ldmatrix on sm80; layoutc still counts a 32-bit
+                    // ld.shared. Listed apart so the fix shows here.
+                    let eight_bit_operand = a.element_bits == 8
+                        && k["target"] == "sm80"
+                        && matches!(a.distributed.encoding, Encoding::DotOperand(_));
+                    if counted == 0 && eight_bit_operand {
+                        known_gaps.push(format!("{file_name}:{line}: {name}"));
+                    } else if counted == 0 {
                         disagreements.push(format!(
                             "{file_name}:{line}: layoutc says {name}, the kernel's code has none"
                         ));
@@ -86,11 +98,17 @@ fn the_analysis_of_every_dump_matches_its_compiled_kernel() {
         }
     }
     assert!(disagreements.is_empty(), "{disagreements:#?}");
+    assert_eq!(known_gaps.len(), 3, "{known_gaps:#?}");
     eprintln!(
-        "{accesses} accesses ({amd} on AMD: {paired} paired, {transposed} transposing reads), {conversions} conversions through shared memory"
+        "{accesses} accesses ({nvidia} on NVIDIA, {amd} on AMD: {paired} paired, {transposed} transposing reads), {conversions} conversions through shared memory"
     );
     assert!(
-        accesses >= 100 && amd >= 80 && paired >= 30 && transposed >= 12 && conversions >= 5,
+        accesses >= 100
+            && amd >= 80
+            && nvidia >= 30
+            && paired >= 30
+            && transposed >= 12
+            && conversions >= 5,
         "{accesses} accesses ({amd} AMD, {paired} paired, {transposed} transposing), {conversions} conversions"
     );
 }

@@ -1,39 +1,46 @@
-//! Every diagnostic code has an example in docs/diagnostics.md, and each
-//! example triggers its code (with a span inside the file). The rendered
+//! Every diagnostic code has an example in the registry of codes (printed
+//! as docs/diagnostics.md), and each example triggers its code (with a span
+//! inside the file). The rendered
 //! messages are snapshots (`UPDATE_EXPECT=1` refreshes them).
 
 use expect_test::expect_file;
 use layout_db::{Code, Database, SourceFile, check_file};
 
-/// `(code, example)` pairs from the documentation.
+/// `(code, example)` pairs from the registry of codes.
 fn documented() -> Vec<(String, String)> {
-    let doc = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/diagnostics.md"
-    ))
-    .expect("docs/diagnostics.md");
-    let mut out = Vec::new();
-    let mut code = None;
-    let mut lines = doc.lines();
-    while let Some(line) = lines.next() {
-        if let Some(c) = line.strip_prefix("## ") {
-            code = Some(c.trim().to_string());
-        } else if line.trim() == "```lay" {
-            let mut block = String::new();
-            for l in lines.by_ref() {
-                if l.trim() == "```" {
-                    break;
-                }
-                block += l;
-                block += "\n";
+    Code::ALL
+        .iter()
+        .flat_map(|c| {
+            c.examples()
+                .into_iter()
+                .map(|e| (c.as_str().to_string(), e.to_string()))
+        })
+        .collect()
+}
+
+/// docs/diagnostics.md is the registry printed (`UPDATE_EXPECT=1` rewrites it).
+#[test]
+fn the_diagnostics_page_is_the_registry_printed() {
+    expect_file!["../../../docs/diagnostics.md"].assert_eq(&layout_db::documentation());
+}
+
+/// Each code's severity is its letter's, and every diagnostic raised with
+/// a code has that severity.
+#[test]
+fn every_example_raises_its_codes_with_the_registry_severity() {
+    for code in Code::ALL {
+        for example in code.examples() {
+            for d in diagnose(example) {
+                assert_eq!(
+                    d.severity,
+                    d.code.severity(),
+                    "{}: {}",
+                    d.code.as_str(),
+                    d.message
+                );
             }
-            out.push((
-                code.clone().expect("a code heading before the example"),
-                block,
-            ));
         }
     }
-    out
 }
 
 fn diagnose(src: &str) -> Vec<layout_db::Diagnostic> {

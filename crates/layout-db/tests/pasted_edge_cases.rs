@@ -123,8 +123,8 @@ layout q = 3
             panic!("{load:?}")
         };
         assert_eq!(
-            (a.instruction.as_str(), a.wavefronts),
-            ("ld.shared.b128", 16)
+            (a.instruction.to_string().as_str(), a.wavefronts),
+            ("ld.shared.v4.b32", 16)
         );
     }
 }

@@ -162,7 +162,10 @@ check wavefronts(tensor<64x128xf16, #dot_b>, b, 16, "load", "ds_read_b128") == w
     };
     assert_eq!(s.status, Status::Optimal, "{}", s.why);
     assert_eq!((w.write_conflicts, w.read_conflicts), (0, 0), "{w:?}");
-    assert!(w.accesses[1].instruction == "ds_read_b128", "{w:?}");
+    assert!(
+        w.accesses[1].instruction.to_string() == "ds_read_b128",
+        "{w:?}"
+    );
 }
 
 #[test]

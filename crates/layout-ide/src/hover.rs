@@ -405,7 +405,7 @@ solve sm$0em {
                   as triton: #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
                   as nvmma: #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>
                   as linear: #ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 0], [4, 0]]}, alignment = 16>
-                  write tensor<8x64xf16, blocked>: 1 x st.shared.b128, 4 wavefronts (4 without conflicts), 0 conflicts
+                  write tensor<8x64xf16, blocked>: 1 x st.shared.v4.b32, 4 wavefronts (4 without conflicts), 0 conflicts
                   total: 4 write + 0 read wavefronts per warp, 1024 bytes of shared memory
                   lower bound: 4 write + 0 read wavefronts
                   why: every one of the 142 cute layouts this tensor admits was scored; none costs fewer wavefronts

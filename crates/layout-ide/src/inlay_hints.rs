@@ -252,7 +252,7 @@ check not (rank(t) == 3)
             #b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
             #s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
             #smem = #ttg.shared_memory
-            %a«: 16 wavefronts, 1-way (4 x st.shared.b128)» = ttg.local_alloc %x : (tensor<64x64xf16, #b>) -> !ttg.memdesc<64x64xf16, #s, #smem, mutable>
+            %a«: 16 wavefronts, 1-way (4 x st.shared.v4.b32)» = ttg.local_alloc %x : (tensor<64x64xf16, #b>) -> !ttg.memdesc<64x64xf16, #s, #smem, mutable>
         "#]].assert_eq(&with_hints(&db, file, text));
     }
 }

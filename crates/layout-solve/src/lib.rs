@@ -32,7 +32,8 @@ use std::time::{Duration, Instant};
 
 use layout_algebra::bank::{Direction, OffsetMap};
 use layout_algebra::linear::LinearLayout;
-use layout_algebra::triton::convert_layout::{self, SharedInstructions};
+use layout_algebra::machine::SharedInstructions;
+use layout_algebra::triton::convert_layout;
 
 pub use bound::Bound;
 pub use request::{
@@ -135,8 +136,8 @@ impl Cancel {
 pub struct AccessReport {
     pub label: String,
     pub direction: Direction,
-    /// As the machine names it (`st.shared.b128`, `ldmatrix.x4`).
-    pub instruction: String,
+    /// As the machine's assembly spells it (`st.shared.v4.b32`).
+    pub instruction: layout_algebra::bank::Mnemonic,
     pub instructions: u64,
     pub wavefronts: u64,
     pub ideal: u64,
@@ -417,7 +418,11 @@ pub fn solve_swizzle(
         .map(|(a, c)| AccessReport {
             label: a.label.clone(),
             direction: a.direction,
-            instruction: c.instruction.name(a.direction, request.machine.amd),
+            instruction: c.instruction.mnemonic(
+                a.direction,
+                request.machine.vendor,
+                request.element_bits,
+            ),
             instructions: c.counts.instructions,
             wavefronts: c.counts.wavefronts,
             ideal: c.counts.ideal,

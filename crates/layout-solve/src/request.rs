@@ -3,10 +3,8 @@
 
 use std::time::Duration;
 
-use layout_algebra::bank::{BankTarget, Direction, TensorDims};
+use layout_algebra::bank::{Direction, TensorDims};
 use layout_algebra::linear::LinearLayout;
-use layout_algebra::machine::Preset;
-use layout_algebra::triton::convert_layout::SharedInstructions;
 
 /// A swizzle request: a shared layout for the tensor these accesses store
 /// and load.
@@ -116,32 +114,7 @@ impl InstructionPolicy {
     }
 }
 
-/// The machine the buffer lives on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Machine {
-    /// The preset's name (`sm90`, `gfx942`), for messages.
-    pub name: String,
-    pub banks: BankTarget,
-    pub matrix: SharedInstructions,
-    /// AMD names its instructions `ds_read_bN` / `ds_write_bN`.
-    pub amd: bool,
-}
-
-impl Machine {
-    pub fn from_preset(preset: &Preset) -> Machine {
-        Machine {
-            name: preset.name.to_string(),
-            banks: BankTarget {
-                banks: preset.banks,
-                bank_bytes: preset.bank_bytes,
-                warp_size: preset.threads_per_warp,
-                phases: preset.phase_rules(),
-            },
-            matrix: preset.instructions,
-            amd: preset.name.starts_with("gfx"),
-        }
-    }
-}
+pub use layout_algebra::machine::Machine;
 
 /// A tiling request: the TPU layout of an XLA array with the least padding.
 #[derive(Clone, Debug)]

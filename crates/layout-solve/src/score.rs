@@ -3,7 +3,7 @@
 
 use layout_algebra::bank::{self, AccessGeometry, Direction, Instruction, OffsetMap, Wavefronts};
 
-use crate::request::{InstructionPolicy, Machine, SwizzleRequest};
+use crate::request::{InstructionPolicy, SwizzleRequest};
 
 /// A shared layout being considered: a linear map from tensor coordinates
 /// to offsets, and the padding inserted after it (none for XOR swizzles).
@@ -177,28 +177,31 @@ impl<'a> Problem<'a> {
         for &(interval, _) in &candidate.padding {
             vector = vector.min(interval as u64);
         }
-        let plain = Instruction::LdSt {
-            bits: (vector as u32 * eb).max(8),
-        };
-        let mut options = vec![plain];
-        if req.instructions != InstructionPolicy::Vector {
-            options.extend(matrix_options(
-                &req.machine,
-                direction,
-                eb,
-                &candidate.padding,
-            ));
-        }
+        let widest = (vector as u32 * eb).max(8);
+        // The widest vector is the one the compiler emits: narrower ones
+        // are not an answer's to choose.
+        let options = bank::candidates(&req.machine, direction, eb, widest, &candidate.padding)
+            .into_iter()
+            .filter(|&i| match (i, req.instructions) {
+                (Instruction::LdSt { bits } | Instruction::Paired { bits, .. }, _)
+                    if bits != widest =>
+                {
+                    false
+                }
+                (Instruction::LdSt { .. }, _) => true,
+                (_, InstructionPolicy::Vector) => false,
+                (Instruction::Matrix { .. }, _) => true,
+                // AMD's paired and transposing accesses: what the compiler
+                // forms from the widest vector, where it can.
+                (_, InstructionPolicy::Matrix) => false,
+                (_, InstructionPolicy::Best) => true,
+            });
         let mut best: Option<AccessCost> = None;
         for instruction in options {
             let Some(counts) = self.wavefronts(geometry, direction, candidate, instruction) else {
                 continue;
             };
-            let vector_bits = match instruction {
-                Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => bits,
-                Instruction::ReadTransposed { .. } => 64,
-                Instruction::Matrix { .. } => 128,
-            };
+            let vector_bits = instruction.bits_per_lane();
             let cost = AccessCost {
                 direction,
                 instruction,
@@ -269,29 +272,4 @@ impl<'a> Problem<'a> {
         }
         Some(out)
     }
-}
-
-/// The matrix instructions an access may use on this machine.
-fn matrix_options(
-    machine: &Machine,
-    direction: Direction,
-    element_bits: u32,
-    padding: &[(u32, u32)],
-) -> Vec<Instruction> {
-    let has = match direction {
-        Direction::Load => machine.matrix.ldmatrix,
-        Direction::Store => machine.matrix.stmatrix,
-    };
-    // A matrix row is 8 contiguous 16-bit elements; padding inside it
-    // breaks it.
-    if !has || element_bits != 16 || padding.iter().any(|&(interval, _)| interval < 8) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for count in [4, 2, 1] {
-        for trans in [false, true] {
-            out.push(Instruction::Matrix { count, trans });
-        }
-    }
-    out
 }

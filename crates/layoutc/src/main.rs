@@ -151,31 +151,21 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::write_stdout(&format!("{}\n", format!($($arg)*))) };
 }
 
-/// The section of docs/diagnostics.md about `code` (explanation and
-/// example), built into the binary.
-pub fn documentation(code: &str) -> Option<&'static str> {
-    const DOC: &str = include_str!("../../../docs/diagnostics.md");
-    let heading = format!("## {code}\n");
-    let start = DOC.find(&heading)?;
-    let body = &DOC[start + heading.len()..];
-    let end = body.find("\n## ").map_or(body.len(), |e| e + 1);
-    Some(body[..end].trim())
-}
-
 fn explain(code: &str) -> Result<u8, Usage> {
-    let code = code.trim().to_uppercase();
-    let Some(body) = documentation(&code) else {
+    let Some(code) = layout_db::Code::from_name(code) else {
         let known: Vec<&str> = layout_db::Code::ALL.iter().map(|c| c.as_str()).collect();
         return Err(Usage(format!(
-            "no diagnostic {code}; the codes are {}",
+            "no diagnostic {}; the codes are {}",
+            code.trim().to_uppercase(),
             known.join(", ")
         )));
     };
-    let title = layout_db::Code::ALL
-        .iter()
-        .find(|c| c.as_str() == code)
-        .map_or("", |c| c.title());
-    outln!("{code}: {title}\n{body}");
+    outln!(
+        "{}: {}\n{}",
+        code.as_str(),
+        code.title(),
+        code.explanation()
+    );
     Ok(0)
 }
 

@@ -267,7 +267,7 @@ fn sarif(checked: &[Checked]) -> Json {
     let rules: Vec<Json> = layout_db::Code::ALL
         .iter()
         .map(|c| {
-            let help = crate::documentation(c.as_str()).unwrap_or(c.title());
+            let help = c.explanation();
             // The explanation is the documentation's first paragraph.
             let full = help.split("\n\n").next().unwrap_or(help).replace('\n', " ");
             json!({

@@ -219,7 +219,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
                 },
                 "element_bits": a.element_bits,
                 "vector": a.vector,
-                "instruction": a.instruction,
+                "instruction": a.instruction.to_string(),
                 "instructions": a.instructions,
                 "wavefronts": a.wavefronts,
                 "conflicts": a.conflicts,

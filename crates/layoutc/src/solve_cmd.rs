@@ -144,7 +144,7 @@ fn swizzle_json(j: &mut Json, w: &SwizzleOutcome) {
                 .iter()
                 .map(|a| json!({
                     "access": a.label,
-                    "instruction": a.instruction,
+                    "instruction": a.instruction.to_string(),
                     "instructions": a.instructions,
                     "wavefronts": a.wavefronts,
                     "ideal_wavefronts": a.ideal,

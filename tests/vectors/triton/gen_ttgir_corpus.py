@@ -22,8 +22,8 @@ and writes, under ``tests/corpus/ttgir/``:
 * ``manifest.json`` -- a list with one entry per (kernel, target) pair, in a fixed order:
   ``{"file", "kernel", "target", "num_warps", "num_stages", "shared_bytes", "instructions"}``.
   ``shared_bytes`` is ``CompiledKernel.metadata.shared``; ``instructions`` counts selected
-  instructions in ``asm["ptx"]`` (NVIDIA) or ``asm["amdgcn"]`` (AMD), see ``PTX_KEYS`` and
-  ``AMDGCN_KEYS``; AMD entries add ``lds``, each ``ds_*`` mnemonic exactly (``ds_read2st64_b64``).
+  instructions in ``asm["ptx"]``/``asm["amdgcn"]`` (``PTX_KEYS``, ``AMDGCN_KEYS``); exact opcodes in
+  ``lds`` (AMD, ``ds_read2st64_b64``) and ``shared_mnemonics`` (NVIDIA, ``st.shared.v4.b32``).
   A pair that fails to compile gets ``"file": null`` and an ``"error"`` string instead.
 
 Determinism: the kernels, signatures and options are fixed, Triton's cache is redirected to
@@ -378,6 +378,18 @@ def count_lds_mnemonics(text):
     return dict(sorted(counts.items()))
 
 
+def count_shared_mnemonics(text):
+    """Every shared-memory instruction of ``asm["ptx"]`` by its exact opcode
+    (``st.shared.v4.b32``, ``ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16``),
+    for NVIDIA targets. Generic loads and stores, cp.async and TMA are not
+    counted: they name the shared address as an operand, not in the opcode."""
+    counts = {}
+    for mn in _mnemonic_lines(text, "cuda"):
+        if mn.startswith(("ld.shared", "st.shared", "ldmatrix", "stmatrix")):
+            counts[mn] = counts.get(mn, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def compile_case(fn, sig, constexprs, div_args, target, options):
     names = fn.arg_names
     attrs = {(names.index(a), ): [["tt.divisibility", 16]] for a in div_args}
@@ -438,6 +450,8 @@ def main():
             entry["instructions"] = count_instructions(asm, backend)
             if backend == "hip":
                 entry["lds"] = count_lds_mnemonics(asm)
+            else:
+                entry["shared_mnemonics"] = count_shared_mnemonics(asm)
             manifest.append(entry)
             print(f"ok   {name} {tname}: {len(k.asm['ttgir'])} chars, shared={k.metadata.shared}")
     with open(os.path.join(OUT_DIR, "manifest.json"), "w") as f:

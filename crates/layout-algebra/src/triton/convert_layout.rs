@@ -31,6 +31,7 @@ use crate::bank::{self, BankTarget, Instruction};
 use crate::error::{LayoutError, Result};
 use crate::f2;
 use crate::linear::{DimName, LinearLayout};
+use crate::machine::SharedInstructions;
 
 const REGISTER: &str = "register";
 const LANE: &str = "lane";
@@ -557,28 +558,6 @@ fn flat_layout(dims: Vec<(&str, Vec<u64>)>, rank: u32) -> Result<LinearLayout> {
         vec![(DimName::from("flat"), 1i64 << rank)],
         true,
     )
-}
-
-/// The shared-memory instructions a conversion may use on each side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SharedInstructions {
-    /// `ldmatrix` (NVIDIA sm75 and later).
-    pub ldmatrix: bool,
-    /// `stmatrix` (NVIDIA sm90 and later).
-    pub stmatrix: bool,
-}
-
-impl SharedInstructions {
-    /// Only `ld.shared` / `st.shared` (AMD, or NVIDIA before sm75).
-    pub const LD_ST: Self = SharedInstructions {
-        ldmatrix: false,
-        stmatrix: false,
-    };
-    /// NVIDIA sm90 and later.
-    pub const SM90: Self = SharedInstructions {
-        ldmatrix: true,
-        stmatrix: true,
-    };
 }
 
 const MATRIX: Instruction = Instruction::Matrix {

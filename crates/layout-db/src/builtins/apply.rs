@@ -6,7 +6,7 @@ use layout_syntax::Span;
 
 use super::ArgValue;
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Diagnostic, Family, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Domain, did_you_mean};
 use crate::value::Value;
 
 /// `f(args)` where `f` is a value: a layout applied to coordinates.
@@ -95,7 +95,7 @@ pub(crate) fn apply(
                 }
             }
             let refs: Vec<(&str, u64)> = inputs.iter().map(|(n, x)| (n.as_str(), *x)).collect();
-            let out = cx.alg(l.apply(&refs), Family::Linear, span)?;
+            let out = cx.alg(l.apply(&refs), Domain::Linear, span)?;
             Ok(if all_named {
                 Value::Named(
                     out.into_iter()
@@ -136,7 +136,7 @@ pub(crate) fn apply(
                         other => cx.int_list(other, coord_span)?,
                     };
                     let r = x.offset(&index);
-                    Ok(Value::Int(cx.alg(r, Family::Xla, coord_span)?))
+                    Ok(Value::Int(cx.alg(r, Domain::Xla, coord_span)?))
                 }
                 Value::Cute(l) => {
                     let c = cx.int_tuple(&coord, coord_span)?;
@@ -150,7 +150,7 @@ pub(crate) fn apply(
                         }
                         return Ok(Value::Int(l.call(i)));
                     }
-                    Ok(Value::Int(cx.alg(l.at(&c), Family::Cute, coord_span)?))
+                    Ok(Value::Int(cx.alg(l.at(&c), Domain::Cute, coord_span)?))
                 }
                 Value::Swizzled(l) => {
                     let c = cx.int_tuple(&coord, coord_span)?;
@@ -168,7 +168,7 @@ pub(crate) fn apply(
                             }
                             l.layout.call(i)
                         }
-                        c => cx.alg(l.layout.at(&c), Family::Cute, coord_span)?,
+                        c => cx.alg(l.layout.at(&c), Domain::Cute, coord_span)?,
                     };
                     Ok(Value::Int(l.swizzle.apply(l.offset + inner)))
                 }

@@ -8,7 +8,7 @@ use layout_syntax::Span;
 
 use super::{Args, Builtin, Def, Group, Param, Type::*, opt, req};
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Family};
+use crate::diagnostic::{Code, Domain};
 use crate::value::Value;
 
 const A: Param = req("a", CuteLike, "a CuTe layout, plain or swizzled");
@@ -263,7 +263,7 @@ fn cute_or_swizzled(
         Value::Swizzled(sl) => sl.map_inner(f).map(|s| Value::Swizzled(Box::new(s))),
         other => f(&cx.cute_layout(other, span)?).map(cute_value),
     };
-    cx.alg(r, Family::Cute, whole)
+    cx.alg(r, Domain::Cute, whole)
 }
 
 fn make_layout(cx: &mut Cx, a: &Args) -> R<Value> {
@@ -282,7 +282,7 @@ fn make_layout(cx: &mut Cx, a: &Args) -> R<Value> {
         }
         None => Layout::column_major(shape),
     };
-    cx.alg(l, Family::Cute, a.span).map(cute_value)
+    cx.alg(l, Domain::Cute, a.span).map(cute_value)
 }
 
 fn coalesce(cx: &mut Cx, a: &Args) -> R<Value> {
@@ -310,7 +310,7 @@ fn composition(cx: &mut Cx, a: &Args) -> R<Value> {
         }))),
         (Value::Swizzled(sl), _) => {
             let t = cx.tiler(y, ys)?;
-            let inner = cx.alg(sl.layout.compose_tiler(&t), Family::Cute, a.span)?;
+            let inner = cx.alg(sl.layout.compose_tiler(&t), Domain::Cute, a.span)?;
             Ok(Value::Swizzled(Box::new(SwizzledLayout {
                 swizzle: sl.swizzle,
                 offset: sl.offset,
@@ -320,12 +320,12 @@ fn composition(cx: &mut Cx, a: &Args) -> R<Value> {
         (Value::Cute(l), Value::Cute(r)) => {
             let q = crate::CuteCompositionQuery::new(cx.db, (**l).clone(), (**r).clone());
             let r = crate::cute_composition(cx.db, q).clone();
-            cx.alg(r, Family::Cute, a.span).map(cute_value)
+            cx.alg(r, Domain::Cute, a.span).map(cute_value)
         }
         _ => {
             let l = cx.cute_layout(x, xs)?;
             let t = cx.tiler(y, ys)?;
-            cx.alg(l.compose_tiler(&t), Family::Cute, a.span)
+            cx.alg(l.compose_tiler(&t), Domain::Cute, a.span)
                 .map(cute_value)
         }
     }
@@ -344,7 +344,7 @@ fn complement(cx: &mut Cx, a: &Args) -> R<Value> {
             l.complement(&t)
         }
     };
-    cx.alg(r, Family::Cute, a.span).map(cute_value)
+    cx.alg(r, Domain::Cute, a.span).map(cute_value)
 }
 
 fn right_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
@@ -353,7 +353,7 @@ fn right_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
 
 fn left_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
     let l = a.cute(cx, 0)?;
-    cx.alg(l.left_inverse(), Family::Cute, a.span)
+    cx.alg(l.left_inverse(), Domain::Cute, a.span)
         .map(cute_value)
 }
 
@@ -436,7 +436,7 @@ fn crd2idx(cx: &mut Cx, a: &Args) -> R<Value> {
             cute::crd2idx(&coord, &shape, &cute::compact_col_major(&shape))
         }
     };
-    cx.alg(idx, Family::Cute, a.span).map(Value::Int)
+    cx.alg(idx, Domain::Cute, a.span).map(Value::Int)
 }
 
 fn idx2crd(cx: &mut Cx, a: &Args) -> R<Value> {
@@ -448,7 +448,7 @@ fn idx2crd(cx: &mut Cx, a: &Args) -> R<Value> {
             let stride = cx.int_tuple(v, s)?;
             let c = cx.alg(
                 cute::idx2crd_strided(idx, &shape, &stride),
-                Family::Cute,
+                Domain::Cute,
                 a.span,
             )?;
             Ok(Value::from_int_tuple(&c))

@@ -5,7 +5,7 @@ use layout_algebra::{DimName, LinearLayout};
 
 use super::{Args, Builtin, Def, Group, Type::*, opt, req};
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Family};
+use crate::diagnostic::{Code, Domain};
 use crate::value::Value;
 
 const A: super::Param = req("a", Linear, "a linear layout (or a tensor type)");
@@ -322,7 +322,7 @@ pub(super) const GROUP: Group = Group {
 };
 
 fn linear(cx: &mut Cx, r: layout_algebra::Result<LinearLayout>, a: &Args) -> R<Value> {
-    cx.alg(r, Family::Linear, a.span)
+    cx.alg(r, Domain::Linear, a.span)
         .map(|l| Value::Linear(Box::new(l)))
 }
 
@@ -469,7 +469,7 @@ fn resize_out(cx: &mut Cx, a: &Args) -> R<Value> {
 fn quotient(cx: &mut Cx, a: &Args) -> R<Value> {
     let x = a.linear(cx, 0)?;
     let dims = a.names(cx, 1)?;
-    match cx.alg(x.quotient(&dims), Family::Linear, a.span)? {
+    match cx.alg(x.quotient(&dims), Domain::Linear, a.span)? {
         Some(l) => Ok(Value::Linear(Box::new(l))),
         None => Err(cx.error(
             Code::DimMismatch,
@@ -584,9 +584,9 @@ fn owner(cx: &mut Cx, a: &Args) -> R<Value> {
             }
         }
     }
-    let inverse = cx.alg(l.pseudoinvert(), Family::Linear, a.span)?;
+    let inverse = cx.alg(l.pseudoinvert(), Domain::Linear, a.span)?;
     let refs: Vec<(&str, u64)> = coords.iter().map(|(n, x)| (n.as_str(), *x)).collect();
-    let ins = cx.alg(inverse.apply(&refs), Family::Linear, a.span)?;
+    let ins = cx.alg(inverse.apply(&refs), Domain::Linear, a.span)?;
     Ok(Value::Named(
         ins.into_iter()
             .map(|(n, v)| (n.to_string(), Value::Int(v as i64)))

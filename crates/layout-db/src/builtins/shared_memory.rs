@@ -6,7 +6,7 @@ use layout_syntax::Span;
 
 use super::{Args, Builtin, Def, Group, Param, Type::*, opt, req};
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Family};
+use crate::diagnostic::{Code, Domain};
 use crate::value::{ConversionReport, Value};
 
 const DIST: Param = req(
@@ -227,7 +227,7 @@ pub(crate) fn convert_layout(
     let (target, instructions) = (facts.bank_target(), facts.shared_instructions());
     let c = cx.alg(
         analyse_conversion(&src.layout, &dst.layout, bits, &target, instructions),
-        Family::Bank,
+        Domain::Bank,
         span,
     )?;
     let shared = c.shared.as_ref();

@@ -12,7 +12,7 @@ use layout_syntax::Span;
 
 use super::{Args, Builtin, Def, Group, Type::*, opt, req};
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Family};
+use crate::diagnostic::{Code, Domain};
 use crate::value::Value;
 
 /// A Triton encoding as a call: its keys come from the encodings' table.
@@ -180,7 +180,7 @@ fn dot_op(cx: &mut Cx, a: &Args) -> R<Value> {
         parent: (**parent).clone(),
     };
     if let Err(e) = d.validate() {
-        return Err(cx.algebra_error(&e, Family::Triton, a.span));
+        return Err(cx.algebra_error(&e, Domain::Triton, a.span));
     }
     Ok(Value::Encoding(Box::new(Encoding::DotOperand(Box::new(d)))))
 }
@@ -197,7 +197,7 @@ fn to_linear(cx: &mut Cx, a: &Args) -> R<Value> {
     let (x, xs) = a.get(0);
     let span = a.span;
     let lin = |cx: &mut Cx, r| {
-        cx.alg(r, Family::Conversion, span)
+        cx.alg(r, Domain::Conversion, span)
             .map(|l| Value::Linear(Box::new(l)))
     };
     match x {
@@ -238,7 +238,7 @@ fn to_linear(cx: &mut Cx, a: &Args) -> R<Value> {
             let n = cx.size(v, s)?;
             let l = cx.alg(
                 Layout::new(IntTuple::Int(n as i64), IntTuple::Int(1)),
-                Family::Cute,
+                Domain::Cute,
                 span,
             )?;
             let swizzled = SwizzledLayout {
@@ -266,7 +266,7 @@ fn to_cute(cx: &mut Cx, a: &Args) -> R<Value> {
         return Ok(x.clone());
     }
     let l = cx.linear(x, xs)?;
-    cx.alg(linear_to_cute(&l), Family::Conversion, a.span)
+    cx.alg(linear_to_cute(&l), Domain::Conversion, a.span)
         .map(|l| Value::Cute(Box::new(l)))
 }
 
@@ -297,6 +297,6 @@ fn coalesced_blocked(cx: &mut Cx, a: &Args) -> R<Value> {
         threads_per_warp,
         cga: CgaLayout::single(rank),
     };
-    let blocked = cx.alg(coalesced_layout(&req), Family::Triton, a.span)?;
+    let blocked = cx.alg(coalesced_layout(&req), Domain::Triton, a.span)?;
     Ok(Value::Encoding(Box::new(Encoding::Blocked(blocked))))
 }

@@ -4,7 +4,7 @@ use layout_algebra::xla::XlaShape;
 
 use super::{Args, Builtin, Def, Group, Param, Type::*, req};
 use crate::context::{Cx, R};
-use crate::diagnostic::Family;
+use crate::diagnostic::Domain;
 use crate::value::Value;
 
 const X: Param = req("x", Xla, "an XLA shape with its layout");
@@ -77,14 +77,14 @@ pub(super) const GROUP: Group = Group {
 fn offset(cx: &mut Cx, a: &Args) -> R<Value> {
     let x = a.xla(cx, 0)?;
     let index = a.int_list(cx, 1)?;
-    cx.alg(x.offset(&index), Family::Xla, a.get(1).1)
+    cx.alg(x.offset(&index), Domain::Xla, a.get(1).1)
         .map(Value::Int)
 }
 
 fn first_tile_linear_index(cx: &mut Cx, a: &Args) -> R<Value> {
     let x = a.xla(cx, 0)?;
     let index = a.int_list(cx, 1)?;
-    cx.alg(x.first_tile_linear_index(&index), Family::Xla, a.get(1).1)
+    cx.alg(x.first_tile_linear_index(&index), Domain::Xla, a.get(1).1)
         .map(Value::Int)
 }
 
@@ -107,6 +107,6 @@ fn first_tile_array_size(cx: &mut Cx, a: &Args) -> R<Value> {
 fn tpu(cx: &mut Cx, a: &Args) -> R<Value> {
     let ty = a.string(cx, 0)?;
     let dims = a.int_list(cx, 1)?;
-    cx.alg(XlaShape::tpu(&ty, dims), Family::Xla, a.span)
+    cx.alg(XlaShape::tpu(&ty, dims), Domain::Xla, a.span)
         .map(|x| Value::Xla(Box::new(x)))
 }

@@ -74,8 +74,9 @@ pub fn plain_machine(banks: u32, warp_size: u32) -> Machine {
             warp_size,
             phases: Vec::new(),
         },
-        matrix: layout_algebra::triton::convert_layout::SharedInstructions::LD_ST,
-        amd: false,
+        vendor: layout_algebra::machine::Vendor::Nvidia,
+        matrix: layout_algebra::machine::SharedInstructions::LD_ST,
+        lds: layout_algebra::machine::LdsInstructions::NONE,
     }
 }
 

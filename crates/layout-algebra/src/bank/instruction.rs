@@ -1,0 +1,611 @@
+//! The shared-memory instructions of a warp: as the bank model counts them
+//! ([`Instruction`]), as the assembly spells them ([`Mnemonic`]:
+//! `st.shared.v4.b32`, `ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16`,
+//! `ds_read2st64_b64`), as a user may name them ([`InstructionPattern`]:
+//! `ldmatrix.x4`, `ds_read_b64`, `vector`), and the ones an access may use
+//! on a machine ([`candidates`]): the one list that the analysis of a
+//! dump, `wavefronts(...)` and the solver choose from.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::Direction;
+use crate::machine::{Machine, Vendor};
+
+/// The shared-memory instruction a warp issues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Instruction {
+    /// `ld.shared` / `st.shared` of `bits` (8..128) per lane.
+    LdSt { bits: u32 },
+    /// `ldmatrix` / `stmatrix` of `count` (1, 2 or 4) 8x8 matrices of 16-bit
+    /// elements; each group of 8 lanes addresses the 8 rows of one matrix.
+    Matrix { count: u32, trans: bool },
+    /// AMD's paired LDS access, `ds_read2_b32/b64` and `ds_write2_b32/b64`
+    /// (`ds_read2st64_*` when `st64`): one instruction moves two vectors of
+    /// `bits` (32 or 64) per lane, at the lane's base address plus two
+    /// offsets, 8 bits each, in units of the width (of 64 widths with
+    /// `st64`). The compiler forms them, not Triton: LLVM's
+    /// SILoadStoreOptimizer pairs two accesses of one lane that share a base
+    /// register and whose constant offsets fit the encoding ([`super::paired_instruction`]).
+    /// The vectors it cannot pair stay single `bits`-wide accesses and are
+    /// counted among the instructions. Each half is served as the
+    /// single-address instruction of its width is (its phases and banks).
+    Paired { bits: u32, st64: bool },
+    /// gfx950's transposing read `ds_read_b64_tr_b{element_bits}` (16, 8
+    /// or 4): each lane of a group of 16 reads 64 contiguous bits and the
+    /// group exchanges them, so a lane ends with elements along the other
+    /// dimension. The access's distributed layout is the destination's; the
+    /// addresses come from [`super::transposed_read_layout`] of it, and are served
+    /// as a 64-bit read (`ds_read_b64`'s phases).
+    ReadTransposed { element_bits: u32 },
+}
+
+/// The lanes of one instruction as Triton's swizzle search sees them
+/// (`LocalMemOpTile`): lane bits whose elements are contiguous in one
+/// 16-byte row, and lane bits that address different rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LaneTile {
+    pub contiguous: &'static [usize],
+    pub addressing: &'static [usize],
+}
+
+impl Instruction {
+    /// An `ld.shared`/`st.shared` of any width, where the width does not
+    /// matter (the swizzle search, Triton's names without the width).
+    pub const LD_ST: Instruction = Instruction::LdSt { bits: 128 };
+
+    /// How its lanes address one 16-byte row tile.
+    pub fn lane_tile(self) -> LaneTile {
+        match self {
+            Instruction::LdSt { .. }
+            | Instruction::Paired { .. }
+            | Instruction::ReadTransposed { .. } => LaneTile {
+                contiguous: &[],
+                addressing: &[0, 1, 2],
+            },
+            Instruction::Matrix { trans: false, .. } => LaneTile {
+                contiguous: &[0, 1],
+                addressing: &[2, 3, 4],
+            },
+            Instruction::Matrix { trans: true, .. } => LaneTile {
+                contiguous: &[2, 3, 4],
+                addressing: &[0, 1],
+            },
+        }
+    }
+
+    /// The instruction's name without width or count, as Triton's lowering
+    /// names its choice: `st.shared`, `ldmatrix.trans`.
+    pub fn kind_name(self, direction: Direction) -> &'static str {
+        match (self, direction) {
+            (Instruction::LdSt { .. }, Direction::Store) => "st.shared",
+            (Instruction::LdSt { .. }, Direction::Load) => "ld.shared",
+            (Instruction::Matrix { trans: false, .. }, Direction::Store) => "stmatrix",
+            (Instruction::Matrix { trans: false, .. }, Direction::Load) => "ldmatrix",
+            (Instruction::Matrix { trans: true, .. }, Direction::Store) => "stmatrix.trans",
+            (Instruction::Matrix { trans: true, .. }, Direction::Load) => "ldmatrix.trans",
+            (Instruction::Paired { .. }, Direction::Store) => "ds_write2",
+            (Instruction::Paired { .. }, Direction::Load) => "ds_read2",
+            (Instruction::ReadTransposed { .. }, _) => "ds_read_tr",
+        }
+    }
+}
+
+impl Instruction {
+    /// Bits one lane moves per address.
+    pub fn bits_per_lane(self) -> u32 {
+        match self {
+            Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => bits,
+            Instruction::ReadTransposed { .. } => 64,
+            Instruction::Matrix { .. } => 128,
+        }
+    }
+
+    /// Elements of `element_bits` each lane moves per address (8 per
+    /// matrix row).
+    pub fn elements_per_lane(self, element_bits: u32) -> u32 {
+        match self {
+            Instruction::Matrix { .. } => 8,
+            _ => (self.bits_per_lane() / element_bits.max(1)).max(1),
+        }
+    }
+
+    /// The instruction as `vendor`'s assembly spells it, moving elements of
+    /// `element_bits` in `direction`.
+    pub fn mnemonic(self, direction: Direction, vendor: Vendor, element_bits: u32) -> Mnemonic {
+        let operand_bits = match (vendor, self) {
+            (Vendor::Nvidia, Instruction::LdSt { bits }) => ptx_operand_bits(bits, element_bits),
+            _ => 0,
+        };
+        Mnemonic {
+            instruction: self,
+            direction,
+            vendor,
+            operand_bits,
+        }
+    }
+}
+
+/// The width of one operand of the PTX `ld.shared`/`st.shared` Triton 3.9
+/// emits for a vector of `bits` (`storeDShared`/`loadDShared` of the NVIDIA
+/// backend): the element's width (sub-byte elements move as bytes), except
+/// that more than four elements narrower than 32 bits travel packed into
+/// 32-bit words, since PTX vectors have at most four operands.
+fn ptx_operand_bits(bits: u32, element_bits: u32) -> u32 {
+    let element = element_bits.clamp(8, 64).min(bits.max(8));
+    if bits / element > 4 { 32 } else { element }
+}
+
+/// A shared-memory instruction as the machine's assembly spells its opcode:
+/// what `ptxas` or the AMDGPU backend prints, so it can be compared with a
+/// compiled kernel's PTX or AMDGCN as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Mnemonic {
+    pub instruction: Instruction,
+    pub direction: Direction,
+    pub vendor: Vendor,
+    /// NVIDIA's `ld/st.shared`: the width of one operand (the `.b16` of
+    /// `st.shared.v2.b16`); 0 for every other instruction.
+    operand_bits: u32,
+}
+
+impl Mnemonic {
+    /// Opcodes of one family (`ldmatrix`, `ds_read2`, `st.shared`): the
+    /// opcode without widths, counts and modifiers, as a compiled kernel's
+    /// instructions are counted by family.
+    pub fn family(&self) -> &'static str {
+        let load = self.direction == Direction::Load;
+        match (self.vendor, self.instruction) {
+            (_, Instruction::Matrix { .. }) => {
+                if load {
+                    "ldmatrix"
+                } else {
+                    "stmatrix"
+                }
+            }
+            (_, Instruction::Paired { .. }) => {
+                if load {
+                    "ds_read2"
+                } else {
+                    "ds_write2"
+                }
+            }
+            (_, Instruction::ReadTransposed { .. }) => "ds_read_tr",
+            (Vendor::Nvidia, Instruction::LdSt { .. }) => {
+                if load {
+                    "ld.shared"
+                } else {
+                    "st.shared"
+                }
+            }
+            (Vendor::Amd, Instruction::LdSt { .. }) => {
+                if load {
+                    "ds_read"
+                } else {
+                    "ds_write"
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Mnemonic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let load = self.direction == Direction::Load;
+        match (self.vendor, self.instruction) {
+            (_, Instruction::Matrix { count, trans }) => write!(
+                f,
+                "{}matrix.sync.aligned.m8n8.x{count}{}.shared.b16",
+                if load { "ld" } else { "st" },
+                if trans { ".trans" } else { "" }
+            ),
+            (_, Instruction::Paired { bits, st64 }) => write!(
+                f,
+                "ds_{}2{}_b{bits}",
+                if load { "read" } else { "write" },
+                if st64 { "st64" } else { "" }
+            ),
+            (_, Instruction::ReadTransposed { element_bits }) => {
+                write!(f, "ds_read_b64_tr_b{element_bits}")
+            }
+            (Vendor::Nvidia, Instruction::LdSt { bits }) => {
+                let operand = self.operand_bits.max(8);
+                let op = if load { "ld" } else { "st" };
+                match bits / operand {
+                    0 | 1 => write!(f, "{op}.shared.b{operand}"),
+                    n => write!(f, "{op}.shared.v{n}.b{operand}"),
+                }
+            }
+            // The AMDGPU backend zero-extends narrow loads: `ds_read_u16`.
+            (Vendor::Amd, Instruction::LdSt { bits }) if load && bits < 32 => {
+                write!(f, "ds_read_u{bits}")
+            }
+            (Vendor::Amd, Instruction::LdSt { bits }) => {
+                write!(f, "ds_{}_b{bits}", if load { "read" } else { "write" })
+            }
+        }
+    }
+}
+
+/// Text that names no shared-memory instruction layoutc knows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{text}` is not a shared-memory instruction: \"vector\", \"ld.shared\"/\"st.shared\" (with .vN.bM), \"ldmatrix\"/\"stmatrix\" (with .x1/.x2/.x4 and .trans), AMD's \"ds_read_bN\"/\"ds_write_bN\", \"ds_read2_bN\"/\"ds_write2st64_bN\", or gfx950's \"ds_read_b64_tr_bN\""
+)]
+pub struct UnknownInstruction {
+    pub text: String,
+}
+
+impl FromStr for Mnemonic {
+    type Err = UnknownInstruction;
+
+    /// Every spelling of a compiled kernel: `ld.shared.v4.b32`,
+    /// `st.shared::cta.b16`, `ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16`,
+    /// `ds_read_b128`, `ds_read_u16_d16_hi`, `ds_write2st64_b64`,
+    /// `ds_read_b64_tr_b16`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        parse_mnemonic(text).ok_or_else(|| UnknownInstruction {
+            text: text.to_string(),
+        })
+    }
+}
+
+fn direction_of(op: &str) -> Option<Direction> {
+    match op {
+        "ld" | "read" => Some(Direction::Load),
+        "st" | "write" => Some(Direction::Store),
+        _ => None,
+    }
+}
+
+fn width(text: &str, allowed: &[u32]) -> Option<u32> {
+    text.parse().ok().filter(|w| allowed.contains(w))
+}
+
+fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
+    if let Some((op, rest)) = text.split_once("matrix.sync.aligned.m8n8.x") {
+        let direction = direction_of(op)?;
+        let (count, rest) = rest.split_once('.')?;
+        let count = width(count, &[1, 2, 4])?;
+        let (trans, rest) = match rest.strip_prefix("trans.") {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        if !matches!(rest, "shared.b16" | "shared::cta.b16") {
+            return None;
+        }
+        return Some(Instruction::Matrix { count, trans }.mnemonic(direction, Vendor::Nvidia, 16));
+    }
+    if let Some((op, rest)) = text.split_once(".shared") {
+        let direction = direction_of(op)?;
+        let rest = rest.strip_prefix("::cta").unwrap_or(rest);
+        let (count, rest) = match rest.strip_prefix(".v") {
+            Some(r) => {
+                let (n, r) = r.split_once('.')?;
+                (width(n, &[2, 4])?, r)
+            }
+            None => (1, rest.strip_prefix('.')?),
+        };
+        let operand = match rest.as_bytes().first()? {
+            b'b' | b'u' | b's' | b'f' => width(&rest[1..], &[8, 16, 32, 64])?,
+            _ => return None,
+        };
+        let bits = count * operand;
+        if bits > 128 {
+            return None;
+        }
+        return Some(Mnemonic {
+            instruction: Instruction::LdSt { bits },
+            direction,
+            vendor: Vendor::Nvidia,
+            operand_bits: operand,
+        });
+    }
+    let rest = text.strip_prefix("ds_")?;
+    if let Some(e) = rest.strip_prefix("read_b64_tr_b") {
+        let element_bits = width(e, &[4, 8, 16])?;
+        return Some(Instruction::ReadTransposed { element_bits }.mnemonic(
+            Direction::Load,
+            Vendor::Amd,
+            element_bits,
+        ));
+    }
+    let (op, rest) = rest.split_once(['_', '2'])?;
+    let direction = direction_of(op)?;
+    // `ds_read2_b64`, `ds_write2st64_b32`: `split_once` consumed the `2`.
+    if let Some(paired) = text.strip_prefix(if direction == Direction::Load {
+        "ds_read2"
+    } else {
+        "ds_write2"
+    }) {
+        let (st64, w) = match paired.strip_prefix("st64") {
+            Some(w) => (true, w),
+            None => (false, paired),
+        };
+        let bits = width(w.strip_prefix("_b")?, &[32, 64])?;
+        return Some(Instruction::Paired { bits, st64 }.mnemonic(direction, Vendor::Amd, bits));
+    }
+    // `ds_read_b128`, `ds_read_u16`, `ds_read_i8`, `ds_write_b16_d16_hi`.
+    let rest = rest
+        .strip_suffix("_d16_hi")
+        .or_else(|| rest.strip_suffix("_d16"))
+        .unwrap_or(rest);
+    let signed_or_unsigned = matches!(rest.as_bytes().first()?, b'u' | b'i');
+    if signed_or_unsigned && direction == Direction::Store
+        || !matches!(rest.as_bytes()[0], b'b' | b'u' | b'i')
+    {
+        return None;
+    }
+    let bits = width(&rest[1..], &[8, 16, 32, 64, 128])?;
+    if signed_or_unsigned && bits >= 32 {
+        return None;
+    }
+    Some(Instruction::LdSt { bits }.mnemonic(direction, Vendor::Amd, bits))
+}
+
+/// What a user may name for an access (`wavefronts(..., "ldmatrix.x4")`):
+/// the widest vector, a family of matrix instructions, or one exact
+/// instruction by its mnemonic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InstructionPattern {
+    /// The direction the name implies (`ld.shared` loads); `None` for
+    /// `vector`.
+    pub direction: Option<Direction>,
+    /// The vendor whose assembly the name is spelled in.
+    pub vendor: Option<Vendor>,
+    pub shape: PatternShape,
+}
+
+/// The instructions an [`InstructionPattern`] accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatternShape {
+    /// `vector`, `ld.shared`, `st.shared`: the widest vector.
+    Widest,
+    /// `ldmatrix`, `ldmatrix.x2`, `stmatrix.trans`: the widest legal count
+    /// when none is given.
+    Matrix { count: Option<u32>, trans: bool },
+    /// One instruction by its exact mnemonic.
+    Exact(Instruction),
+}
+
+impl InstructionPattern {
+    pub fn matches(&self, instruction: Instruction) -> bool {
+        match (self.shape, instruction) {
+            (PatternShape::Widest, Instruction::LdSt { .. }) => true,
+            (PatternShape::Matrix { count, trans }, Instruction::Matrix { count: c, trans: t }) => {
+                count.is_none_or(|n| n == c) && trans == t
+            }
+            (PatternShape::Exact(i), j) => i == j,
+            _ => false,
+        }
+    }
+}
+
+impl FromStr for InstructionPattern {
+    type Err = UnknownInstruction;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let short = |direction, vendor, shape| InstructionPattern {
+            direction,
+            vendor,
+            shape,
+        };
+        match text {
+            "vector" => return Ok(short(None, None, PatternShape::Widest)),
+            "ld.shared" => return Ok(short(Some(Direction::Load), None, PatternShape::Widest)),
+            "st.shared" => return Ok(short(Some(Direction::Store), None, PatternShape::Widest)),
+            _ => {}
+        }
+        // `ldmatrix`, `ldmatrix.x4`, `stmatrix.x2.trans`.
+        for (op, direction) in [
+            ("ldmatrix", Direction::Load),
+            ("stmatrix", Direction::Store),
+        ] {
+            let Some(rest) = text.strip_prefix(op) else {
+                continue;
+            };
+            let (count, trans) = match rest {
+                "" => (None, false),
+                ".trans" => (None, true),
+                ".x1" | ".x2" | ".x4" => (rest[2..].parse().ok(), false),
+                ".x1.trans" | ".x2.trans" | ".x4.trans" => (rest[2..3].parse().ok(), true),
+                _ => break,
+            };
+            return Ok(short(
+                Some(direction),
+                Some(Vendor::Nvidia),
+                PatternShape::Matrix { count, trans },
+            ));
+        }
+        let m: Mnemonic = text.parse()?;
+        let shape = match m.instruction {
+            // An exact matrix mnemonic names its count.
+            Instruction::Matrix { count, trans } => PatternShape::Matrix {
+                count: Some(count),
+                trans,
+            },
+            i => PatternShape::Exact(i),
+        };
+        Ok(short(Some(m.direction), Some(m.vendor), shape))
+    }
+}
+
+/// Every instruction an access of `element_bits` elements may be served
+/// with on `machine`, given the widest `ld/st` vector its layouts allow
+/// (`widest_bits`) and the padding of its shared layout: the widest vector
+/// first, narrower ones after it, then ldmatrix/stmatrix (16-bit elements,
+/// rows without padding; 4 matrices before 2 before 1), AMD's paired
+/// accesses of 32- or 64-bit vectors (unpadded: padding makes every
+/// address a runtime value), and gfx950's transposing reads.
+/// Whether the layouts allow one is the bank model's to say: counting it
+/// fails when they do not.
+pub fn candidates(
+    machine: &Machine,
+    direction: Direction,
+    element_bits: u32,
+    widest_bits: u32,
+    padding: &[(u32, u32)],
+) -> Vec<Instruction> {
+    let mut out = Vec::new();
+    let narrowest = element_bits.max(8);
+    let mut bits = widest_bits.max(narrowest);
+    while bits >= narrowest {
+        out.push(Instruction::LdSt { bits });
+        bits /= 2;
+    }
+    // A matrix row is 8 contiguous 16-bit elements: padding inside it
+    // breaks it.
+    let rows_fit = padding.iter().all(|&(interval, _)| interval >= 8);
+    if machine.matrix.matrix(direction) && element_bits == 16 && rows_fit {
+        for count in [4, 2, 1] {
+            for trans in [false, true] {
+                out.push(Instruction::Matrix { count, trans });
+            }
+        }
+    }
+    if machine.lds.paired && padding.is_empty() {
+        for bits in [64, 32]
+            .into_iter()
+            .filter(|&b| b <= widest_bits && b >= narrowest)
+        {
+            for st64 in [false, true] {
+                out.push(Instruction::Paired { bits, st64 });
+            }
+        }
+    }
+    if direction == Direction::Load && machine.lds.transposed_read_bits.contains(&element_bits) {
+        out.push(Instruction::ReadTransposed { element_bits });
+    }
+    out
+}
+
+/// The instruction Triton 3.9 and the compiler below it use for `access`
+/// (whose `instruction` is the widest vector its layouts allow) on
+/// `machine`: on gfx950 a transposing `ds_read_b64_tr_bN` where Triton's
+/// AMD backend picks one ([`super::transposed_read_applies`]); ldmatrix to
+/// load and stmatrix to store 16-bit elements where the layouts allow them
+/// and the machine has them; else the widest vector, which on AMD LLVM
+/// turns into `ds_read2`/`ds_write2` where it pairs two requests of a lane
+/// ([`super::paired_instruction`]).
+pub fn triton_choice(
+    machine: &Machine,
+    access: &super::Access,
+    padding: &[(u32, u32)],
+) -> Instruction {
+    let widest = access.instruction;
+    let legal = |instruction: Instruction| {
+        super::wavefronts_by_rank(
+            &super::Access {
+                instruction,
+                ..*access
+            },
+            &machine.banks,
+        )
+        .is_ok()
+    };
+    let max_vector = padding.iter().map(|&(interval, _)| interval as u64).min();
+    let options = candidates(
+        machine,
+        access.direction,
+        access.element_bits,
+        widest.bits_per_lane(),
+        padding,
+    );
+    for &option in &options {
+        let chosen = match option {
+            Instruction::ReadTransposed { element_bits } => super::transposed_read_applies(
+                access.distributed,
+                access.shared,
+                element_bits,
+                max_vector,
+            ),
+            Instruction::Matrix { .. } => true,
+            Instruction::LdSt { .. } | Instruction::Paired { .. } => false,
+        };
+        if chosen && legal(option) {
+            return option;
+        }
+    }
+    if options
+        .iter()
+        .any(|i| matches!(i, Instruction::Paired { .. }))
+        && let Ok(Some(paired)) = super::paired_instruction(access)
+    {
+        return paired;
+    }
+    widest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every mnemonic prints as it parses, and parses back to itself.
+    #[test]
+    fn mnemonics_print_as_they_parse() {
+        for text in [
+            "st.shared.v4.b32",
+            "ld.shared.v2.b16",
+            "ld.shared.b8",
+            "st.shared.v2.b64",
+            "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+            "stmatrix.sync.aligned.m8n8.x2.shared.b16",
+            "ds_read_b128",
+            "ds_read_u16",
+            "ds_write_b16",
+            "ds_read2st64_b64",
+            "ds_write2_b32",
+            "ds_read_b64_tr_b8",
+        ] {
+            let m: Mnemonic = text.parse().unwrap();
+            assert_eq!(m.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn triton_packs_more_than_four_narrow_elements_into_words() {
+        let m = |bits, e| Instruction::LdSt { bits }.mnemonic(Direction::Store, Vendor::Nvidia, e);
+        assert_eq!(m(128, 16).to_string(), "st.shared.v4.b32");
+        assert_eq!(m(64, 16).to_string(), "st.shared.v4.b16");
+        assert_eq!(m(32, 16).to_string(), "st.shared.v2.b16");
+        assert_eq!(m(64, 8).to_string(), "st.shared.v2.b32");
+        assert_eq!(m(128, 64).to_string(), "st.shared.v2.b64");
+        assert_eq!(m(8, 4).to_string(), "st.shared.b8");
+    }
+
+    #[test]
+    fn other_spellings_of_the_compiler_parse() {
+        let m: Mnemonic = "ds_write_b16_d16_hi".parse().unwrap();
+        assert_eq!(m.instruction, Instruction::LdSt { bits: 16 });
+        let m: Mnemonic = "st.shared::cta.v2.u32".parse().unwrap();
+        assert_eq!(m.instruction, Instruction::LdSt { bits: 64 });
+        for bad in [
+            "ds_write_u16",
+            "ld.shared.v8.b32",
+            "ldmatrix.x3",
+            "ds_read2_b128",
+            "mov",
+        ] {
+            assert!(bad.parse::<Mnemonic>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn short_names_are_patterns() {
+        let p: InstructionPattern = "ldmatrix.x2.trans".parse().unwrap();
+        assert!(p.matches(Instruction::Matrix {
+            count: 2,
+            trans: true
+        }));
+        assert!(!p.matches(Instruction::Matrix {
+            count: 4,
+            trans: true
+        }));
+        let p: InstructionPattern = "ds_read_b64".parse().unwrap();
+        assert_eq!(p.vendor, Some(Vendor::Amd));
+        assert!(p.matches(Instruction::LdSt { bits: 64 }));
+        let p: InstructionPattern = "vector".parse().unwrap();
+        assert_eq!(p.direction, None);
+        assert!("ldmatrix.x8".parse::<InstructionPattern>().is_err());
+    }
+}
