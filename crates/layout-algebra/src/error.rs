@@ -74,14 +74,21 @@ pub enum LayoutError {
     },
 }
 
-/// The kinds of [`LayoutError::Invalid`] that a caller may want to tell
-/// apart; the parameter named by `what` says the rest.
+/// What kind of parameter an [`LayoutError::Invalid`] is about: what a
+/// tool classifies the error by (a diagnostic's code), so no one reads
+/// `what` or the message to do it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InvalidKind {
-    /// A parameter disagrees with the rank of the tensor or layout.
+    /// A parameter's length disagrees with the rank of the tensor or layout.
     Rank,
-    /// A list that must be a permutation is not one.
-    NotPermutation,
+    /// An order (`order`, `CTAOrder`) is not a permutation of the dims, or
+    /// names a dim the layout does not have.
+    Order,
+    /// XLA's `minor_to_major` is not a permutation of the dims.
+    MinorToMajor,
+    /// The placement of CTAs in a cluster (`CGALayout`, `CTAsPerCGA`,
+    /// `CTASplitNum`) does not fit the layout or the kernel.
+    CtaPlacement,
     /// `threadsPerWarp` does not multiply to the warp size.
     WarpSize,
     Other,

@@ -370,7 +370,7 @@ impl LinearLayout {
         for &dim in order {
             let size = *shape.get(dim).ok_or_else(|| {
                 LayoutError::invalid_of(
-                    InvalidKind::Rank,
+                    InvalidKind::Order,
                     "order",
                     format!("dim {dim} is outside rank {}", shape.len()),
                 )

@@ -45,9 +45,18 @@ fn require_pow2(what: impl FnOnce() -> String, values: &[u32]) -> Result<()> {
 }
 
 fn require_rank(what: &str, got: usize, rank: usize) -> Result<()> {
+    require_length(InvalidKind::Rank, what, got, rank)
+}
+
+/// [`require_rank`] for a CTA placement parameter (`CTASplitNum`).
+fn require_cta_rank(what: &str, got: usize, rank: usize) -> Result<()> {
+    require_length(InvalidKind::CtaPlacement, what, got, rank)
+}
+
+fn require_length(kind: InvalidKind, what: &str, got: usize, rank: usize) -> Result<()> {
     if got != rank {
         return Err(LayoutError::invalid_of(
-            InvalidKind::Rank,
+            kind,
             what,
             format!("has {got} entries but the layout has rank {rank}"),
         ));
@@ -57,7 +66,8 @@ fn require_rank(what: &str, got: usize, rank: usize) -> Result<()> {
 
 fn require_permutation(what: &str, order: &[usize]) -> Result<()> {
     if order.is_empty() {
-        return Err(LayoutError::invalid(
+        return Err(LayoutError::invalid_of(
+            InvalidKind::Order,
             what,
             "is empty; a layout has at least one dim",
         ));
@@ -66,7 +76,7 @@ fn require_permutation(what: &str, order: &[usize]) -> Result<()> {
     for &d in order {
         if d >= order.len() || std::mem::replace(&mut seen[d], true) {
             return Err(LayoutError::invalid_of(
-                InvalidKind::NotPermutation,
+                InvalidKind::Order,
                 what,
                 format!("{order:?} is not a permutation of 0..{}", order.len()),
             ));
@@ -79,6 +89,7 @@ fn require_permutation(what: &str, order: &[usize]) -> Result<()> {
 /// vectors: each moves along one dim by a power of two (a permutation
 /// matrix), as Triton requires of `CGALayout` and `#ttg.linear`.
 fn require_permutation_bases<'a>(
+    kind: InvalidKind,
     what: &str,
     bases: impl IntoIterator<Item = &'a Vec<u32>>,
 ) -> Result<()> {
@@ -94,7 +105,8 @@ fn require_permutation_bases<'a>(
             [] => {}
             [(d, v)] if is_pow2(*v as u64) => {
                 if seen.contains(&(*d, *v)) {
-                    return Err(LayoutError::invalid(
+                    return Err(LayoutError::invalid_of(
+                        kind,
                         what,
                         format!(
                             "the basis {b:?} appears twice; after removing zero bases the bases must form a permutation matrix"
@@ -104,7 +116,8 @@ fn require_permutation_bases<'a>(
                 seen.push((*d, *v));
             }
             _ => {
-                return Err(LayoutError::invalid(
+                return Err(LayoutError::invalid_of(
+                    kind,
                     what,
                     format!(
                         "the basis {b:?} moves in more than one dim or by a non-power of two; each basis must be a single power of two"
@@ -183,7 +196,7 @@ impl CgaLayout {
         for (i, b) in bases.iter().enumerate() {
             if b.len() != rank {
                 return Err(LayoutError::invalid_of(
-                    InvalidKind::Rank,
+                    InvalidKind::CtaPlacement,
                     "CGALayout",
                     format!(
                         "basis {i} has {} entries but the layout has rank {rank}",
@@ -192,7 +205,7 @@ impl CgaLayout {
                 ));
             }
         }
-        require_permutation_bases("CGALayout", &bases)?;
+        require_permutation_bases(InvalidKind::CtaPlacement, "CGALayout", &bases)?;
         let layout = CgaLayout { rank, bases };
         layout.to_linear()?;
         Ok(layout)
@@ -203,8 +216,8 @@ impl CgaLayout {
     /// and the remaining `ctas / split` repeat them (seed 000 `makeCgaLayout`).
     pub fn from_split(ctas_per_cga: &[u32], split_num: &[u32], order: &[usize]) -> Result<Self> {
         let rank = ctas_per_cga.len();
-        require_rank("CTASplitNum", split_num.len(), rank)?;
-        require_rank("CTAOrder", order.len(), rank)?;
+        require_cta_rank("CTASplitNum", split_num.len(), rank)?;
+        require_cta_rank("CTAOrder", order.len(), rank)?;
         require_permutation("CTAOrder", order)?;
         require_pow2(|| "CTAsPerCGA".into(), ctas_per_cga)?;
         require_pow2(|| "CTASplitNum".into(), split_num)?;
@@ -212,7 +225,8 @@ impl CgaLayout {
         for &dim in order {
             let (ctas, split) = (ctas_per_cga[dim], split_num[dim]);
             if ctas % split != 0 {
-                return Err(LayoutError::invalid(
+                return Err(LayoutError::invalid_of(
+                    InvalidKind::CtaPlacement,
                     "CTAsPerCGA",
                     format!(
                         "CTAsPerCGA[{dim}] = {ctas} is not a multiple of CTASplitNum[{dim}] = {split}"
@@ -786,7 +800,8 @@ impl Encoding {
             other => other.cga().map_or(1, CgaLayout::num_ctas),
         };
         if ctas != target.num_ctas as u64 {
-            return Err(LayoutError::invalid(
+            return Err(LayoutError::invalid_of(
+                InvalidKind::CtaPlacement,
                 "CTA placement",
                 format!(
                     "places {ctas} CTAs, but the kernel runs {} CTAs per cluster",
@@ -852,7 +867,7 @@ impl Blocked {
         require_rank("sizePerThread", self.size_per_thread.len(), rank)?;
         require_rank("threadsPerWarp", self.threads_per_warp.len(), rank)?;
         require_rank("warpsPerCTA", self.warps_per_cta.len(), rank)?;
-        require_rank("CTA placement", self.cga.rank(), rank)?;
+        require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         require_permutation("order", &self.order)?;
         require_pow2(|| "sizePerThread".into(), &self.size_per_thread)?;
         require_pow2(|| "threadsPerWarp".into(), &self.threads_per_warp)?;
@@ -880,7 +895,7 @@ fn validate_swizzle(
     cga: &CgaLayout,
 ) -> Result<()> {
     require_permutation("order", order)?;
-    require_rank("CTA placement", cga.rank(), order.len())?;
+    require_cta_rank("CTA placement", cga.rank(), order.len())?;
     require_pow2(|| "vec".into(), &[vec])?;
     require_pow2(|| "perPhase".into(), &[per_phase])?;
     require_pow2(|| "maxPhase".into(), &[max_phase])?;
@@ -1040,7 +1055,7 @@ impl NvmmaShared {
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         self.validate()?;
         let rank = shape.len();
-        require_rank("CTA placement", self.cga.rank(), rank)?;
+        require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
         let per_cta = shape_per_cta(&self.cga, shape)?;
         let outs = names(rank);
@@ -1199,7 +1214,7 @@ impl NvidiaMma {
     pub fn validate(&self) -> Result<()> {
         let rank = self.rank();
         require_pow2(|| "warpsPerCTA".into(), &self.warps_per_cta)?;
-        require_rank("CTA placement", self.cga.rank(), rank)?;
+        require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         match self.version_major {
             2 => {
                 let ok = (rank == 2 && self.instr_shape == [16, 8])
@@ -1314,7 +1329,7 @@ impl AmdMfma {
         require_pow2(|| "warpsPerCTA".into(), &self.warps_per_cta)?;
         require_rank("tilesPerWarp", self.tiles_per_warp().len(), rank)?;
         require_pow2(|| "tilesPerWarp".into(), &self.tiles_per_warp())?;
-        require_rank("CTA placement", self.cga.rank(), rank)?;
+        require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         let (m, n) = (
             self.instr_shape.first().copied().unwrap_or(0),
             self.instr_shape.get(1).copied().unwrap_or(0),
@@ -1496,7 +1511,7 @@ impl AmdWmma {
             ));
         }
         require_pow2(|| "warpsPerCTA".into(), &self.warps_per_cta)?;
-        require_rank("CTA placement", self.cga.rank(), rank)?;
+        require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         let instr = self.instr();
         if instr.len() != 3 || instr[0] != 16 || instr[1] != 16 || !is_pow2(instr[2] as u64) {
             return Err(LayoutError::invalid(
@@ -1797,6 +1812,7 @@ impl LinearEncoding {
     /// tensor broadcasts, a larger one wraps into more registers.
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         require_permutation_bases(
+            InvalidKind::Other,
             "#ttg.linear",
             self.register
                 .iter()

@@ -119,7 +119,7 @@ impl XlaShape {
                 .any(|&d| d >= rank || std::mem::replace(&mut seen[d], true))
         {
             return Err(LayoutError::invalid_of(
-                InvalidKind::NotPermutation,
+                InvalidKind::MinorToMajor,
                 "minor_to_major",
                 format!(
                     "{:?} is not a permutation of the {rank} dimensions of {self}",

@@ -127,29 +127,21 @@ pub fn code_for(err: &LayoutError, domain: Domain) -> Code {
             Domain::Cute => Code::CutePrecondition,
             _ => Code::DimMismatch,
         },
-        // `what` names the parameter at fault (a Triton key such as
-        // `order` or `CTAsPerCGA`, fixed by CONTRACT §1); `kind` says what
-        // is wrong with it. The message text is never read.
-        LayoutError::Invalid { what, kind, .. } => {
-            let w = what.as_str();
-            if w == "minor_to_major" {
-                Code::InvalidMinorToMajor
-            } else if w == "order" || w.ends_with("order") || *kind == InvalidKind::NotPermutation {
-                Code::OrderNotPermutation
-            } else if w.starts_with("CTA") || w == "CGALayout" {
-                Code::CtaDivisibility
-            } else if *kind == InvalidKind::WarpSize {
-                Code::TargetMismatch
-            } else {
-                match domain {
-                    Domain::Triton => Code::InvalidEncoding,
-                    Domain::Cute => Code::CutePrecondition,
-                    Domain::Xla => Code::InvalidXla,
-                    Domain::Conversion => Code::NotConvertible,
-                    Domain::Linear | Domain::Bank => Code::InvalidEncoding,
-                }
-            }
-        }
+        // The kind says what the fault is about; neither `what` nor the
+        // message is read.
+        LayoutError::Invalid { kind, .. } => match kind {
+            InvalidKind::MinorToMajor => Code::InvalidMinorToMajor,
+            InvalidKind::Order => Code::OrderNotPermutation,
+            InvalidKind::CtaPlacement => Code::CtaDivisibility,
+            InvalidKind::WarpSize => Code::TargetMismatch,
+            InvalidKind::Rank | InvalidKind::Other => match domain {
+                Domain::Triton => Code::InvalidEncoding,
+                Domain::Cute => Code::CutePrecondition,
+                Domain::Xla => Code::InvalidXla,
+                Domain::Conversion => Code::NotConvertible,
+                Domain::Linear | Domain::Bank => Code::InvalidEncoding,
+            },
+        },
     }
 }
 
