@@ -101,15 +101,6 @@ impl Instruction {
         }
     }
 
-    /// Elements of `element_bits` each lane moves per address (8 per
-    /// matrix row).
-    pub fn elements_per_lane(self, element_bits: u32) -> u32 {
-        match self {
-            Instruction::Matrix { .. } => 8,
-            _ => (self.bits_per_lane() / element_bits.max(1)).max(1),
-        }
-    }
-
     /// The instruction as `vendor`'s assembly spells it, moving elements of
     /// `element_bits` in `direction`.
     pub fn mnemonic(self, direction: Direction, vendor: Vendor, element_bits: u32) -> Mnemonic {
