@@ -464,8 +464,8 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
 }
 
 /// The registers that form a `bits`-wide vector of `element_bits`
-/// elements (offsets 1, 2, 4, ...), checking that every other register and
-/// lane starts an aligned vector.
+/// elements (offsets 1, 2, 4, ...), checking that every lane and warp
+/// starts an aligned vector.
 fn vector_of(c: &Cvt, element_bits: u32, bits: u32) -> Result<Vec<usize>> {
     if !(8..=128).contains(&bits) || !bits.is_power_of_two() || bits < element_bits {
         return Err(LayoutError::invalid(
@@ -486,14 +486,12 @@ fn vector_of(c: &Cvt, element_bits: u32, bits: u32) -> Result<Vec<usize>> {
         vector_regs.push(r);
     }
     let low = (1u64 << vec_bits) - 1;
-    let misaligned = c.lanes.iter().chain(
-        c.regs
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !vector_regs.contains(i))
-            .map(|(_, o)| o),
-    );
-    for o in misaligned {
+    // Every lane's and every warp's vectors must be aligned, not only warp
+    // 0's: the compiler picks one width for the whole CTA. A register whose
+    // offset has low bits only reorders the elements inside an aligned
+    // vector, which the compiler does with register names (the PTX of
+    // compiled kernels shows such vectors).
+    for o in c.lanes.iter().chain(&c.warps) {
         if o & low != 0 {
             return Err(cannot_vectorise(format!(
                 "a {bits}-bit access needs {vec}-element aligned vectors, but offset {o} is not a multiple of {vec}"
@@ -685,7 +683,7 @@ fn phase_geometry(
             let m = matrix_geometry(c, element_bits, count, trans)?;
             let instructions = 1u64 << (c.regs.len() - m.regs_per_instruction);
             return Ok(Geometry {
-                vector_elems: 8,
+                vector_elems: (128 / element_bits) as u64,
                 phase: m.rows,
                 phases_per_pass: count as u64,
                 passes: instructions,
@@ -747,16 +745,33 @@ struct MatrixGeometry {
     regs_per_instruction: usize,
 }
 
-/// `ldmatrix`/`stmatrix` need the mma fragment: for a plain access register
-/// bit 0 and lane bits 0, 1 walk the 8 contiguous elements of a row and lane
-/// bits 2-4 pick the row; `.trans` swaps the two roles.
-fn matrix_geometry(c: &Cvt, element_bits: u32, count: u32, trans: bool) -> Result<MatrixGeometry> {
-    if element_bits != 16 {
-        return Err(LayoutError::invalid(
+/// Register bits that make up one lane's 32-bit share of a matrix row:
+/// ldmatrix/stmatrix move pairs of 16-bit halves, so a lane holds two
+/// 16-bit, four 8-bit or one 32-bit element of each row (Triton uses the
+/// plain form for any element up to 32 bits, `.trans` for 16-bit only).
+pub fn matrix_chunk_registers(element_bits: u32, trans: bool) -> Result<usize> {
+    match (element_bits, trans) {
+        (16, _) => Ok(1),
+        (8, false) => Ok(2),
+        (32, false) => Ok(0),
+        _ => Err(LayoutError::invalid(
             "ldmatrix/stmatrix",
-            format!("move 16-bit elements, not {element_bits}-bit"),
-        ));
+            if trans {
+                format!("transpose 16-bit elements, not {element_bits}-bit")
+            } else {
+                format!("move 8-, 16- or 32-bit elements, not {element_bits}-bit")
+            },
+        )),
     }
+}
+
+/// `ldmatrix`/`stmatrix` need the mma fragment: in a plain access, the
+/// registers of one lane's 32-bit share (any registers that hold
+/// consecutive elements) and lane bits 0, 1 walk the 16 bytes of a row, and
+/// lane bits 2-4 pick the row; `.trans` (16-bit) swaps the roles: register
+/// bit 0 and lane bits 0, 1 pick the row, lane bits 2-4 walk it.
+fn matrix_geometry(c: &Cvt, element_bits: u32, count: u32, trans: bool) -> Result<MatrixGeometry> {
+    let chunk = matrix_chunk_registers(element_bits, trans)?;
     if ![1, 2, 4].contains(&count) {
         return Err(LayoutError::invalid(
             "ldmatrix/stmatrix",
@@ -764,44 +779,66 @@ fn matrix_geometry(c: &Cvt, element_bits: u32, count: u32, trans: bool) -> Resul
         ));
     }
     let extra = count.trailing_zeros() as usize;
-    if c.lanes.len() != 5 || c.regs.len() < 1 + extra {
+    if c.lanes.len() != 5 || c.regs.len() < chunk + extra {
         return Err(LayoutError::invalid(
             "ldmatrix/stmatrix",
             format!(
                 "need 32 lanes and at least {} registers per thread",
-                2 << extra
+                1 << (chunk + extra)
             ),
         ));
     }
-    let (contig, rows) = if trans {
+    // Elements in one 16-byte row.
+    let row_elements = (128 / element_bits) as u64;
+    let (contig, rows, chunk_regs) = if trans {
         (
             vec![c.lanes[2], c.lanes[3], c.lanes[4]],
             vec![c.regs[0], c.lanes[0], c.lanes[1]],
+            vec![0],
         )
     } else {
-        (
-            vec![c.regs[0], c.lanes[0], c.lanes[1]],
-            vec![c.lanes[2], c.lanes[3], c.lanes[4]],
-        )
+        let chunk_regs: Vec<usize> = (0..chunk)
+            .map(|k| {
+                c.regs
+                    .iter()
+                    .position(|&o| o == 1 << k)
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
+        let contig = chunk_regs
+            .iter()
+            .map(|&r| c.regs.get(r).copied().unwrap_or(0))
+            .chain([c.lanes[0], c.lanes[1]])
+            .collect();
+        (contig, vec![c.lanes[2], c.lanes[3], c.lanes[4]], chunk_regs)
     };
-    if contig != [1, 2, 4] {
+    let want: Vec<u64> = (0..row_elements.trailing_zeros()).map(|k| 1 << k).collect();
+    if contig != want {
         return Err(cannot_vectorise(format!(
-            "{}matrix needs each 8x8 row to be 8 consecutive elements in shared memory; the fragment's row elements are at offsets {:?}",
+            "{}matrix needs each 8x8 row to be 16 consecutive bytes in shared memory; the fragment's row elements are at offsets {:?}",
             if trans { "a transposed " } else { "" },
             contig
         )));
     }
-    let others = rows.iter().chain(&c.regs[1..]);
+    // Every warp's rows, too: one instruction form serves the whole CTA.
+    let others = c
+        .regs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !chunk_regs.contains(i))
+        .map(|(_, o)| o)
+        .chain(&rows)
+        .chain(&c.warps);
     for &o in others {
-        if o & 7 != 0 {
+        if o % row_elements != 0 {
             return Err(cannot_vectorise(format!(
-                "matrix rows must start at multiples of 8 elements, offset {o} does not"
+                "matrix rows must start at multiples of {row_elements} elements (16 bytes), offset {o} does not"
             )));
         }
     }
     Ok(MatrixGeometry {
         rows,
-        regs_per_instruction: 1 + extra,
+        regs_per_instruction: chunk + extra,
     })
 }
 
@@ -831,7 +868,13 @@ impl AccessGeometry {
     /// The widest `ld/st.shared` vector (elements, at most 128 bits) `map`
     /// allows this access.
     pub fn widest_vector(&self, map: &OffsetMap) -> u64 {
-        widest_vector_of(&cvt_of(self, map), self.element_bits)
+        widest_vector_of(&cvt_of(self, map), self.element_bits, VectorRule::Compiled)
+    }
+
+    /// [`Self::widest_vector`] when padding follows `map`: Triton's rule
+    /// ([`largest_vectorisation`]), as its padded lowering uses it.
+    pub fn widest_padded_vector(&self, map: &OffsetMap) -> u64 {
+        widest_vector_of(&cvt_of(self, map), self.element_bits, VectorRule::Triton)
     }
 }
 
@@ -977,11 +1020,34 @@ fn count_requests(
 
 /// The largest vector (in elements, at most 128 bits) in which every lane
 /// holds consecutive, aligned shared-memory elements, and the register
-/// indices that form it (Triton's `largestVectorisation`).
+/// indices that form it (Triton's `largestVectorisation`, which Triton's
+/// bank-conflict measure and its padded lowering use).
 pub fn largest_vectorisation(
     distributed: &LinearLayout,
     shared: &LinearLayout,
     element_bits: u32,
+) -> Result<(u64, Vec<usize>)> {
+    vectorisation(distributed, shared, element_bits, VectorRule::Triton)
+}
+
+/// The vector the compiled kernel uses: [`largest_vectorisation`], except
+/// that a register whose offset has low bits only reorders the elements
+/// inside an aligned vector, and LLVM merges such accesses into the wide
+/// one (the PTX of compiled kernels shows it), so only lanes and warps
+/// must be aligned.
+pub fn compiled_vectorisation(
+    distributed: &LinearLayout,
+    shared: &LinearLayout,
+    element_bits: u32,
+) -> Result<u64> {
+    Ok(vectorisation(distributed, shared, element_bits, VectorRule::Compiled)?.0)
+}
+
+fn vectorisation(
+    distributed: &LinearLayout,
+    shared: &LinearLayout,
+    element_bits: u32,
+    rule: VectorRule,
 ) -> Result<(u64, Vec<usize>)> {
     check_element_bits(element_bits)?;
     let access = Access {
@@ -992,15 +1058,23 @@ pub fn largest_vectorisation(
         direction: Direction::Store,
     };
     let c = cvt(&access)?;
-    Ok(vector_registers(&c, element_bits))
+    Ok(vector_registers(&c, element_bits, rule))
 }
 
-fn widest_vector_of(c: &Cvt, element_bits: u32) -> u64 {
-    vector_registers(c, element_bits).0
+/// Which registers must start aligned vectors: all of them (Triton's rule)
+/// or none (what the compiled kernel does over a linear layout).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum VectorRule {
+    Triton,
+    Compiled,
+}
+
+fn widest_vector_of(c: &Cvt, element_bits: u32, rule: VectorRule) -> u64 {
+    vector_registers(c, element_bits, rule).0
 }
 
 /// The widest vector `c` allows and the registers that form it.
-fn vector_registers(c: &Cvt, element_bits: u32) -> (u64, Vec<usize>) {
+fn vector_registers(c: &Cvt, element_bits: u32, rule: VectorRule) -> (u64, Vec<usize>) {
     let max = (128 / element_bits).max(1) as u64;
     let mut v = max;
     while v >= 1 {
@@ -1010,11 +1084,13 @@ fn vector_registers(c: &Cvt, element_bits: u32) -> (u64, Vec<usize>) {
             .collect();
         if let Some(regs) = regs {
             let low = v - 1;
-            let aligned = c.lanes.iter().all(|o| o & low == 0)
-                && c.regs
-                    .iter()
-                    .enumerate()
-                    .all(|(i, o)| regs.contains(&i) || o & low == 0);
+            // Lanes and warps aligned; registers too by Triton's rule.
+            let aligned = c.lanes.iter().chain(&c.warps).all(|o| o & low == 0)
+                && (rule == VectorRule::Compiled
+                    || c.regs
+                        .iter()
+                        .enumerate()
+                        .all(|(i, o)| regs.contains(&i) || o & low == 0));
             if aligned {
                 return (v, regs);
             }
@@ -1126,7 +1202,7 @@ impl AccessGeometry {
             Instruction::Matrix { trans: false, .. } => Some(
                 self.registers
                     .iter()
-                    .take(1)
+                    .take(matrix_chunk_registers(self.element_bits, false).ok()?)
                     .chain(self.lanes.iter().take(2))
                     .copied()
                     .collect(),
@@ -1159,8 +1235,9 @@ impl AccessGeometry {
                 let served = target.phases_for(bits, direction).generators.len() as u32;
                 instructions << lane_bits.saturating_sub(served)
             }
-            (None, Instruction::Matrix { count, .. }) => {
-                let per = 1 + count.trailing_zeros();
+            (None, Instruction::Matrix { count, trans }) => {
+                let chunk = matrix_chunk_registers(self.element_bits, trans).unwrap_or(1) as u32;
+                let per = chunk + count.trailing_zeros();
                 (1u64 << regs.saturating_sub(per)) * count as u64
             }
             (None, _) => unreachable!("only matrix instructions have no per-address width"),

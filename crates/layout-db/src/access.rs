@@ -7,7 +7,8 @@
 
 use layout_algebra::bank::{
     Access, Direction, Instruction, InstructionPattern, Mnemonic, PatternShape, Wavefronts,
-    candidates, largest_vectorisation, padded_wavefronts_by_enumeration, triton_choice,
+    candidates, compiled_vectorisation, largest_vectorisation, padded_wavefronts_by_enumeration,
+    triton_choice,
 };
 use layout_algebra::interop::{CuteInDims, cute_to_linear, swizzled_to_linear};
 use layout_algebra::machine::Vendor;
@@ -253,7 +254,12 @@ fn measure(
     let target = ctx.target().bank_target();
     let (dl, sl) = (&dist.layout, &shared.layout);
     let padding = shared.encoding.as_ref().map_or(&[][..], Encoding::padding);
-    let (mut vector, _) = ctx.alg(largest_vectorisation(dl, sl, bits), Domain::Bank, span)?;
+    let mut vector = if padding.is_empty() {
+        ctx.alg(compiled_vectorisation(dl, sl, bits), Domain::Bank, span)?
+    } else {
+        ctx.alg(largest_vectorisation(dl, sl, bits), Domain::Bank, span)?
+            .0
+    };
     // A vector never crosses padding: it holds at most one interval.
     if let Some(&(interval, _)) = padding.iter().min_by_key(|(i, _)| *i) {
         vector = vector.min(interval as u64);
@@ -293,7 +299,7 @@ fn measure(
                 (b / bits) as u64
             }
             Instruction::ReadTransposed { .. } => (64 / bits) as u64,
-            Instruction::Matrix { .. } => 8,
+            Instruction::Matrix { .. } => (128 / bits) as u64,
         },
         wavefronts: w,
         conflicts,

@@ -11,7 +11,6 @@
 //!   kernel allocates, and a kernel with one uses shared memory at all.
 
 use layout_algebra::bank::Instruction;
-use layout_algebra::triton::Encoding;
 use layout_db::{Database, SourceFile, Value, item_values};
 
 fn manifest() -> Vec<serde_json::Value> {
@@ -38,7 +37,6 @@ fn the_analysis_of_every_dump_matches_its_compiled_kernel() {
     let (mut accesses, mut amd, mut nvidia, mut paired, mut transposed, mut conversions) =
         (0, 0, 0, 0, 0, 0);
     let mut disagreements = Vec::new();
-    let mut known_gaps = Vec::new();
     for k in &kernels {
         let file_name = k["file"].as_str().unwrap();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -70,15 +68,7 @@ fn the_analysis_of_every_dump_matches_its_compiled_kernel() {
                         let exact = k["shared_mnemonics"][name.as_str()].as_u64().unwrap_or(0);
                         exact.min(uses(k, a.instruction.family()))
                     };
-                    // FIXME: Triton loads 8-bit mma.sync operands (kWidth = 4)
-                    // with ldmatrix on sm80; layoutc still counts a 32-bit
-                    // ld.shared. Listed apart so the fix shows here.
-                    let eight_bit_operand = a.element_bits == 8
-                        && k["target"] == "sm80"
-                        && matches!(a.distributed.encoding, Encoding::DotOperand(_));
-                    if counted == 0 && eight_bit_operand {
-                        known_gaps.push(format!("{file_name}:{line}: {name}"));
-                    } else if counted == 0 {
+                    if counted == 0 {
                         disagreements.push(format!(
                             "{file_name}:{line}: layoutc says {name}, the kernel's code has none"
                         ));
@@ -98,7 +88,6 @@ fn the_analysis_of_every_dump_matches_its_compiled_kernel() {
         }
     }
     assert!(disagreements.is_empty(), "{disagreements:#?}");
-    assert_eq!(known_gaps.len(), 3, "{known_gaps:#?}");
     eprintln!(
         "{accesses} accesses ({nvidia} on NVIDIA, {amd} on AMD: {paired} paired, {transposed} transposing reads), {conversions} conversions through shared memory"
     );

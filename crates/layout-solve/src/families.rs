@@ -235,7 +235,8 @@ pub fn padded_over(map: &OffsetMap, tensor: &TensorDims, element_bits: u32) -> V
     out
 }
 
-/// A padded candidate as `#ttg.padded_shared` with its offset bases.
+/// A padded candidate as `#ttg.padded_shared` with its offset bases, when
+/// Triton accepts it (each basis a power of two along one dim).
 pub fn padded_notation(candidate: &Candidate, tensor: &TensorDims) -> Option<Encoding> {
     let shared = candidate.map.to_shared_layout(tensor).ok()??;
     let offset = shared
@@ -243,13 +244,16 @@ pub fn padded_notation(candidate: &Candidate, tensor: &TensorDims) -> Option<Enc
         .into_iter()
         .find(|(n, _)| n == "offset")
         .map(|(_, b)| b)?;
-    Some(Encoding::PaddedShared(PaddedShared {
+    let padded = PaddedShared {
         intervals: candidate.padding.clone(),
         linear: PaddedLinear::Bases {
             offset,
             block: Vec::new(),
         },
-    }))
+    };
+    // Only what Triton accepts: a swizzled remap is no padded layout.
+    padded.layout().ok()?;
+    Some(Encoding::PaddedShared(padded))
 }
 
 /// NVMMA's modes for a tensor, converted through Triton's layout once per

@@ -163,6 +163,62 @@ impl<'a> Problem<'a> {
         })
     }
 
+    /// The cost of `candidate` with the instructions Triton itself emits
+    /// for it ([`bank::triton_choice`]), whatever the request allows: what
+    /// a kernel compiled with this layout does.
+    pub fn as_compiled(&self, candidate: &Candidate) -> Option<Score> {
+        let req = self.request;
+        let eb = req.element_bits;
+        let names: Vec<_> = req.tensor.iter().map(|(n, _)| n.clone()).collect();
+        let shared = candidate.map.to_shared_layout(&req.tensor).ok()??;
+        let padding = &candidate.padding;
+        let mut accesses = Vec::with_capacity(req.accesses.len());
+        let (mut weighted, mut reads, mut writes) = (0, 0, 0);
+        for access in &req.accesses {
+            let layout = access.layout.transpose_outs(&names).ok()?;
+            let mut vector = if padding.is_empty() {
+                bank::compiled_vectorisation(&layout, &shared, eb).ok()?
+            } else {
+                bank::largest_vectorisation(&layout, &shared, eb).ok()?.0
+            };
+            for &(interval, _) in padding {
+                vector = vector.min(interval as u64);
+            }
+            let mut a = bank::Access {
+                distributed: &layout,
+                shared: &shared,
+                element_bits: eb,
+                instruction: Instruction::LdSt {
+                    bits: (vector as u32 * eb).max(8),
+                },
+                direction: access.direction,
+            };
+            a.instruction = bank::triton_choice(&req.machine, &a, padding);
+            let counts =
+                bank::padded_wavefronts_by_enumeration(&a, &req.machine.banks, padding).ok()?;
+            weighted += access.weight * counts.wavefronts;
+            match access.direction {
+                Direction::Load => reads += counts.wavefronts,
+                Direction::Store => writes += counts.wavefronts,
+            }
+            accesses.push(AccessCost {
+                direction: access.direction,
+                instruction: a.instruction,
+                vector_bits: a.instruction.bits_per_lane(),
+                counts,
+                conflicts: counts.wavefronts.div_ceil(counts.ideal.max(1)) - 1,
+            });
+        }
+        let elements = 1u64 << self.tensor_bits();
+        Some(Score {
+            accesses,
+            weighted,
+            read_wavefronts: reads,
+            write_wavefronts: writes,
+            scratch_bytes: candidate.scratch_elements(elements) * eb as u64 / 8,
+        })
+    }
+
     /// The cheapest instruction the policy allows for one access.
     pub fn access_cost(
         &self,
@@ -172,12 +228,30 @@ impl<'a> Problem<'a> {
     ) -> Option<AccessCost> {
         let req = self.request;
         let eb = req.element_bits;
-        let mut vector = geometry.widest_vector(&candidate.map);
+        let mut vector = if candidate.padding.is_empty() {
+            geometry.widest_vector(&candidate.map)
+        } else {
+            geometry.widest_padded_vector(&candidate.map)
+        };
         // A vector never crosses a padding interval.
         for &(interval, _) in &candidate.padding {
             vector = vector.min(interval as u64);
         }
         let widest = (vector as u32 * eb).max(8);
+        // The compiler emits the widest vector whatever the padding: a pad
+        // that is not a whole number of vectors misaligns every vector after
+        // it, and the kernel faults (an H100 raises a misaligned address).
+        if candidate
+            .padding
+            .iter()
+            .any(|&(_, pad)| (pad * eb) % widest != 0)
+        {
+            return None;
+        }
+        let matrix_rows_aligned = candidate
+            .padding
+            .iter()
+            .all(|&(_, pad)| (pad * eb) % 128 == 0);
         // The widest vector is the one the compiler emits: narrower ones
         // are not an answer's to choose.
         let options = bank::candidates(&req.machine, direction, eb, widest, &candidate.padding)
@@ -190,6 +264,8 @@ impl<'a> Problem<'a> {
                 }
                 (Instruction::LdSt { .. }, _) => true,
                 (_, InstructionPolicy::Vector) => false,
+                // ldmatrix/stmatrix rows start on 16-byte boundaries.
+                (Instruction::Matrix { .. }, _) if !matrix_rows_aligned => false,
                 (Instruction::Matrix { .. }, _) => true,
                 // AMD's paired and transposing accesses: what the compiler
                 // forms from the widest vector, where it can.

@@ -422,9 +422,11 @@ fn encode_and_check(problem: &Problem, plan: &Plan, max_cost: u64, time: Duratio
                 for (i, &t) in row.iter().enumerate() {
                     solver.assert(is_offset(t, 1 << i));
                 }
+                // Rows start on 16-byte boundaries.
+                let row_bits = row.len() as u32;
                 for &v in g.registers.iter().chain(&g.lanes) {
                     if !row.contains(&v) {
-                        solver.assert(bits_zero(&m(v), 0, 3.min(n)));
+                        solver.assert(bits_zero(&m(v), 0, row_bits.min(n)));
                     }
                 }
             }

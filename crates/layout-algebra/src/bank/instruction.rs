@@ -121,10 +121,16 @@ impl Instruction {
 /// emits for a vector of `bits` (`storeDShared`/`loadDShared` of the NVIDIA
 /// backend): the element's width (sub-byte elements move as bytes), except
 /// that more than four elements narrower than 32 bits travel packed into
-/// 32-bit words, since PTX vectors have at most four operands.
+/// 32-bit words, since PTX vectors have at most four operands, and four
+/// bytes travel as one 32-bit word (LLVM's NVPTX backend keeps `<4 x i8>`
+/// in one register), as the PTX of compiled kernels shows.
 fn ptx_operand_bits(bits: u32, element_bits: u32) -> u32 {
     let element = element_bits.clamp(8, 64).min(bits.max(8));
-    if bits / element > 4 { 32 } else { element }
+    if bits / element > 4 || (element == 8 && bits == 32) {
+        32
+    } else {
+        element
+    }
 }
 
 /// A shared-memory instruction as the machine's assembly spells its opcode:
@@ -424,8 +430,9 @@ impl FromStr for InstructionPattern {
 /// Every instruction an access of `element_bits` elements may be served
 /// with on `machine`, given the widest `ld/st` vector its layouts allow
 /// (`widest_bits`) and the padding of its shared layout: the widest vector
-/// first, narrower ones after it, then ldmatrix/stmatrix (16-bit elements,
-/// rows without padding; 4 matrices before 2 before 1), AMD's paired
+/// first, narrower ones after it, then ldmatrix/stmatrix (8-, 16- or
+/// 32-bit elements, `.trans` 16-bit only, unpadded layouts; 4 matrices
+/// before 2 before 1), AMD's paired
 /// accesses of 32- or 64-bit vectors (unpadded: padding makes every
 /// address a runtime value), and gfx950's transposing reads.
 /// Whether the layouts allow one is the bank model's to say: counting it
@@ -444,13 +451,17 @@ pub fn candidates(
         out.push(Instruction::LdSt { bits });
         bits /= 2;
     }
-    // A matrix row is 8 contiguous 16-bit elements: padding inside it
-    // breaks it.
-    let rows_fit = padding.iter().all(|&(interval, _)| interval >= 8);
-    if machine.matrix.matrix(direction) && element_bits == 16 && rows_fit {
+    // Triton lowers a padded layout through plain vectors: ldmatrix and
+    // stmatrix need a linear one.
+    // Triton's `getSrcDstTiles`: the plain form for elements up to 32 bits,
+    // the transposing one for 16-bit elements.
+    if machine.matrix.matrix(direction) && [8, 16, 32].contains(&element_bits) && padding.is_empty()
+    {
         for count in [4, 2, 1] {
             for trans in [false, true] {
-                out.push(Instruction::Matrix { count, trans });
+                if !trans || element_bits == 16 {
+                    out.push(Instruction::Matrix { count, trans });
+                }
             }
         }
     }

@@ -173,17 +173,53 @@ pub(super) fn group_requests(
         }
         Instruction::Matrix { count, trans } => {
             let extra = count.trailing_zeros();
+            // The register bits of one lane's 32-bit share of a row: register
+            // 0 for `.trans`, else the registers holding the consecutive
+            // elements (wherever they are); the others pick the matrix and
+            // the instruction, lowest first.
+            let origin = offset_of(0, 0)?;
+            let chunk_bits: Vec<u32> = if trans {
+                vec![0]
+            } else {
+                let chunk = super::matrix_chunk_registers(element_bits, false)?;
+                let mut bits = Vec::new();
+                for k in 0..chunk {
+                    let found = (0..reg_bits)
+                        .find(|&b| matches!(offset_of(1 << b, 0), Ok(o) if o ^ origin == 1 << k));
+                    bits.push(found.ok_or_else(|| {
+                        LayoutError::invalid(
+                            "ldmatrix/stmatrix",
+                            "no register holds the next element of a row",
+                        )
+                    })?);
+                }
+                bits
+            };
+            let select: Vec<u32> = (0..reg_bits).filter(|b| !chunk_bits.contains(b)).collect();
+            let scatter = |v: u64| {
+                select
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| v >> i & 1 == 1)
+                    .fold(0u64, |acc, (_, &b)| acc | 1 << b)
+            };
+            let row_elements = (128 / element_bits.max(8)) as u64;
             for instr in 0..g.instructions {
                 for j in 0..count as u64 {
                     let mut requests = Vec::new();
                     for r in 0..8u64 {
-                        let reg_high = (instr << extra | j) << 1;
+                        let reg_high = scatter(instr << extra | j);
                         let (reg, lane) = if trans {
                             (reg_high | (r & 1), r >> 1)
                         } else {
                             (reg_high, r << 2)
                         };
-                        requests.push(request((8 * j + r) as u32, reg, offset_of(reg, lane)?, 8));
+                        requests.push(request(
+                            (8 * j + r) as u32,
+                            reg,
+                            offset_of(reg, lane)?,
+                            row_elements,
+                        ));
                     }
                     phases.push(Phase {
                         instruction: instr,

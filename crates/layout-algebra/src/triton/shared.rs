@@ -256,6 +256,8 @@ impl PaddedShared {
                         .collect()
                 };
                 let rank = offset.iter().chain(block).map(Vec::len).max().unwrap_or(0);
+                // Triton's verifier: the linear component moves whole rows
+                // or chunks, never single elements (no per-element swizzle).
                 for b in offset {
                     if b.iter().filter(|&&x| x != 0).count() != 1 {
                         return Err(LayoutError::invalid(
@@ -263,6 +265,14 @@ impl PaddedShared {
                             format!(
                                 "each offset basis moves along exactly one dim, but {b:?} does not"
                             ),
+                        ));
+                    }
+                }
+                for b in offset.iter().chain(block) {
+                    if b.iter().any(|&x| x != 0 && !x.is_power_of_two()) {
+                        return Err(LayoutError::invalid(
+                            "padded_shared",
+                            format!("each basis is 0 or a power of two, but {b:?} is not"),
                         ));
                     }
                 }

@@ -1,0 +1,225 @@
+//! The wavefronts layoutc counts are the ones an H100 serves.
+//!
+//! `tests/vectors/triton/hw_sm90_wavefronts.json` holds, for every pair of
+//! the swizzle corpus that Triton lowers through shared memory, kernels the
+//! Triton 3.9 wheel compiled for sm90 around layoutc's answers (the linear,
+//! triton and padded families): a store of the source layout into the shared
+//! layout and a load of the destination layout out of it. Each was run once,
+//! one CTA, on an NVIDIA H100 under Nsight Compute, which counted the
+//! shared-memory wavefronts of every warp
+//! (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st` / `_op_ld`).
+//!
+//! Here each kernel is pasted as TTGIR (`local_alloc`, `local_store`,
+//! `local_load`) and analysed as a dump: the instruction layoutc says Triton
+//! emits must be in the kernel's PTX, and its wavefronts times the warps must
+//! be what the hardware counted. The differences left are printed by which
+//! way they go; the count of agreements may only grow.
+//!
+//! Padded answers whose padding is not a whole number of the vectors Triton
+//! emits faulted on the H100 (a misaligned address); the model must say
+//! which ones do.
+
+use std::collections::BTreeMap;
+
+use layout_algebra::bank::{Direction, Instruction};
+use layout_db::{Database, SourceFile, Value, item_values};
+use serde_json::Value as Json;
+
+fn vectors(name: &str) -> Json {
+    let path = format!(
+        "{}/../../tests/vectors/triton/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+fn element(bits: u64) -> &'static str {
+    match bits {
+        8 => "i8",
+        16 => "f16",
+        32 => "f32",
+        64 => "f64",
+        _ => panic!("{bits}-bit elements"),
+    }
+}
+
+/// The kernel's shared-memory traffic as a pasted dump.
+fn dump(kernel: &Json, pair: &Json) -> String {
+    let dims: Vec<String> = kernel["shape"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    let ty = format!(
+        "{}x{}",
+        dims.join("x"),
+        element(kernel["bits"].as_u64().unwrap())
+    );
+    let memdesc = format!("!ttg.memdesc<{ty}, #shared, #smem, mutable>");
+    format!(
+        "#src = {src}\n#dst = {dst}\n#shared = {shared}\n#smem = #ttg.shared_memory\n\
+         module attributes {{\"ttg.num-ctas\" = 1 : i32, \"ttg.num-warps\" = {warps} : i32, ttg.target = \"cuda:90\", \"ttg.threads-per-warp\" = 32 : i32}} {{\n\
+         %buf = ttg.local_alloc : () -> {memdesc}\n\
+         ttg.local_store %x, %buf : tensor<{ty}, #src> -> {memdesc}\n\
+         %y = ttg.local_load %buf : {memdesc} -> tensor<{ty}, #dst>\n}}\n",
+        src = pair["src_ttgir"].as_str().unwrap(),
+        dst = pair["dst_ttgir"].as_str().unwrap(),
+        shared = kernel["shared_ttgir"].as_str().unwrap(),
+        warps = kernel["num_warps"],
+    )
+}
+
+/// Which way the model and the hardware differ.
+fn cause(model: u64, measured: u64) -> &'static str {
+    if measured < model {
+        // Requests the model serves apart that the hardware serves together:
+        // lanes or warps that hold the same elements (slices, broadcasts),
+        // and a few transposing matrix accesses.
+        "fewer on the hardware"
+    } else {
+        // A few wavefronts more than the requests need, mostly 64-bit
+        // accesses in 8-warp CTAs: not a property of the addresses.
+        "more on the hardware"
+    }
+}
+
+#[test]
+fn answers_cost_on_an_h100_what_layoutc_says() {
+    let hw = vectors("hw_sm90_wavefronts.json");
+    let corpus = vectors("swizzle_corpus.json");
+    let pairs: BTreeMap<&str, &Json> = corpus["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p))
+        .collect();
+    let kernels: Vec<&Json> = hw["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| k["kind"] != "own" && k.get("hw").is_some())
+        .collect();
+    assert!(kernels.len() >= 700, "{} answer kernels", kernels.len());
+
+    let (mut agree, mut counted) = (0, 0);
+    let mut differences: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut wrong_instruction = Vec::new();
+    for k in &kernels {
+        let name = format!(
+            "{}.{}",
+            k["pair"].as_str().unwrap(),
+            k["kind"].as_str().unwrap()
+        );
+        let warps = k["num_warps"].as_u64().unwrap();
+        let opcodes = &k["ptx_shared_opcodes"];
+        let reports = accesses(&name, dump(k, pairs[k["pair"].as_str().unwrap()]));
+        assert_eq!(reports.len(), 2, "{name}: store and load");
+        for a in reports {
+            counted += 1;
+            let (metric, what) = match a.direction {
+                Direction::Store => ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st", "store"),
+                Direction::Load => ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld", "load"),
+            };
+            let mnemonic = a.instruction.to_string();
+            if opcodes[mnemonic.as_str()].as_u64().unwrap_or(0) == 0 {
+                wrong_instruction.push(format!("{name} {what}: {mnemonic}, PTX has {opcodes}"));
+                continue;
+            }
+            let model = a.wavefronts * warps;
+            let measured = k["hw"][metric].as_u64().unwrap();
+            if model == measured {
+                agree += 1;
+            } else {
+                differences
+                    .entry(cause(model, measured))
+                    .or_default()
+                    .push(format!(
+                        "{name} {what}: {mnemonic}, {model} counted, {measured} measured"
+                    ));
+            }
+        }
+    }
+    eprintln!("{agree} of {counted} accesses cost what the H100 measured");
+    for (cause, list) in &differences {
+        eprintln!("{cause}: {}", list.len());
+        for d in list.iter().take(5) {
+            eprintln!("  {d}");
+        }
+    }
+    for w in wrong_instruction.iter() {
+        eprintln!("instruction: {w}");
+    }
+    // FIXME: two padded loads Triton emits as scalars where layoutc counts a
+    // vector; the rule that makes the compiler give up is not modelled yet.
+    assert_eq!(wrong_instruction.len(), 2, "{wrong_instruction:#?}");
+    // Every other access: the measured wavefronts, exactly, for at least
+    // this many (94.9%); the rest differ as listed above.
+    assert!(
+        agree >= 1374,
+        "{agree} of {counted} agree: {differences:#?}"
+    );
+}
+
+/// The accesses layoutc sees in a kernel's pasted dump.
+fn accesses(name: &str, text: String) -> Vec<layout_db::value::AccessReport> {
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, format!("{name}.ttgir"), text);
+    item_values(&db, file)
+        .into_iter()
+        .filter_map(|(_, v)| match v {
+            Some(Value::Access(a)) => Some(*a),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_padded_layouts_that_fault_on_an_h100_are_the_misaligned_ones() {
+    let hw = vectors("hw_sm90_wavefronts.json");
+    let corpus = vectors("swizzle_corpus.json");
+    let pairs: BTreeMap<&str, &Json> = corpus["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p))
+        .collect();
+    let (mut faulted, mut ran, mut wrong) = (0, 0, Vec::new());
+    for k in hw["kernels"].as_array().unwrap() {
+        if k["kind"] != "padded" {
+            continue;
+        }
+        let name = format!("{}.padded", k["pair"].as_str().unwrap());
+        let fault = k.get("fault").is_some();
+        if fault {
+            faulted += 1;
+        } else {
+            ran += 1;
+        }
+        // A vector is misaligned when some padding is not a whole number
+        // of it: the vectors after that padding start off their boundary.
+        let misaligned = accesses(&name, dump(k, pairs[k["pair"].as_str().unwrap()]))
+            .iter()
+            .any(|a| {
+                let bits = match a.instruction.instruction {
+                    Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => bits,
+                    Instruction::Matrix { .. } => 128,
+                    Instruction::ReadTransposed { .. } => 64,
+                };
+                a.shared
+                    .encoding
+                    .padding()
+                    .iter()
+                    .any(|&(_, pad)| (pad * a.element_bits) % bits != 0)
+            });
+        if misaligned != fault {
+            wrong.push(format!("{name}: faulted {fault}, misaligned {misaligned}"));
+        }
+    }
+    eprintln!("{faulted} padded kernels faulted, {ran} ran");
+    assert!(faulted >= 70 && ran >= 100, "{faulted} faulted, {ran} ran");
+    // FIXME: two that ran: one is a load layoutc counts as a vector where
+    // Triton emits scalars (see above), in the other LLVM split the
+    // misaligned vectors (their padding is a compile-time constant there).
+    assert_eq!(wrong.len(), 2, "{wrong:#?}");
+}
