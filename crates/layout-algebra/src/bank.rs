@@ -444,7 +444,7 @@ fn check_target(target: &BankTarget) -> Result<()> {
     ] {
         if v == 0 || !v.is_power_of_two() || v > 1 << 16 {
             return Err(LayoutError::NotPowerOfTwo {
-                what: format!("the number of {what}"),
+                what: format!("the number of {what}").into(),
                 value: v as i64,
             });
         }

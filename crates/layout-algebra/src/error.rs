@@ -7,7 +7,7 @@ use crate::linear::DimName;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {
     #[error("{what} must be a power of two, but is {value}")]
-    NotPowerOfTwo { what: String, value: i64 },
+    NotPowerOfTwo { what: Subject, value: i64 },
 
     #[error(
         "basis {index} of in-dim '{in_dim}' has {got} coordinates, but there are {expected} out-dims"
@@ -66,12 +66,53 @@ pub enum LayoutError {
 
     #[error("{what}: {reason}")]
     Invalid {
-        what: String,
+        what: Subject,
         reason: String,
         /// What kind of fault it is, for tools that classify errors
         /// (diagnostic codes) without reading the message.
         kind: InvalidKind,
     },
+}
+
+/// What an error is about: a parameter of an encoding, named by its key as
+/// TTGIR spells it (a front end points its diagnostic at that key), or
+/// anything else, in words.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Subject {
+    /// `sizePerThread`, `order`, `CTAOrder`, `kWidth`, ...
+    Param(&'static str),
+    Text(String),
+}
+
+impl Subject {
+    /// The encoding key the error is about, if it is about one.
+    pub fn param(&self) -> Option<&'static str> {
+        match self {
+            Subject::Param(key) => Some(key),
+            Subject::Text(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Subject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Subject::Param(key) => f.write_str(key),
+            Subject::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+impl From<&str> for Subject {
+    fn from(text: &str) -> Self {
+        Subject::Text(text.to_string())
+    }
+}
+
+impl From<String> for Subject {
+    fn from(text: String) -> Self {
+        Subject::Text(text)
+    }
 }
 
 /// What kind of parameter an [`LayoutError::Invalid`] is about: what a
@@ -95,13 +136,13 @@ pub enum InvalidKind {
 }
 
 impl LayoutError {
-    pub(crate) fn invalid(what: impl Into<String>, reason: impl Into<String>) -> Self {
+    pub(crate) fn invalid(what: impl Into<Subject>, reason: impl Into<String>) -> Self {
         LayoutError::invalid_of(InvalidKind::Other, what, reason)
     }
 
     pub(crate) fn invalid_of(
         kind: InvalidKind,
-        what: impl Into<String>,
+        what: impl Into<Subject>,
         reason: impl Into<String>,
     ) -> Self {
         LayoutError::Invalid {

@@ -20,7 +20,7 @@ pub enum CuteInDims {
     PerMode(Vec<DimName>),
 }
 
-fn not_linear(what: impl Into<String>, why: impl Into<String>) -> LayoutError {
+fn not_linear(what: impl Into<crate::Subject>, why: impl Into<String>) -> LayoutError {
     LayoutError::invalid(what, why)
 }
 

@@ -27,5 +27,5 @@ pub mod machine;
 pub mod triton;
 pub mod xla;
 
-pub use error::{InvalidKind, LayoutError, Result};
+pub use error::{InvalidKind, LayoutError, Result, Subject};
 pub use linear::{DimName, LinearLayout};

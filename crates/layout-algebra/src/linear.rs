@@ -64,7 +64,7 @@ fn is_pow2(n: u64) -> bool {
 fn log2_exact(what: &str, n: i64) -> Result<u32> {
     if n <= 0 || !is_pow2(n as u64) {
         return Err(LayoutError::NotPowerOfTwo {
-            what: what.to_string(),
+            what: what.into(),
             value: n,
         });
     }

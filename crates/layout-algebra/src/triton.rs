@@ -19,7 +19,7 @@ mod shared;
 
 pub use shared::{AmdRotatingShared, PaddedLinear, PaddedShared, PartitionedShared, SharedLinear};
 
-use crate::error::{InvalidKind, LayoutError, Result};
+use crate::error::{InvalidKind, LayoutError, Result, Subject};
 use crate::linear::{DimName, LinearLayout, standard_out_name};
 
 const REGISTER: &str = "register";
@@ -32,7 +32,7 @@ fn is_pow2(n: u64) -> bool {
     n != 0 && n & (n - 1) == 0
 }
 
-fn require_pow2(what: impl FnOnce() -> String, values: &[u32]) -> Result<()> {
+fn require_pow2(what: impl FnOnce() -> Subject, values: &[u32]) -> Result<()> {
     for &v in values {
         if !is_pow2(v as u64) {
             return Err(LayoutError::NotPowerOfTwo {
@@ -44,16 +44,21 @@ fn require_pow2(what: impl FnOnce() -> String, values: &[u32]) -> Result<()> {
     Ok(())
 }
 
-fn require_rank(what: &str, got: usize, rank: usize) -> Result<()> {
+fn require_rank(what: impl Into<Subject>, got: usize, rank: usize) -> Result<()> {
     require_length(InvalidKind::Rank, what, got, rank)
 }
 
 /// [`require_rank`] for a CTA placement parameter (`CTASplitNum`).
-fn require_cta_rank(what: &str, got: usize, rank: usize) -> Result<()> {
+fn require_cta_rank(what: impl Into<Subject>, got: usize, rank: usize) -> Result<()> {
     require_length(InvalidKind::CtaPlacement, what, got, rank)
 }
 
-fn require_length(kind: InvalidKind, what: &str, got: usize, rank: usize) -> Result<()> {
+fn require_length(
+    kind: InvalidKind,
+    what: impl Into<Subject>,
+    got: usize,
+    rank: usize,
+) -> Result<()> {
     if got != rank {
         return Err(LayoutError::invalid_of(
             kind,
@@ -64,7 +69,7 @@ fn require_length(kind: InvalidKind, what: &str, got: usize, rank: usize) -> Res
     Ok(())
 }
 
-fn require_permutation(what: &str, order: &[usize]) -> Result<()> {
+fn require_permutation(what: Subject, order: &[usize]) -> Result<()> {
     if order.is_empty() {
         return Err(LayoutError::invalid_of(
             InvalidKind::Order,
@@ -90,7 +95,7 @@ fn require_permutation(what: &str, order: &[usize]) -> Result<()> {
 /// matrix), as Triton requires of `CGALayout` and `#ttg.linear`.
 fn require_permutation_bases<'a>(
     kind: InvalidKind,
-    what: &str,
+    what: Subject,
     bases: impl IntoIterator<Item = &'a Vec<u32>>,
 ) -> Result<()> {
     let mut seen: Vec<(usize, u32)> = Vec::new();
@@ -197,7 +202,7 @@ impl CgaLayout {
             if b.len() != rank {
                 return Err(LayoutError::invalid_of(
                     InvalidKind::CtaPlacement,
-                    "CGALayout",
+                    Subject::Param("CGALayout"),
                     format!(
                         "basis {i} has {} entries but the layout has rank {rank}",
                         b.len()
@@ -205,7 +210,11 @@ impl CgaLayout {
                 ));
             }
         }
-        require_permutation_bases(InvalidKind::CtaPlacement, "CGALayout", &bases)?;
+        require_permutation_bases(
+            InvalidKind::CtaPlacement,
+            Subject::Param("CGALayout"),
+            &bases,
+        )?;
         let layout = CgaLayout { rank, bases };
         layout.to_linear()?;
         Ok(layout)
@@ -216,18 +225,18 @@ impl CgaLayout {
     /// and the remaining `ctas / split` repeat them (seed 000 `makeCgaLayout`).
     pub fn from_split(ctas_per_cga: &[u32], split_num: &[u32], order: &[usize]) -> Result<Self> {
         let rank = ctas_per_cga.len();
-        require_cta_rank("CTASplitNum", split_num.len(), rank)?;
-        require_cta_rank("CTAOrder", order.len(), rank)?;
-        require_permutation("CTAOrder", order)?;
-        require_pow2(|| "CTAsPerCGA".into(), ctas_per_cga)?;
-        require_pow2(|| "CTASplitNum".into(), split_num)?;
+        require_cta_rank(Subject::Param("CTASplitNum"), split_num.len(), rank)?;
+        require_cta_rank(Subject::Param("CTAOrder"), order.len(), rank)?;
+        require_permutation(Subject::Param("CTAOrder"), order)?;
+        require_pow2(|| Subject::Param("CTAsPerCGA"), ctas_per_cga)?;
+        require_pow2(|| Subject::Param("CTASplitNum"), split_num)?;
         let mut bases = Vec::new();
         for &dim in order {
             let (ctas, split) = (ctas_per_cga[dim], split_num[dim]);
             if ctas % split != 0 {
                 return Err(LayoutError::invalid_of(
                     InvalidKind::CtaPlacement,
-                    "CTAsPerCGA",
+                    Subject::Param("CTAsPerCGA"),
                     format!(
                         "CTAsPerCGA[{dim}] = {ctas} is not a multiple of CTASplitNum[{dim}] = {split}"
                     ),
@@ -427,7 +436,10 @@ pub fn combine_cta_cga_with_shape(
             ),
         ));
     }
-    require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
+    require_pow2(
+        || format!("every dim of the tensor shape {shape:?}").into(),
+        shape,
+    )?;
     let std_names = names(rank);
     let labeled: Vec<(DimName, u64)> = std_names
         .iter()
@@ -561,7 +573,7 @@ fn tile_units(
             if v.len() != rank {
                 return Err(LayoutError::invalid_of(
                     InvalidKind::Rank,
-                    "ctaLayout",
+                    Subject::Param("ctaLayout"),
                     format!("basis {v:?} does not have rank {rank}"),
                 ));
             }
@@ -774,7 +786,7 @@ impl Encoding {
                 return Err(match self {
                     Encoding::Blocked(_) => LayoutError::invalid_of(
                         InvalidKind::WarpSize,
-                        "threadsPerWarp",
+                        Subject::Param("threadsPerWarp"),
                         format!("multiplies to {w}, but a warp has {t} threads"),
                     ),
                     other => LayoutError::invalid(
@@ -787,7 +799,7 @@ impl Encoding {
         if let Some(n) = self.num_warps() {
             if n != target.num_warps {
                 return Err(LayoutError::invalid(
-                    "warpsPerCTA",
+                    Subject::Param("warpsPerCTA"),
                     format!(
                         "multiplies to {n}, but the kernel runs {} warps",
                         target.num_warps
@@ -864,14 +876,26 @@ impl Blocked {
     /// Checks the parameters on their own (not against a target).
     pub fn validate(&self) -> Result<()> {
         let rank = self.rank();
-        require_rank("sizePerThread", self.size_per_thread.len(), rank)?;
-        require_rank("threadsPerWarp", self.threads_per_warp.len(), rank)?;
-        require_rank("warpsPerCTA", self.warps_per_cta.len(), rank)?;
+        require_rank(
+            Subject::Param("sizePerThread"),
+            self.size_per_thread.len(),
+            rank,
+        )?;
+        require_rank(
+            Subject::Param("threadsPerWarp"),
+            self.threads_per_warp.len(),
+            rank,
+        )?;
+        require_rank(
+            Subject::Param("warpsPerCTA"),
+            self.warps_per_cta.len(),
+            rank,
+        )?;
         require_cta_rank("CTA placement", self.cga.rank(), rank)?;
-        require_permutation("order", &self.order)?;
-        require_pow2(|| "sizePerThread".into(), &self.size_per_thread)?;
-        require_pow2(|| "threadsPerWarp".into(), &self.threads_per_warp)?;
-        require_pow2(|| "warpsPerCTA".into(), &self.warps_per_cta)?;
+        require_permutation(Subject::Param("order"), &self.order)?;
+        require_pow2(|| Subject::Param("sizePerThread"), &self.size_per_thread)?;
+        require_pow2(|| Subject::Param("threadsPerWarp"), &self.threads_per_warp)?;
+        require_pow2(|| Subject::Param("warpsPerCTA"), &self.warps_per_cta)?;
         Ok(())
     }
 
@@ -894,11 +918,11 @@ fn validate_swizzle(
     order: &[usize],
     cga: &CgaLayout,
 ) -> Result<()> {
-    require_permutation("order", order)?;
+    require_permutation(Subject::Param("order"), order)?;
     require_cta_rank("CTA placement", cga.rank(), order.len())?;
-    require_pow2(|| "vec".into(), &[vec])?;
-    require_pow2(|| "perPhase".into(), &[per_phase])?;
-    require_pow2(|| "maxPhase".into(), &[max_phase])?;
+    require_pow2(|| Subject::Param("vec"), &[vec])?;
+    require_pow2(|| Subject::Param("perPhase"), &[per_phase])?;
+    require_pow2(|| Subject::Param("maxPhase"), &[max_phase])?;
     Ok(())
 }
 
@@ -916,7 +940,10 @@ impl SwizzledShared {
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         self.validate()?;
         check_rank("swizzled_shared", self.order.len(), shape)?;
-        require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
+        require_pow2(
+            || format!("every dim of the tensor shape {shape:?}").into(),
+            shape,
+        )?;
         let per_cta = shape_per_cta(&self.cga, shape)?;
         let outs = names(shape.len());
         if shape.len() == 1 {
@@ -974,7 +1001,7 @@ impl NvmmaShared {
     pub fn validate(&self) -> Result<()> {
         if ![0, 32, 64, 128].contains(&self.swizzling_byte_width) {
             return Err(LayoutError::invalid(
-                "swizzlingByteWidth",
+                Subject::Param("swizzlingByteWidth"),
                 format!(
                     "must be 0, 32, 64 or 128, not {}",
                     self.swizzling_byte_width
@@ -983,7 +1010,7 @@ impl NvmmaShared {
         }
         if ![4, 8, 16, 32, 64].contains(&self.element_bit_width) {
             return Err(LayoutError::invalid(
-                "elementBitWidth",
+                Subject::Param("elementBitWidth"),
                 format!(
                     "must be 8, 16, 32 or 64 (or 4), not {}",
                     self.element_bit_width
@@ -1056,7 +1083,10 @@ impl NvmmaShared {
         self.validate()?;
         let rank = shape.len();
         require_cta_rank("CTA placement", self.cga.rank(), rank)?;
-        require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
+        require_pow2(
+            || format!("every dim of the tensor shape {shape:?}").into(),
+            shape,
+        )?;
         let per_cta = shape_per_cta(&self.cga, shape)?;
         let outs = names(rank);
         if rank == 1 {
@@ -1213,7 +1243,7 @@ impl NvidiaMma {
 
     pub fn validate(&self) -> Result<()> {
         let rank = self.rank();
-        require_pow2(|| "warpsPerCTA".into(), &self.warps_per_cta)?;
+        require_pow2(|| Subject::Param("warpsPerCTA"), &self.warps_per_cta)?;
         require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         match self.version_major {
             2 => {
@@ -1221,7 +1251,7 @@ impl NvidiaMma {
                     || (rank == 3 && self.instr_shape == [1, 16, 8]);
                 if !ok {
                     return Err(LayoutError::invalid(
-                        "instrShape",
+                        Subject::Param("instrShape"),
                         format!(
                             "{:?} is not an mma.sync (version 2) shape: [16, 8], or [1, 16, 8] with a batch dim",
                             self.instr_shape
@@ -1244,7 +1274,7 @@ impl NvidiaMma {
                     && [8, 16, 32].contains(&self.instr_shape[2]);
                 if !ok {
                     return Err(LayoutError::invalid(
-                        "instrShape",
+                        Subject::Param("instrShape"),
                         format!(
                             "{:?} is not a wgmma (version 3) shape [16, N, K] with N a multiple of 8 up to 256 and K in 8, 16, 32",
                             self.instr_shape
@@ -1253,14 +1283,14 @@ impl NvidiaMma {
                 }
                 if saturating_product(&self.warps_per_cta) % 4 != 0 {
                     return Err(LayoutError::invalid(
-                        "warpsPerCTA",
+                        Subject::Param("warpsPerCTA"),
                         "wgmma runs on groups of 4 warps: the product must be a multiple of 4",
                     ));
                 }
             }
             v => {
                 return Err(LayoutError::invalid(
-                    "versionMajor",
+                    Subject::Param("versionMajor"),
                     format!(
                         "{v} is not supported (2 = mma.sync, 3 = wgmma); version 1 (Volta) has no linear layout"
                     ),
@@ -1326,9 +1356,13 @@ impl AmdMfma {
                 format!("rank must be 2 or 3, not {rank}"),
             ));
         }
-        require_pow2(|| "warpsPerCTA".into(), &self.warps_per_cta)?;
-        require_rank("tilesPerWarp", self.tiles_per_warp().len(), rank)?;
-        require_pow2(|| "tilesPerWarp".into(), &self.tiles_per_warp())?;
+        require_pow2(|| Subject::Param("warpsPerCTA"), &self.warps_per_cta)?;
+        require_rank(
+            Subject::Param("tilesPerWarp"),
+            self.tiles_per_warp().len(),
+            rank,
+        )?;
+        require_pow2(|| Subject::Param("tilesPerWarp"), &self.tiles_per_warp())?;
         require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         let (m, n) = (
             self.instr_shape.first().copied().unwrap_or(0),
@@ -1337,7 +1371,7 @@ impl AmdMfma {
         let ok = matches!((m, n), (32, 32) | (16, 16) | (4, 4) | (64, 4) | (4, 64));
         if !ok || self.instr_shape.len() != 3 {
             return Err(LayoutError::invalid(
-                "instrShape",
+                Subject::Param("instrShape"),
                 format!(
                     "{:?} is not an MFMA shape: [32, 32, K], [16, 16, K], [4, 4, K], [64, 4, K] or [4, 64, K]",
                     self.instr_shape
@@ -1352,13 +1386,13 @@ impl AmdMfma {
         }
         if self.version > 4 {
             return Err(LayoutError::invalid(
-                "version",
+                Subject::Param("version"),
                 format!("MFMA versions are 0 to 4, not {}", self.version),
             ));
         }
         if ![32, 64].contains(&self.element_bits()) {
             return Err(LayoutError::invalid(
-                "elementBitWidth",
+                Subject::Param("elementBitWidth"),
                 format!("must be 32 or 64, not {}", self.element_bit_width),
             ));
         }
@@ -1369,7 +1403,10 @@ impl AmdMfma {
         self.validate()?;
         let rank = self.rank();
         check_rank("amd_mfma", rank, shape)?;
-        require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
+        require_pow2(
+            || format!("every dim of the tensor shape {shape:?}").into(),
+            shape,
+        )?;
         let batch = rank == 3;
         let (m_idx, n_idx) = (batch as usize, batch as usize + 1);
         let outs = names(rank);
@@ -1433,8 +1470,11 @@ impl AmdMfma {
         self.validate()?;
         let rank = shape.len();
         check_rank("dot_op", self.rank(), shape)?;
-        require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
-        require_pow2(|| "kWidth".into(), &[k_width])?;
+        require_pow2(
+            || format!("every dim of the tensor shape {shape:?}").into(),
+            shape,
+        )?;
+        require_pow2(|| Subject::Param("kWidth"), &[k_width])?;
         let batch = rank == 3;
         let non_k_idx = if op_idx == 0 { rank - 2 } else { rank - 1 };
         let k_idx = if op_idx == 0 { rank - 1 } else { rank - 2 };
@@ -1506,16 +1546,16 @@ impl AmdWmma {
         }
         if !(1..=3).contains(&self.version) {
             return Err(LayoutError::invalid(
-                "version",
+                Subject::Param("version"),
                 format!("WMMA versions are 1, 2 and 3, not {}", self.version),
             ));
         }
-        require_pow2(|| "warpsPerCTA".into(), &self.warps_per_cta)?;
+        require_pow2(|| Subject::Param("warpsPerCTA"), &self.warps_per_cta)?;
         require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         let instr = self.instr();
         if instr.len() != 3 || instr[0] != 16 || instr[1] != 16 || !is_pow2(instr[2] as u64) {
             return Err(LayoutError::invalid(
-                "instrShape",
+                Subject::Param("instrShape"),
                 format!("{instr:?} is not a WMMA shape [16, 16, K]"),
             ));
         }
@@ -1575,7 +1615,7 @@ impl AmdWmma {
         self.validate()?;
         let rank = shape.len();
         check_rank("dot_op", self.rank(), shape)?;
-        require_pow2(|| "kWidth".into(), &[k_width])?;
+        require_pow2(|| Subject::Param("kWidth"), &[k_width])?;
         let outs = names(rank);
         let order = dot_operand_order(op_idx, rank, true);
         let (dim_k, dim_non_k) = (&outs[order[0]], &outs[order[1]]);
@@ -1684,7 +1724,7 @@ impl DotOperand {
     pub fn validate(&self) -> Result<()> {
         if self.op_idx > 1 {
             return Err(LayoutError::invalid(
-                "opIdx",
+                Subject::Param("opIdx"),
                 format!("must be 0 (A) or 1 (B), not {}", self.op_idx),
             ));
         }
@@ -1692,7 +1732,7 @@ impl DotOperand {
             Encoding::NvidiaMma(m) => {
                 if !is_pow2(self.k_width as u64) {
                     return Err(LayoutError::invalid(
-                        "kWidth",
+                        Subject::Param("kWidth"),
                         format!(
                             "an MMA operand needs a power-of-two kWidth, not {}",
                             self.k_width
@@ -1709,7 +1749,7 @@ impl DotOperand {
             Encoding::AmdMfma(_) | Encoding::AmdWmma(_) => {
                 if !is_pow2(self.k_width as u64) {
                     return Err(LayoutError::invalid(
-                        "kWidth",
+                        Subject::Param("kWidth"),
                         format!("must be a power of two, not {}", self.k_width),
                     ));
                 }
@@ -1717,7 +1757,7 @@ impl DotOperand {
             Encoding::Blocked(_) => {
                 if self.k_width != 0 {
                     return Err(LayoutError::invalid(
-                        "kWidth",
+                        Subject::Param("kWidth"),
                         "a dot operand of a blocked (FMA) layout takes no kWidth (it must be 0)",
                     ));
                 }
@@ -1761,7 +1801,10 @@ impl DotOperand {
         blocked.validate()?;
         let rank = shape.len();
         check_rank("dot_op", blocked.rank(), shape)?;
-        require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
+        require_pow2(
+            || format!("every dim of the tensor shape {shape:?}").into(),
+            shape,
+        )?;
         let k_idx = if self.op_idx == 0 { rank - 1 } else { rank - 2 };
         let mut thread_size = blocked.size_per_thread.clone();
         thread_size[k_idx] = shape[k_idx];
@@ -1813,7 +1856,7 @@ impl LinearEncoding {
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         require_permutation_bases(
             InvalidKind::Other,
-            "#ttg.linear",
+            "#ttg.linear".into(),
             self.register
                 .iter()
                 .chain(&self.lane)
@@ -1838,7 +1881,10 @@ impl LinearEncoding {
                 })
                 .collect()
         };
-        require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
+        require_pow2(
+            || format!("every dim of the tensor shape {shape:?}").into(),
+            shape,
+        )?;
         let own = self.shape.as_deref().unwrap_or(shape);
         if own.len() != rank {
             return Err(LayoutError::invalid_of(
@@ -1850,7 +1896,10 @@ impl LinearEncoding {
                 ),
             ));
         }
-        require_pow2(|| format!("every dim of the layout's shape {own:?}"), own)?;
+        require_pow2(
+            || format!("every dim of the layout's shape {own:?}").into(),
+            own,
+        )?;
         let bases = vec![
             (REGISTER, conv(&self.register)?),
             (LANE, conv(&self.lane)?),
@@ -2099,27 +2148,57 @@ mod tests {
         assert_eq!(Encoding::Blocked(ok.clone()).validate_for(&t), Ok(()));
         ok.cga = CgaLayout::from_split(&[2, 1], &[2, 1], &[1, 0]).unwrap();
         let e = Encoding::Blocked(ok).validate_for(&t).unwrap_err();
-        assert!(e.to_string().contains("places 2 CTAs"), "{e}");
+        assert!(
+            matches!(
+                e,
+                LayoutError::Invalid {
+                    kind: InvalidKind::CtaPlacement,
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
+    /// Each error names the parameter (the key a front end points at) and
+    /// its kind, not only a message.
     #[test]
     fn blocked_validation_reports_reasons() {
         let b = blocked(&[1, 3], &[8, 4], &[1, 1], &[1, 0]);
-        assert!(matches!(
+        assert_eq!(
             b.to_linear_layout(&[8, 8]),
-            Err(LayoutError::NotPowerOfTwo { .. })
-        ));
+            Err(LayoutError::NotPowerOfTwo {
+                what: Subject::Param("sizePerThread"),
+                value: 3
+            })
+        );
         let b = blocked(&[1, 1], &[8, 4], &[1, 1], &[1, 1]);
         assert!(matches!(
             b.to_linear_layout(&[8, 8]),
-            Err(LayoutError::Invalid { .. })
+            Err(LayoutError::Invalid {
+                what: Subject::Param("order"),
+                kind: InvalidKind::Order,
+                ..
+            })
         ));
         let b = blocked(&[1, 1], &[8, 4], &[1, 1], &[1, 0]);
         assert!(matches!(
             b.to_linear_layout(&[8, 8, 8]),
-            Err(LayoutError::Invalid { .. })
+            Err(LayoutError::Invalid {
+                kind: InvalidKind::Rank,
+                ..
+            })
         ));
         let e = CgaLayout::from_split(&[2], &[4], &[0]).unwrap_err();
-        assert!(e.to_string().contains("not a multiple"), "{e}");
+        assert!(
+            matches!(
+                e,
+                LayoutError::Invalid {
+                    kind: InvalidKind::CtaPlacement,
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 }

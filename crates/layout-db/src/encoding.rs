@@ -661,13 +661,12 @@ pub fn build(
     };
     if let Err(e) = validated {
         let code = crate::diagnostic::code_for(&e, crate::diagnostic::Domain::Triton);
+        // At the parameter the error names, when it names one.
         let span = match &e {
-            layout_algebra::LayoutError::Invalid { what, .. } => {
-                r.get(what).map_or(whole, |p| p.span)
-            }
-            layout_algebra::LayoutError::NotPowerOfTwo { what, .. } => params
-                .iter()
-                .find(|p| what.contains(&p.key))
+            layout_algebra::LayoutError::Invalid { what, .. }
+            | layout_algebra::LayoutError::NotPowerOfTwo { what, .. } => what
+                .param()
+                .and_then(|key| params.iter().find(|p| p.key == key))
                 .map_or(whole, |p| p.span),
             _ => whole,
         };

@@ -44,19 +44,6 @@ impl<'db> Ctx<'db> {
     }
 }
 
-impl<'db> std::ops::Deref for Ctx<'db> {
-    type Target = Cx<'db>;
-    fn deref(&self) -> &Cx<'db> {
-        &self.cx
-    }
-}
-
-impl std::ops::DerefMut for Ctx<'_> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.cx
-    }
-}
-
 /// Whether a `check`'s expression holds, and if not, why, in the user's
 /// words: `scratch_bytes(epilogue) is 8192, expected 0`.
 struct Verdict {
@@ -91,7 +78,7 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
                         .map(|s| s.to_string())
                         .or_else(|| payload.downcast_ref::<String>().cloned())
                         .unwrap_or_else(|| "unknown".into());
-                    ctx.diags.push(Diagnostic::error(
+                    ctx.cx.diags.push(Diagnostic::error(
                         Code::Internal,
                         item.span,
                         format!("internal error while evaluating this ({what}); please report it with this file"),
@@ -162,7 +149,7 @@ impl<'db> Ctx<'db> {
                     | Value::Location(_)
                     | Value::MemorySpace(_)
                     | Value::Unsupported(_) => Ok(v),
-                    other => Err(self.error(
+                    other => Err(self.cx.error(
                         Code::TypeMismatch,
                         value.span,
                         format!(
@@ -177,7 +164,12 @@ impl<'db> Ctx<'db> {
             ItemKind::Convert { src, dst, .. } => {
                 let source = (self.expr(src)?, src.span);
                 let destination = (self.expr(dst)?, dst.span);
-                let v = builtins::convert_layout(self, source, destination, src.span.to(dst.span))?;
+                let v = builtins::convert_layout(
+                    &mut self.cx,
+                    source,
+                    destination,
+                    src.span.to(dst.span),
+                )?;
                 self.report_in_dump(item, &v);
                 Ok(v)
             }
@@ -188,7 +180,7 @@ impl<'db> Ctx<'db> {
                     None => None,
                 };
                 let to = (self.expr(to)?, to.span);
-                let v = crate::access::memory_access(self, *op, from, to, item.span)?;
+                let v = crate::access::memory_access(&mut self.cx, *op, from, to, item.span)?;
                 self.report_in_dump(item, &v);
                 Ok(v)
             }
@@ -204,7 +196,7 @@ impl<'db> Ctx<'db> {
     /// shared-memory access with bank conflicts, each at its line and, where
     /// its `loc` says, at the kernel's Python line.
     fn report_in_dump(&mut self, item: &Item, v: &Value) {
-        let path = self.file.path(self.db);
+        let path = self.cx.file.path(self.cx.db);
         if !(path.ends_with(".ttgir") || path.ends_with(".mlir")) {
             return;
         }
@@ -238,12 +230,12 @@ impl<'db> Ctx<'db> {
         let d = match item
             .location
             .as_ref()
-            .and_then(|l| crate::source_position(self.db, self.file, l))
+            .and_then(|l| crate::source_position(self.cx.db, self.cx.file, l))
         {
             Some(line) => d.with_note(format!("in the kernel at {line}")),
             None => d,
         };
-        self.report(d);
+        self.cx.report(d);
     }
 
     /// `module attributes {...}`: the launch shape and, from `ttg.target`,
@@ -256,7 +248,7 @@ impl<'db> Ctx<'db> {
             let key = a.key.split_once('.').map_or(a.key.as_str(), |(_, k)| k);
             if key == "target" {
                 let ModuleValue::Str(name) = &a.value else {
-                    return Err(self.error(
+                    return Err(self.cx.error(
                         Code::InvalidTarget,
                         a.span,
                         format!(
@@ -272,7 +264,7 @@ impl<'db> Ctx<'db> {
                     }
                     None => {
                         facts.unknown_machine = Some(name.clone());
-                        self.report(Diagnostic::warning(
+                        self.cx.report(Diagnostic::warning(
                             Code::UnknownMachine,
                             a.span,
                             format!("layoutc has no model of \"{name}\"; shared memory is taken as 32 banks of 4 bytes, with ld/st.shared only"),
@@ -293,7 +285,7 @@ impl<'db> Ctx<'db> {
             let v = match &a.value {
                 ModuleValue::Int(v, _) => *v,
                 _ => {
-                    return Err(self.error(
+                    return Err(self.cx.error(
                         Code::InvalidTarget,
                         a.span,
                         format!("\"{}\" must be an integer such as `4 : i32`", a.key),
@@ -301,7 +293,7 @@ impl<'db> Ctx<'db> {
                 }
             };
             if v <= 0 || v > 1 << 16 || (v & (v - 1)) != 0 {
-                return Err(self.error(
+                return Err(self.cx.error(
                     Code::InvalidTarget,
                     a.span,
                     format!("\"{}\" must be a power of two, but is {v}", a.key),
@@ -316,7 +308,7 @@ impl<'db> Ctx<'db> {
                     .iter()
                     .find(|a| a.key.ends_with("threads-per-warp"))
                     .map_or(at.span, |a| a.span);
-                return Err(self.report(
+                return Err(self.cx.report(
                     Diagnostic::error(
                         Code::TargetMismatch,
                         stated,
@@ -360,7 +352,7 @@ impl<'db> Ctx<'db> {
                         facts.merge(&p);
                     }
                     _ => {
-                        return Err(self.error(
+                        return Err(self.cx.error(
                             Code::InvalidTarget,
                             f.value.span,
                             "`preset` takes a name such as sm90 or gfx942",
@@ -389,15 +381,15 @@ impl<'db> Ctx<'db> {
                     if let Some(s) = did_you_mean(key, KEYS) {
                         d = d.with_note(format!("did you mean `{s}`?"));
                     }
-                    return Err(
-                        self.report(d.with_note(format!("the keys are {}", KEYS.join(", "))))
-                    );
+                    return Err(self
+                        .cx
+                        .report(d.with_note(format!("the keys are {}", KEYS.join(", ")))));
                 }
             };
             let v = self.expr(&f.value)?;
-            let n = self.int(&v, f.value.span)?;
+            let n = self.cx.int(&v, f.value.span)?;
             if n <= 0 || n > 1 << 16 || (n & (n - 1)) != 0 {
-                return Err(self.error(
+                return Err(self.cx.error(
                     Code::InvalidTarget,
                     f.value.span,
                     format!("`{key}` must be a power of two, but is {n}"),
@@ -429,7 +421,7 @@ impl<'db> Ctx<'db> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
-        Err(self.report(d))
+        Err(self.cx.report(d))
     }
 
     /// `phases = [(128, "load", [0, 1, 2, 3, 20, 21, 22, 23]), (64, "store", [0, ..., 15], 32)]`:
@@ -437,7 +429,7 @@ impl<'db> Ctx<'db> {
     /// together with lane 0, and optionally the banks the access sees.
     fn phases(&mut self, v: &Value, span: Span) -> R<Vec<PhaseRule>> {
         let bad = |ctx: &mut Self, why: &str| {
-            ctx.error(
+            ctx.cx.error(
                 Code::InvalidTarget,
                 span,
                 format!(
@@ -507,7 +499,7 @@ impl<'db> Ctx<'db> {
             };
             match PhaseRule::from_lanes(bits, direction, &lanes) {
                 Ok(rule) => out.push(PhaseRule { banks, ..rule }),
-                Err(why) => return Err(self.error(Code::InvalidTarget, span, why)),
+                Err(why) => return Err(self.cx.error(Code::InvalidTarget, span, why)),
             }
         }
         Ok(out)
@@ -520,7 +512,7 @@ impl<'db> Ctx<'db> {
             for (span, text) in v.labels {
                 d = d.with_label(span, text);
             }
-            self.report(d);
+            self.cx.report(d);
         }
         Ok(Value::Bool(v.holds))
     }
@@ -529,7 +521,7 @@ impl<'db> Ctx<'db> {
     fn quote(&self, e: &Expr) -> String {
         let text = self
             .item
-            .text(self.db)
+            .text(self.cx.db)
             .get(e.span.start..e.span.end)
             .unwrap_or("this");
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -637,7 +629,7 @@ impl<'db> Ctx<'db> {
                     why: format!("{} is false", self.quote(e)),
                     labels: Vec::new(),
                 }),
-                other => Err(self.error(
+                other => Err(self.cx.error(
                     Code::CheckNotBool,
                     e.span,
                     format!(
@@ -653,7 +645,7 @@ impl<'db> Ctx<'db> {
     fn boolean(&mut self, e: &Expr) -> R<bool> {
         match self.expr(e)? {
             Value::Bool(b) => Ok(b),
-            other => Err(self.error(
+            other => Err(self.cx.error(
                 Code::TypeMismatch,
                 e.span,
                 format!("expected a boolean, but this is {}", other.type_name()),
@@ -682,7 +674,7 @@ impl<'db> Ctx<'db> {
                     for a in args {
                         let n = a.name.as_ref().expect("all named");
                         if out.iter().any(|(k, _)| k == &n.name) {
-                            return Err(self.error(
+                            return Err(self.cx.error(
                                 Code::UnknownKey,
                                 n.span,
                                 format!("`{}` is given twice", n.name),
@@ -692,7 +684,7 @@ impl<'db> Ctx<'db> {
                     }
                     Ok(Value::Named(out))
                 } else {
-                    Err(self.error(
+                    Err(self.cx.error(
                         Code::TypeMismatch,
                         e.span,
                         "a tuple is either all positional `(1, 2)` or all named `(dim0 = 1, dim1 = 2)`",
@@ -708,10 +700,10 @@ impl<'db> Ctx<'db> {
             }
             ExprKind::Neg(x) => {
                 let v = self.expr(x)?;
-                let n = self.int(&v, x.span)?;
+                let n = self.cx.int(&v, x.span)?;
                 n.checked_neg()
                     .map(Value::Int)
-                    .ok_or_else(|| self.error(Code::Arithmetic, e.span, "integer overflow"))
+                    .ok_or_else(|| self.cx.error(Code::Arithmetic, e.span, "integer overflow"))
             }
             ExprKind::Not(x) => Ok(Value::Bool(!self.boolean(x)?)),
             ExprKind::Binary {
@@ -738,19 +730,21 @@ impl<'db> Ctx<'db> {
             ExprKind::Cute(text) => self.cute(text, e.span),
             ExprKind::Xla(text) => {
                 let r = XlaShape::parse(text.trim());
-                self.alg(r, Domain::Xla, e.span)
+                self.cx
+                    .alg(r, Domain::Xla, e.span)
                     .map(|x| Value::Xla(Box::new(x)))
             }
             ExprKind::Tiler(text) => {
                 let r = Tiler::parse(text.trim());
-                self.alg(r, Domain::Cute, e.span)
+                self.cx
+                    .alg(r, Domain::Cute, e.span)
                     .map(|t| Value::Tiler(Box::new(t)))
             }
             ExprKind::MemDesc(m) => self.memdesc(m, e.span),
             ExprKind::Location(l) => Ok(Value::Location(Box::new(l.clone()))),
             ExprKind::Tensor(t) => {
                 let Some(enc_expr) = &t.encoding else {
-                    return Err(self.error(
+                    return Err(self.cx.error(
                         Code::TypeMismatch,
                         e.span,
                         "this tensor type has no encoding; write tensor<64x64xf16, #blocked>",
@@ -758,14 +752,14 @@ impl<'db> Ctx<'db> {
                 };
                 let enc = self.expr(enc_expr)?;
                 if let Value::Unsupported(kind) = &enc {
-                    return Err(self.error(
+                    return Err(self.cx.error(
                         Code::UnsupportedEncoding,
                         enc_expr.span,
                         format!("this tensor's encoding, `{kind}`, is one layoutc does not model"),
                     ));
                 }
                 let Value::Encoding(enc) = enc else {
-                    return Err(self.error(
+                    return Err(self.cx.error(
                         Code::TypeMismatch,
                         enc_expr.span,
                         format!(
@@ -779,7 +773,7 @@ impl<'db> Ctx<'db> {
                     match u32::try_from(d) {
                         Ok(d) if d > 0 => shape.push(d),
                         _ => {
-                            return Err(self.error(
+                            return Err(self.cx.error(
                                 Code::TypeMismatch,
                                 e.span,
                                 format!("tensor dims must be positive, not {d}"),
@@ -787,7 +781,8 @@ impl<'db> Ctx<'db> {
                         }
                     }
                 }
-                self.bind_tensor(*enc, shape, &t.element_type, e.span, enc_expr.span)
+                self.cx
+                    .bind_tensor(*enc, shape, &t.element_type, e.span, enc_expr.span)
             }
             ExprKind::Linear { ins, outs } => {
                 let bases: Vec<(String, Vec<Vec<i64>>)> = ins
@@ -799,7 +794,8 @@ impl<'db> Ctx<'db> {
                     .map(|(n, s)| (n.name.as_str().into(), *s))
                     .collect();
                 let r = LinearLayout::from_bases_with_sizes(bases, outs, false);
-                self.alg(r, Domain::Linear, e.span)
+                self.cx
+                    .alg(r, Domain::Linear, e.span)
                     .map(|l| Value::Linear(Box::new(l)))
             }
             ExprKind::Error => Err(Reported),
@@ -809,12 +805,12 @@ impl<'db> Ctx<'db> {
     /// Looks a name up and returns its value; reports undefined names with
     /// a suggestion, and uses of declarations that have errors.
     fn resolve(&mut self, name: &str, span: Span) -> R<Value> {
-        let decl = DeclName::new(self.db, self.file, name.to_string());
-        match crate::declared_value(self.db, decl) {
+        let decl = DeclName::new(self.cx.db, self.cx.file, name.to_string());
+        match crate::declared_value(self.cx.db, decl) {
             // A solve block stands for its answer.
             Some(Some(Value::Solve(outcome))) => {
                 crate::solve::as_operand(outcome).ok_or_else(|| {
-                    self.error(
+                    self.cx.error(
                         Code::DependsOnError,
                         span,
                         format!(
@@ -828,14 +824,19 @@ impl<'db> Ctx<'db> {
             Some(Some(v)) => Ok(v.clone()),
             Some(None) => {
                 if let Some((me, my_span)) = self.declaring.clone() {
-                    if let Some(path) = find_cycle(self.db, self.file, &me) {
-                        if !self.diags.iter().any(|d| d.code == Code::CyclicDefinition) {
-                            self.report(cycle_diagnostic(&me, my_span, &path));
+                    if let Some(path) = find_cycle(self.cx.db, self.cx.file, &me) {
+                        if !self
+                            .cx
+                            .diags
+                            .iter()
+                            .any(|d| d.code == Code::CyclicDefinition)
+                        {
+                            self.cx.report(cycle_diagnostic(&me, my_span, &path));
                         }
                         return Err(Reported);
                     }
                 }
-                Err(self.error(
+                Err(self.cx.error(
                     Code::DependsOnError,
                     span,
                     format!("`{name}` has errors, so this cannot be evaluated"),
@@ -844,8 +845,9 @@ impl<'db> Ctx<'db> {
             None => {
                 let is_alias = name.starts_with('#');
                 let candidates: Vec<&str> = self
+                    .cx
                     .file
-                    .names(self.db)
+                    .names(self.cx.db)
                     .iter()
                     .map(|(n, _)| n.as_str())
                     .filter(|n| n.starts_with('#') == is_alias)
@@ -861,7 +863,7 @@ impl<'db> Ctx<'db> {
                 } else if builtins::is_builtin(name) {
                     d = d.with_note(format!("`{name}` is a function; call it with arguments"));
                 }
-                Err(self.report(d))
+                Err(self.cx.report(d))
             }
         }
     }
@@ -874,14 +876,14 @@ impl<'db> Ctx<'db> {
         let enc = match self.expr(&m.encoding)? {
             Value::Encoding(enc) if enc.is_shared() => enc,
             Value::Unsupported(kind) => {
-                return Err(self.error(
+                return Err(self.cx.error(
                     Code::UnsupportedEncoding,
                     enc_span,
                     format!("this buffer's encoding, `{kind}`, is one layoutc does not model"),
                 ));
             }
             other => {
-                return Err(self.error(
+                return Err(self.cx.error(
                     Code::TypeMismatch,
                     enc_span,
                     format!(
@@ -898,7 +900,7 @@ impl<'db> Ctx<'db> {
             match self.expr(space)? {
                 Value::MemorySpace(_) => {}
                 other => {
-                    return Err(self.error(
+                    return Err(self.cx.error(
                         Code::TypeMismatch,
                         space.span,
                         format!(
@@ -914,7 +916,7 @@ impl<'db> Ctx<'db> {
             match u32::try_from(d) {
                 Ok(d) if d > 0 => shape.push(d),
                 _ => {
-                    return Err(self.error(
+                    return Err(self.cx.error(
                         Code::TypeMismatch,
                         span,
                         format!("memdesc dims must be positive, not {d}"),
@@ -925,7 +927,7 @@ impl<'db> Ctx<'db> {
         let rank = enc.fixed_rank().unwrap_or(shape.len()).min(shape.len());
         if shape.len() > rank + 1 {
             // Triton: the encoding's rank, or one more for a pipeline's buffers.
-            return Err(self.error(
+            return Err(self.cx.error(
                 Code::RankMismatch,
                 span,
                 format!(
@@ -939,14 +941,16 @@ impl<'db> Ctx<'db> {
         // allocation, as Triton does; the view is taken at the origin (its
         // position is not part of the type).
         let Some(alloc) = &m.alloc_shape else {
-            return self.bind_tensor(*enc, shape, &m.element_type, span, enc_span);
+            return self
+                .cx
+                .bind_tensor(*enc, shape, &m.element_type, span, enc_span);
         };
         let alloc: Vec<u32> = alloc[alloc.len().saturating_sub(rank)..]
             .iter()
             .map(|&d| u32::try_from(d).unwrap_or(0))
             .collect();
         if alloc.len() != rank || alloc.iter().zip(&shape).any(|(&a, &v)| a < v || a == 0) {
-            return Err(self.error(
+            return Err(self.cx.error(
                 Code::DimMismatch,
                 span,
                 format!(
@@ -956,7 +960,10 @@ impl<'db> Ctx<'db> {
                 ),
             ));
         }
-        match self.bind_tensor(*enc, alloc, &m.element_type, span, enc_span)? {
+        match self
+            .cx
+            .bind_tensor(*enc, alloc, &m.element_type, span, enc_span)?
+        {
             Value::Tensor(mut t) => {
                 t.shape = shape;
                 Ok(Value::Tensor(t))
@@ -968,7 +975,7 @@ impl<'db> Ctx<'db> {
     fn attribute(&mut self, a: &TritonAttribute, span: Span) -> R<Value> {
         if let Some(space) = encoding::memory_space(&a.kind.name) {
             if !a.entries.is_empty() || !a.padding.is_empty() {
-                return Err(self.error(
+                return Err(self.cx.error(
                     Code::UnknownKey,
                     span,
                     format!("#{}.{} takes no parameters", a.dialect, a.kind.name),
@@ -978,7 +985,7 @@ impl<'db> Ctx<'db> {
         }
         if let Some(why) = encoding::unsupported(&a.kind.name) {
             // Named in a dump, harmless; used for a tensor, an error there.
-            self.report(Diagnostic::warning(
+            self.cx.report(Diagnostic::warning(
                 Code::UnmodelledEncoding,
                 a.kind.span,
                 format!("layoutc does not model `{}`: {why}", a.kind.name),
@@ -988,7 +995,7 @@ impl<'db> Ctx<'db> {
         let params = self.attr_params(a)?;
         let mut diags = Vec::new();
         let enc = encoding::build(&a.kind.name, a.kind.span, span, &params, &mut diags);
-        self.diags.extend(diags);
+        self.cx.diags.extend(diags);
         enc.map(|e| Value::Encoding(Box::new(e))).ok_or(Reported)
     }
 
@@ -1053,6 +1060,7 @@ impl<'db> Ctx<'db> {
             if text.contains(" o ") || text.contains(")o") {
                 let r = SwizzledLayout::parse(text);
                 return self
+                    .cx
                     .alg(r, Domain::Cute, span)
                     .map(|s| Value::Swizzled(Box::new(s)));
             }
@@ -1072,9 +1080,9 @@ impl<'db> Ctx<'db> {
                         && (-64..64).contains(&v[2]) =>
                 {
                     let r = Swizzle::new(v[0] as u32, v[1] as u32, v[2] as i32);
-                    self.alg(r, Domain::Cute, span).map(Value::Swizzle)
+                    self.cx.alg(r, Domain::Cute, span).map(Value::Swizzle)
                 }
-                _ => Err(self.error(
+                _ => Err(self.cx.error(
                     Code::CutePrecondition,
                     span,
                     format!("`{text}` is not a swizzle; CuTe prints them as Sw<B,M,S>"),
@@ -1089,7 +1097,8 @@ impl<'db> Ctx<'db> {
                 return Ok(Value::Tiler(Box::new(t)));
             }
         }
-        self.alg(r, Domain::Cute, span)
+        self.cx
+            .alg(r, Domain::Cute, span)
             .map(|l| Value::Cute(Box::new(l)))
     }
 
@@ -1107,17 +1116,18 @@ impl<'db> Ctx<'db> {
             Eq | Ne | Lt | Le | Gt | Ge | In => self.compare(op, &l, &r, span),
             And | Or => unreachable!("`and` and `or` short-circuit before their operands meet"),
             Mul if l.as_linear().is_some() || r.as_linear().is_some() => {
-                let a = self.linear(&l, ls)?;
-                let b = self.linear(&r, rs)?;
+                let a = self.cx.linear(&l, ls)?;
+                let b = self.cx.linear(&r, rs)?;
                 let p = a.product(&b);
-                self.alg(p, Domain::Linear, span)
+                self.cx
+                    .alg(p, Domain::Linear, span)
                     .map(|l| Value::Linear(Box::new(l)))
             }
             Add | Sub | Mul | Div | Rem => {
-                let a = self.int(&l, ls)?;
-                let b = self.int(&r, rs)?;
+                let a = self.cx.int(&l, ls)?;
+                let b = self.cx.int(&r, rs)?;
                 if matches!(op, Div | Rem) && b == 0 {
-                    return Err(self.error(Code::Arithmetic, rs, "division by zero"));
+                    return Err(self.cx.error(Code::Arithmetic, rs, "division by zero"));
                 }
                 let v = match op {
                     Add => a.checked_add(b),
@@ -1127,7 +1137,7 @@ impl<'db> Ctx<'db> {
                     _ => a.checked_rem(b),
                 };
                 v.map(Value::Int)
-                    .ok_or_else(|| self.error(Code::Arithmetic, span, "integer overflow"))
+                    .ok_or_else(|| self.cx.error(Code::Arithmetic, span, "integer overflow"))
             }
         }
     }
@@ -1136,7 +1146,7 @@ impl<'db> Ctx<'db> {
         use BinaryOp::*;
         if op == In {
             let Value::List(items) = r else {
-                return Err(self.error(
+                return Err(self.cx.error(
                     Code::TypeMismatch,
                     span,
                     format!(
@@ -1184,7 +1194,7 @@ impl<'db> Ctx<'db> {
             }));
         }
         if !matches!(op, Eq | Ne) {
-            return Err(self.error(
+            return Err(self.cx.error(
                 Code::TypeMismatch,
                 span,
                 format!(
@@ -1243,7 +1253,7 @@ impl<'db> Ctx<'db> {
                 };
                 self.equal(a, b, span)
             }
-            _ => Err(self.error(
+            _ => Err(self.cx.error(
                 Code::TypeMismatch,
                 span,
                 format!(
@@ -1261,20 +1271,22 @@ impl<'db> Ctx<'db> {
         if let ExprKind::Name(name) = &callee.kind {
             // A declared name shadows a builtin; an unknown one is reported
             // with the functions it resembles, before its arguments.
-            match crate::resolve(self.db, self.file, name) {
+            match crate::resolve(self.cx.db, self.cx.file, name) {
                 crate::Resolution::Declared(_) => {}
                 crate::Resolution::Builtin(b) => {
                     let args = self.args(args)?;
-                    return builtins::call(self, b, callee.span, args, span);
+                    return builtins::call(&mut self.cx, b, callee.span, args, span);
                 }
                 crate::Resolution::Unresolved => {
-                    return Err(self.report(builtins::unknown_function(name, callee.span)));
+                    return Err(self
+                        .cx
+                        .report(builtins::unknown_function(name, callee.span)));
                 }
             }
         }
         let f = self.expr(callee)?;
         let args = self.args(args)?;
-        builtins::apply(self, &f, callee.span, args, span)
+        builtins::apply(&mut self.cx, &f, callee.span, args, span)
     }
 
     /// A builtin call's arguments, evaluated and bound to its parameters
@@ -1286,7 +1298,7 @@ impl<'db> Ctx<'db> {
         span: Span,
     ) -> R<builtins::Args> {
         let args = self.args(args)?;
-        builtins::bind_to(self, builtin, args, span)
+        builtins::bind_to(&mut self.cx, builtin, args, span)
     }
 
     fn args(&mut self, args: &[Arg]) -> R<Vec<ArgValue>> {

@@ -150,7 +150,7 @@ pub fn access_in_item(
     let mut ctx = Ctx::new(db, item);
     let counted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let bound = ctx.bound_args(builtin, args, span)?;
-        crate::access::counted_call(&mut ctx, &name, bound.values(), span)
+        crate::access::counted_call(&mut ctx.cx, &name, bound.values(), span)
     }));
     match counted {
         Ok(c) => c.ok(),

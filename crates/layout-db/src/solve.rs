@@ -113,13 +113,13 @@ fn one_of<T: Copy>(ctx: &mut Ctx, f: &Field, options: &[(&str, T)]) -> R<T> {
     if let Some(s) = w.and_then(|w| did_you_mean(w, names.iter().copied())) {
         d = d.with_note(format!("did you mean `{s}`?"));
     }
-    Err(ctx.report(d))
+    Err(ctx.cx.report(d))
 }
 
 fn positive(ctx: &mut Ctx, f: &Field, what: &str) -> R<u64> {
     match ctx.expr(&f.value)? {
         Value::Int(n) if n > 0 => Ok(n as u64),
-        other => Err(ctx.error(
+        other => Err(ctx.cx.error(
             Code::InvalidSolve,
             f.value.span,
             format!(
@@ -189,7 +189,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         k.accesses.push((direction, *t, f.value.span));
                     }
                     other => {
-                        return Err(ctx.error(
+                        return Err(ctx.cx.error(
                             Code::InvalidSolve,
                             f.value.span,
                             format!(
@@ -206,7 +206,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                 "array" => match ctx.expr(&f.value)? {
                     Value::Xla(x) => k.array = Some((*x, f.value.span)),
                     other => {
-                        return Err(ctx.error(
+                        return Err(ctx.cx.error(
                             Code::InvalidSolve,
                             f.value.span,
                             format!(
@@ -224,7 +224,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                                 Some((w.into_iter().map(|x| x as u64).collect(), f.value.span))
                         }
                         _ => {
-                            return Err(ctx.error(
+                            return Err(ctx.cx.error(
                                 Code::InvalidSolve,
                                 f.value.span,
                                 "`weights` is a list of positive integers, one per access in the order written, e.g. [1, 4]",
@@ -235,7 +235,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                 "min_vector" => {
                     let bits = positive(ctx, f, "bits per lane")?;
                     if ![8, 16, 32, 64, 128].contains(&bits) {
-                        return Err(ctx.error(
+                        return Err(ctx.cx.error(
                             Code::InvalidSolve,
                             f.value.span,
                             "`min_vector` is the narrowest access in bits per lane: 8, 16, 32, 64 or 128",
@@ -247,7 +247,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                 "base" => match ctx.expr(&f.value)? {
                     Value::Cute(l) => k.base = Some((*l, f.value.span)),
                     other => {
-                        return Err(ctx.error(
+                        return Err(ctx.cx.error(
                             Code::InvalidSolve,
                             f.value.span,
                             format!(
@@ -266,7 +266,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     match bases {
                         Some(b) if !b.is_empty() => k.fixed = Some((b, f.value.span)),
                         _ => {
-                            return Err(ctx.error(
+                            return Err(ctx.cx.error(
                                 Code::InvalidSolve,
                                 f.value.span,
                                 "`fixed` lists the tensor coordinates of the first offset bits, as #ttg.shared_linear's offset bases: [[0, 1], [0, 2]]",
@@ -290,7 +290,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                             k.tile_multiple = Some((g, f.value.span))
                         }
                         _ => {
-                            return Err(ctx.error(
+                            return Err(ctx.cx.error(
                                 Code::InvalidSolve,
                                 f.value.span,
                                 "`tile_multiple` gives each tile dim's granule, the most minor last, as XLA writes a tile: [8, 128]",
@@ -301,7 +301,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                 "minor_dim" => match ctx.expr(&f.value)? {
                     Value::Int(n) if n >= 0 => k.minor_dim = Some(n as usize),
                     _ => {
-                        return Err(ctx.error(
+                        return Err(ctx.cx.error(
                             Code::InvalidSolve,
                             f.value.span,
                             "`minor_dim` is the dim (0, 1, ...) that must stay most minor",
@@ -323,7 +323,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     match parsed {
                         Some(t) if !t.is_empty() => k.tiles = t,
                         _ => {
-                            return Err(ctx.error(
+                            return Err(ctx.cx.error(
                                 Code::InvalidSolve,
                                 f.value.span,
                                 "`tiles` lists candidate tilings, each a list of tile levels: [[[8, 128], [2, 1]], [[16, 128], [2, 1]]]",
@@ -345,7 +345,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                             KEYS[..KEYS.len() - 1].join(", ")
                         ));
                     }
-                    return Err(ctx.report(d));
+                    return Err(ctx.cx.report(d));
                 }
             }
             Ok(())
@@ -361,7 +361,7 @@ pub(crate) fn evaluate(ctx: &mut Ctx, fields: &[Field], whole: Span) -> R<Value>
     match keys.kind.as_ref().map(|(k, _)| k.as_str()) {
         Some("swizzle") => swizzle(ctx, keys, whole),
         Some("tiling") => tiling(ctx, keys, whole),
-        _ => Err(ctx.error(
+        _ => Err(ctx.cx.error(
             Code::InvalidSolve,
             whole,
             "a solve block needs `kind = swizzle` (a shared layout for some accesses) or `kind = tiling` (an XLA TPU layout)",
@@ -375,13 +375,13 @@ fn machine(ctx: &mut Ctx, keys: &Keys, whole: Span) -> Machine {
     {
         return Machine::from_preset(p);
     }
-    ctx.warn_if_default_target(whole);
-    ctx.target().machine()
+    ctx.cx.warn_if_default_target(whole);
+    ctx.cx.target().machine()
 }
 
 fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     if keys.accesses.is_empty() {
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             whole,
             "a swizzle needs at least one `write = tensor<...>` or `read = tensor<...>` access",
@@ -389,7 +389,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     }
     if keys.target.as_ref().is_some_and(|(t, _)| t == "tpu") {
         let span = keys.target.as_ref().map_or(whole, |(_, s)| *s);
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             span,
             "`target = tpu` is for `kind = tiling`; a swizzle's target is a GPU (sm80, sm90, sm100, gfx942, gfx950)",
@@ -405,7 +405,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         ("max_tile_elements", keys.max_tile_elements.is_some()),
     ] {
         if present {
-            return Err(ctx.error(
+            return Err(ctx.cx.error(
                 Code::InvalidSolve,
                 whole,
                 format!("`{key}` belongs to `kind = tiling`, not to a swizzle"),
@@ -416,7 +416,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     let first = first.clone();
     let first_span = *first_span;
     let Some(bits) = first.element_bits else {
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             first_span,
             format!("{} has no fixed width in bits", first.element_type),
@@ -424,7 +424,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     };
     for (_, t, span) in &keys.accesses {
         if t.shape != first.shape || t.element_bits != first.element_bits {
-            return Err(ctx.error(
+            return Err(ctx.cx.error(
                 Code::InvalidSolve,
                 *span,
                 format!(
@@ -440,7 +440,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     if let Some((w, span)) = &keys.weights
         && w.len() != keys.accesses.len()
     {
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             *span,
             format!(
@@ -461,7 +461,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
                     .all(|(&c, (_, size))| c >= 0 && (c as u64) < *size)
                 && coordinate.iter().any(|&c| c != 0);
             if !fits {
-                return Err(ctx.error(
+                return Err(ctx.cx.error(
                     Code::InvalidSolve,
                     *span,
                     format!(
@@ -484,7 +484,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     if let Some((_, span)) = &keys.base
         && family != Family::Cute
     {
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             *span,
             "`base` is the base of the cute family; add `family = cute`",
@@ -525,11 +525,11 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
         cute_base: keys.base.as_ref().map(|(l, _)| l.clone()),
     };
-    let solution = match cancellable(ctx.db, |cancel| {
+    let solution = match cancellable(ctx.cx.db, |cancel| {
         layout_solve::solve_swizzle(&request, cancel)
     }) {
         Ok(s) => s,
-        Err(e) => return Err(ctx.error(Code::InvalidSolve, whole, e.to_string())),
+        Err(e) => return Err(ctx.cx.error(Code::InvalidSolve, whole, e.to_string())),
     };
     let answer = match (&solution.candidate, &solution.shared) {
         (Some(c), Some(shared)) => Some(answer_tensor(&first, c, shared, &solution)),
@@ -557,7 +557,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
             .map(|b| (b.write_wavefronts, b.read_wavefronts)),
     };
     if solution.status == Status::Infeasible {
-        ctx.report(Diagnostic::warning(
+        ctx.cx.report(Diagnostic::warning(
             Code::NoAnswer,
             whole,
             format!("no answer: {}", solution.why),
@@ -617,7 +617,7 @@ fn answer_tensor(
 
 fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     let Some((array, _)) = keys.array.clone() else {
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             whole,
             "a tiling needs `array = xla TYPE[DIMS]`, e.g. array = xla bf16[1000,300]",
@@ -626,14 +626,14 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     match &keys.target {
         Some((t, _)) if t == "tpu" => {}
         Some((t, span)) => {
-            return Err(ctx.error(
+            return Err(ctx.cx.error(
                 Code::InvalidSolve,
                 *span,
                 format!("a tiling is for `target = tpu`, not {t}"),
             ));
         }
         None if keys.tiles.is_empty() && keys.tile_multiple.is_none() => {
-            return Err(ctx.error(
+            return Err(ctx.cx.error(
                 Code::InvalidSolve,
                 whole,
                 "a tiling needs `target = tpu` (the TPU formats of the element type), candidate `tiles`, or `tile_multiple` to search tile sizes",
@@ -642,7 +642,7 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         None => {}
     }
     if let Some((_, _, span)) = keys.accesses.first() {
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             *span,
             "`write` / `read` belong to `kind = swizzle`, not to a tiling",
@@ -651,7 +651,7 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     if let Some((_, span)) = &keys.tile_multiple
         && !keys.tiles.is_empty()
     {
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             *span,
             "`tile_multiple` searches tile sizes and `tiles` lists candidates: give one of them",
@@ -660,7 +660,7 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
     if keys.tile_multiple.is_none()
         && (keys.min_tile_elements.is_some() || keys.max_tile_elements.is_some())
     {
-        return Err(ctx.error(
+        return Err(ctx.cx.error(
             Code::InvalidSolve,
             whole,
             "`min_tile_elements` / `max_tile_elements` bound a tile-size search: add `tile_multiple = [8, 128]`",
@@ -681,14 +681,14 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         }),
         timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
     };
-    let solution = match cancellable(ctx.db, |cancel| {
+    let solution = match cancellable(ctx.cx.db, |cancel| {
         layout_solve::tiling::solve_tiling(&request, cancel)
     }) {
         Ok(s) => s,
-        Err(e) => return Err(ctx.error(Code::InvalidSolve, whole, e.to_string())),
+        Err(e) => return Err(ctx.cx.error(Code::InvalidSolve, whole, e.to_string())),
     };
     if solution.status == Status::Infeasible {
-        ctx.report(Diagnostic::warning(
+        ctx.cx.report(Diagnostic::warning(
             Code::NoAnswer,
             whole,
             format!("no answer: {}", solution.why),
@@ -737,7 +737,7 @@ fn check_recorded(ctx: &mut Ctx, keys: &Keys, notations: &[(String, String)]) {
     let now = notations
         .first()
         .map_or("no answer".to_string(), |(_, n)| n.clone());
-    ctx.report(
+    ctx.cx.report(
         Diagnostic::warning(
             Code::StaleAnswer,
             *span,

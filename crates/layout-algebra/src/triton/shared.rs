@@ -9,7 +9,7 @@ use super::{
     BLOCK, CgaLayout, Encoding, OFFSET, combine_cta_cga_with_shape, identity, names,
     require_permutation, require_pow2, require_rank, shape_per_cta, validate_swizzle,
 };
-use crate::error::{InvalidKind, LayoutError, Result};
+use crate::error::{InvalidKind, LayoutError, Result, Subject};
 use crate::linear::{DimName, LinearLayout};
 
 /// `#ttg.amd_rotating_shared<{vec, perPhase, maxPhase, order}>`: a
@@ -42,7 +42,10 @@ impl AmdRotatingShared {
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         self.validate()?;
         super::check_rank("amd_rotating_shared", self.order.len(), shape)?;
-        require_pow2(|| format!("every dim of the tensor shape {shape:?}"), shape)?;
+        require_pow2(
+            || format!("every dim of the tensor shape {shape:?}").into(),
+            shape,
+        )?;
         let outs = names(shape.len());
         if shape.len() == 1 {
             return combine_cta_cga_with_shape(
@@ -225,9 +228,9 @@ impl PaddedShared {
             }
         }
         if let PaddedLinear::Identity { order, shape } = &self.linear {
-            require_permutation("order", order)?;
-            require_rank("shape", shape.len(), order.len())?;
-            require_pow2(|| "every dim of `shape`".into(), shape)?;
+            require_permutation(Subject::Param("order"), order)?;
+            require_rank(Subject::Param("shape"), shape.len(), order.len())?;
+            require_pow2(|| Subject::Param("shape"), shape)?;
         }
         Ok(())
     }
@@ -351,13 +354,13 @@ impl PartitionedShared {
         require_pow2(|| "numGroups".into(), &[self.num_groups])?;
         if self.num_partitions < 2 {
             return Err(LayoutError::invalid(
-                "numPartitions",
+                Subject::Param("numPartitions"),
                 "must be at least 2".to_string(),
             ));
         }
         if !self.inner.is_shared() {
             return Err(LayoutError::invalid(
-                "partitionLayout",
+                Subject::Param("partitionLayout"),
                 format!("must be a shared encoding, not #ttg.{}", self.inner.kind()),
             ));
         }
@@ -370,7 +373,7 @@ impl PartitionedShared {
         if pd >= shape.len() {
             return Err(LayoutError::invalid_of(
                 InvalidKind::Rank,
-                "partitionDim",
+                Subject::Param("partitionDim"),
                 format!("is {pd}, but the tensor has rank {}", shape.len()),
             ));
         }
