@@ -119,15 +119,18 @@ fn one_of<T: Copy>(ctx: &mut Ctx, f: &Field, options: &[(&str, T)]) -> R<T> {
 fn positive(ctx: &mut Ctx, f: &Field, what: &str) -> R<u64> {
     match ctx.expr(&f.value)? {
         Value::Int(n) if n > 0 => Ok(n as u64),
-        other => Err(ctx.cx.error(
-            Code::InvalidSolve,
-            f.value.span,
-            format!(
-                "`{}` is a positive integer ({what}), not {}",
-                f.key.name,
-                other.type_name()
-            ),
-        )),
+        other => {
+            // Name the value when it is a number, its type otherwise.
+            let got = match other {
+                Value::Int(n) => n.to_string(),
+                other => other.type_name().to_string(),
+            };
+            Err(ctx.cx.error(
+                Code::InvalidSolve,
+                f.value.span,
+                format!("`{}` is a positive integer ({what}), not {got}", f.key.name),
+            ))
+        }
     }
 }
 
@@ -147,8 +150,29 @@ fn int_list(v: &Value) -> Option<Vec<i64>> {
 fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
     let mut k = Keys::default();
     let mut failed = false;
+    // Keys given once each (accesses repeat): the first span of each.
+    let mut seen: Vec<(&str, Span)> = Vec::new();
     for f in fields {
         let key = f.key.name.as_str();
+        let canonical = if key == "instruction" {
+            "instructions"
+        } else {
+            key
+        };
+        if !matches!(key, "write" | "read") {
+            if let Some(&(_, first)) = seen.iter().find(|(k, _)| *k == canonical) {
+                let d = Diagnostic::error(
+                    Code::InvalidSolve,
+                    f.key.span,
+                    format!("`{key}` is given twice; a solve block takes each key once"),
+                )
+                .with_label(first, "first given here");
+                ctx.cx.report(d);
+                failed = true;
+                continue;
+            }
+            seen.push((canonical, f.key.span));
+        }
         let result: R<()> = (|| {
             match key {
                 "kind" => {
@@ -475,6 +499,20 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
             for (&c, (_, size)) in coordinate.iter().zip(&tensor) {
                 word |= (c as u64) << shift;
                 shift += size.trailing_zeros();
+            }
+            // An offset basis that the earlier ones already reach would make
+            // two offsets hold one element: no layout has it.
+            let earlier: Vec<u64> = fixed.iter().map(|&(_, w)| w).collect();
+            if layout_algebra::f2::rank(earlier.iter().copied().chain([word]))
+                == earlier.len() as u32
+            {
+                return Err(ctx.cx.error(
+                    Code::InvalidSolve,
+                    *span,
+                    format!(
+                        "fixed offset basis {bit} is {coordinate:?}, which the bases before it already reach (XOR-ing them): the bases of a layout are independent, so no layout has these"
+                    ),
+                ));
             }
             fixed.push((bit as u32, word));
         }

@@ -113,3 +113,52 @@ fn one_typo_gives_one_diagnostic_and_the_rest_still_checks() {
     // The failing check is the second one.
     assert!(src[diags[1].span.start..].starts_with("c(3) == 2"));
 }
+
+/// A solve block that cannot mean anything is an error at the key that
+/// says so: a key given twice (not the last one silently winning), a
+/// non-positive number named as the number it is, and fixed offset bases
+/// that depend on each other (no layout has them; no search is started).
+#[test]
+fn contradictory_solve_keys_are_errors_at_their_keys() {
+    let head = "target = sm80\n#w = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n#r = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>\n";
+    let block = |extra: &str| {
+        format!(
+            "{head}solve s {{\n    kind = swizzle\n    write = tensor<64x64xf16, #w>\n    read = tensor<64x64xf16, #r>\n{extra}}}\n"
+        )
+    };
+    for (extra, at, message) in [
+        (
+            "    family = linear\n    family = triton\n",
+            "family = triton",
+            "`family` is given twice; a solve block takes each key once",
+        ),
+        (
+            "    instructions = best\n    instruction = vector\n",
+            "instruction = vector",
+            "`instruction` is given twice; a solve block takes each key once",
+        ),
+        (
+            "    budget = -1\n",
+            "-1",
+            "`budget` is a positive integer (bytes of shared memory), not -1",
+        ),
+        (
+            "    fixed = [[0, 1], [0, 2], [0, 3]]\n",
+            "[[0, 1], [0, 2], [0, 3]]",
+            "fixed offset basis 2 is [0, 3], which the bases before it already reach (XOR-ing them): the bases of a layout are independent, so no layout has these",
+        ),
+    ] {
+        let src = block(extra);
+        let diags = diagnose(&src);
+        let errors: Vec<_> = diags
+            .iter()
+            .filter(|d| d.code.as_str() == "E0315")
+            .collect();
+        assert_eq!(errors.len(), 1, "{extra}: {diags:#?}");
+        assert_eq!(errors[0].message, message);
+        assert!(
+            src[errors[0].span.start..].starts_with(at),
+            "{extra}: {diags:#?}"
+        );
+    }
+}
