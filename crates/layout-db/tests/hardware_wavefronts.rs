@@ -1,6 +1,7 @@
 //! The wavefronts layoutc counts are the ones an H100 serves.
 //!
-//! `tests/vectors/triton/hw_sm90_wavefronts.json` holds, for every pair of
+//! `tests/vectors/triton/hw_sm90_wavefronts.json` (and `hw_sm90_answers.json`,
+//! today's answers run on an H200) holds, for every pair of
 //! the swizzle corpus that Triton lowers through shared memory, kernels the
 //! Triton 3.9 wheel compiled for sm90 around layoutc's answers (the linear,
 //! triton and padded families): a store of the source layout into the shared
@@ -84,9 +85,16 @@ fn cause(model: u64, measured: u64) -> &'static str {
     }
 }
 
-#[test]
-fn answers_cost_on_an_h100_what_layoutc_says() {
-    let hw = vectors("hw_sm90_wavefronts.json");
+/// How layoutc's counts compare with a measured file's answers.
+struct Agreement {
+    counted: usize,
+    agree: usize,
+    wrong_instruction: Vec<String>,
+    differences: BTreeMap<&'static str, Vec<String>>,
+}
+
+fn agreement(file: &str) -> Agreement {
+    let hw = vectors(file);
     let corpus = vectors("swizzle_corpus.json");
     let pairs: BTreeMap<&str, &Json> = corpus["pairs"]
         .as_array()
@@ -101,10 +109,12 @@ fn answers_cost_on_an_h100_what_layoutc_says() {
         .filter(|k| k["kind"] != "own" && k.get("hw").is_some())
         .collect();
     assert!(kernels.len() >= 700, "{} answer kernels", kernels.len());
-
-    let (mut agree, mut counted) = (0, 0);
-    let mut differences: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    let mut wrong_instruction = Vec::new();
+    let mut out = Agreement {
+        counted: 0,
+        agree: 0,
+        wrong_instruction: Vec::new(),
+        differences: BTreeMap::new(),
+    };
     for k in &kernels {
         let name = format!(
             "{}.{}",
@@ -116,22 +126,23 @@ fn answers_cost_on_an_h100_what_layoutc_says() {
         let reports = accesses(&name, dump(k, pairs[k["pair"].as_str().unwrap()]));
         assert_eq!(reports.len(), 2, "{name}: store and load");
         for a in reports {
-            counted += 1;
+            out.counted += 1;
             let (metric, what) = match a.direction {
                 Direction::Store => ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st", "store"),
                 Direction::Load => ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld", "load"),
             };
             let mnemonic = a.instruction.to_string();
             if opcodes[mnemonic.as_str()].as_u64().unwrap_or(0) == 0 {
-                wrong_instruction.push(format!("{name} {what}: {mnemonic}, PTX has {opcodes}"));
+                out.wrong_instruction
+                    .push(format!("{name} {what}: {mnemonic}, PTX has {opcodes}"));
                 continue;
             }
             let model = a.wavefronts * warps;
             let measured = k["hw"][metric].as_u64().unwrap();
             if model == measured {
-                agree += 1;
+                out.agree += 1;
             } else {
-                differences
+                out.differences
                     .entry(cause(model, measured))
                     .or_default()
                     .push(format!(
@@ -140,24 +151,65 @@ fn answers_cost_on_an_h100_what_layoutc_says() {
             }
         }
     }
-    eprintln!("{agree} of {counted} accesses cost what the H100 measured");
-    for (cause, list) in &differences {
+    eprintln!(
+        "{file}: {} of {} accesses cost what the GPU measured",
+        out.agree, out.counted
+    );
+    for (cause, list) in &out.differences {
         eprintln!("{cause}: {}", list.len());
         for d in list.iter().take(5) {
             eprintln!("  {d}");
         }
     }
-    for w in wrong_instruction.iter() {
+    for w in &out.wrong_instruction {
         eprintln!("instruction: {w}");
     }
+    out
+}
+
+/// The answers of an earlier solver (padded ones that faulted left out).
+#[test]
+fn answers_cost_on_an_h100_what_layoutc_says() {
+    let a = agreement("hw_sm90_wavefronts.json");
     // FIXME: two padded loads Triton emits as scalars where layoutc counts a
     // vector; the rule that makes the compiler give up is not modelled yet.
-    assert_eq!(wrong_instruction.len(), 2, "{wrong_instruction:#?}");
+    assert_eq!(a.wrong_instruction.len(), 2, "{:#?}", a.wrong_instruction);
     // Every other access: the measured wavefronts, exactly, for at least
-    // this many (94.9%); the rest differ as listed above.
+    // this many (94.9%); the rest differ as printed.
     assert!(
-        agree >= 1374,
-        "{agree} of {counted} agree: {differences:#?}"
+        a.agree >= 1374,
+        "{} of {}: {:#?}",
+        a.agree,
+        a.counted,
+        a.differences
+    );
+}
+
+/// Today's answers (every padded one aligned), measured on an H200 (the
+/// same sm90 shared memory): none faulted, and their counts hold.
+#[test]
+fn todays_answers_run_and_cost_on_an_h200_what_layoutc_says() {
+    let hw = vectors("hw_sm90_answers.json");
+    let kernels = hw["kernels"].as_array().unwrap();
+    let padded = kernels.iter().filter(|k| k["kind"] == "padded").count();
+    let faulted: Vec<_> = kernels
+        .iter()
+        .filter(|k| k.get("fault").is_some())
+        .collect();
+    assert!(padded >= 300, "{padded} padded answers");
+    assert!(faulted.is_empty(), "{faulted:#?}");
+    let a = agreement("hw_sm90_answers.json");
+    // FIXME: 14 accesses (12 of them into padded layouts) where Triton or
+    // LLVM emit narrower vectors than layoutc counts; when the compiler
+    // gives up on a vector there is not modelled yet.
+    assert_eq!(a.wrong_instruction.len(), 14, "{:#?}", a.wrong_instruction);
+    // 94.0% exactly; the rest differ as printed.
+    assert!(
+        a.agree >= 1737,
+        "{} of {}: {:#?}",
+        a.agree,
+        a.counted,
+        a.differences
     );
 }
 

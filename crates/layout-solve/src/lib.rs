@@ -32,7 +32,6 @@ use std::time::{Duration, Instant};
 
 use layout_algebra::bank::{Direction, OffsetMap};
 use layout_algebra::linear::LinearLayout;
-use layout_algebra::machine::SharedInstructions;
 use layout_algebra::triton::convert_layout;
 
 pub use bound::Bound;
@@ -580,15 +579,12 @@ fn triton_baseline(problem: &Problem) -> Option<Candidate> {
         layout_algebra::triton::strip_zero_register_bases(&l.transpose_outs(&names).ok()?).ok()
     };
     let (src, dst) = (prepare(&store.layout)?, prepare(&load.layout)?);
-    let instructions = match req.instructions {
-        InstructionPolicy::Vector => SharedInstructions::LD_ST,
-        _ => req.machine.matrix,
-    };
+    // What Triton itself does on this machine, whatever the request allows.
     let chosen = convert_layout::optimal_swizzling(
         &src,
         &dst,
         req.element_bits,
-        instructions,
+        req.machine.matrix,
         req.machine.banks.banks,
     )
     .ok()?;

@@ -3,9 +3,9 @@
 
 Command (from the repository root)::
 
-    python3 tests/vectors/triton/collect_hw.py HW_DIR MEASURED_DIR
+    python3 tests/vectors/triton/collect_hw.py HW_DIR MEASURED_DIR [OUT_NAME]
 
-writes ``tests/vectors/triton/hw_sm90_wavefronts.json``: for every kernel its pair, kind
+writes ``tests/vectors/triton/OUT_NAME`` (default ``hw_sm90_wavefronts.json``): for every kernel its pair, kind
 (``own``: Triton's convert_layout; ``answer``: layoutc's shared layout), warps, element bits,
 shape, shared bytes, the PTX shared-memory opcodes, the shared layout of an answer (its offset
 bases and its TTGIR attribute) and layoutc's claims for it at the time of measuring, and ``hw``: the Nsight Compute counters of its
@@ -40,6 +40,7 @@ def read_rows(path):
 
 def main():
     hw_dir, measured = sys.argv[1], sys.argv[2]
+    out_path = os.path.join(HERE, sys.argv[3]) if len(sys.argv) > 3 else OUT_PATH
     manifest = json.load(open(os.path.join(hw_dir, "manifest.json")))
     launched = open(os.path.join(measured, "launched.txt")).read().split()
     rows = read_rows(os.path.join(measured, "ncu.csv"))
@@ -81,11 +82,11 @@ def main():
            "uncompiled": [f"{k['pair']}.{k['kind']}: {k['compile_error']}" for k in manifest["kernels"]
                           if "compile_error" in k],
            "kernels": kernels}
-    with open(OUT_PATH, "w") as fh:
+    with open(out_path, "w") as fh:
         json.dump(doc, fh, indent=1)
         fh.write("\n")
     faults = sum(1 for k in kernels if "fault" in k)
-    print(f"wrote {OUT_PATH}: {len(kernels)} kernels ({faults} faulted)", file=sys.stderr)
+    print(f"wrote {out_path}: {len(kernels)} kernels ({faults} faulted)", file=sys.stderr)
 
 
 if __name__ == "__main__":
