@@ -56,29 +56,60 @@ fn powers_up_to(n: u64) -> impl Iterator<Item = u32> {
     (0..=n.max(1).trailing_zeros()).map(|k| 1u32 << k)
 }
 
-/// Orders of the tensor's dims: every permutation up to rank 3, else the
-/// row- and column-major ones.
-fn orders(rank: usize) -> Vec<Vec<usize>> {
-    fn permute(rest: Vec<usize>, prefix: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if rest.is_empty() {
-            out.push(prefix.clone());
+/// Every order of the tensor's dims that can cost differently: every
+/// permutation of the dims larger than 1, except that once the dims placed
+/// so far fill one line of banks (128 bytes), the rest follow in one fixed
+/// order. Their bits then sit above every bit a bank, a word or a vector's
+/// alignment reads, and reordering them is a bijection of those high bits:
+/// it keeps which requests share a word and which differ, so no access
+/// costs a wavefront more or less (size-1 dims place nothing at all).
+fn orders(tensor: &TensorDims, element_bits: u32) -> Vec<Vec<usize>> {
+    let line_elements = (1024 / element_bits.max(1)).max(1) as u64;
+    let rank = tensor.len();
+    let (big, ones): (Vec<usize>, Vec<usize>) = (0..rank).rev().partition(|&d| tensor[d].1 > 1);
+    fn extend(
+        tensor: &TensorDims,
+        line: u64,
+        placed: u64,
+        rest: &[usize],
+        prefix: &mut Vec<usize>,
+        ones: &[usize],
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if rest.is_empty() || placed >= line {
+            let mut order = prefix.clone();
+            order.extend(rest);
+            order.extend(ones);
+            out.push(order);
+            return;
         }
         for (i, &d) in rest.iter().enumerate() {
-            let mut r = rest.clone();
+            let mut r = rest.to_vec();
             r.remove(i);
             prefix.push(d);
-            permute(r, prefix, out);
+            extend(tensor, line, placed * tensor[d].1, &r, prefix, ones, out);
             prefix.pop();
         }
     }
     let mut out = Vec::new();
-    if rank <= 3 {
-        permute((0..rank).rev().collect(), &mut Vec::new(), &mut out);
-    } else {
+    extend(
+        tensor,
+        line_elements,
+        1,
+        &big,
+        &mut Vec::new(),
+        &ones,
+        &mut out,
+    );
+    if out.is_empty() {
         out.push((0..rank).rev().collect());
-        out.push((0..rank).collect());
     }
     out
+}
+
+/// The row- and column-major orders (the padded family's bases).
+fn major_orders(rank: usize) -> [Vec<usize>; 2] {
+    [(0..rank).rev().collect(), (0..rank).collect()]
 }
 
 fn member_of(encoding: Encoding, tensor: &TensorDims) -> Option<Member> {
@@ -108,7 +139,7 @@ pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Me
     match family {
         Family::Linear => {}
         Family::Triton => {
-            for order in orders(rank) {
+            for order in orders(tensor, element_bits) {
                 let inner = tensor[order[0]].1;
                 let outer = if rank > 1 { tensor[order[1]].1 } else { 1 };
                 for vec in powers_up_to(inner) {
@@ -175,7 +206,7 @@ pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Me
             let n: u32 = tensor.iter().map(|(_, s)| s.trailing_zeros()).sum();
             // Padding of up to one line of banks per interval.
             let max_pad = (1024 / element_bits).max(1);
-            for order in orders(rank).into_iter().take(2) {
+            for order in major_orders(rank) {
                 let linear = PaddedLinear::Identity {
                     order: order.clone(),
                     shape: shape_of(tensor),

@@ -379,8 +379,13 @@ pub fn solve_swizzle(
                     )
                 }
             } else if best.is_some() {
+                let pruned = if family == Family::Triton && request.tensor.len() > 2 {
+                    " (orders of the dims above the first 128 bytes taken once: they cannot change a wavefront)"
+                } else {
+                    ""
+                };
                 format!(
-                    "every one of the {listed} {} layouts this tensor admits was scored; none costs fewer wavefronts",
+                    "every one of the {listed} {} layouts this tensor admits was scored{pruned}; none costs fewer wavefronts",
                     family.name()
                 )
             } else {
