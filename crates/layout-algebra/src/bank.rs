@@ -520,14 +520,14 @@ pub struct Pairing {
 /// plain form; else the base moves to the lower one (one more add) and the
 /// difference decides the same way.
 fn pair_encoding(low: u64, high: u64) -> Option<bool> {
-    if low % 64 == 0 && high % 64 == 0 && high / 64 <= 255 {
+    if low.is_multiple_of(64) && high.is_multiple_of(64) && high / 64 <= 255 {
         return Some(true);
     }
     if high <= 255 {
         return Some(false);
     }
     let d = high - low;
-    if d % 64 == 0 && d / 64 <= 255 {
+    if d.is_multiple_of(64) && d / 64 <= 255 {
         Some(true)
     } else if d <= 255 {
         Some(false)

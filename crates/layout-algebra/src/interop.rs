@@ -162,13 +162,13 @@ pub fn xla_to_linear(shape: &XlaShape) -> Result<LinearLayout> {
     if let Some(l) = &shape.layout {
         for tile in &l.tiles {
             for t in tile {
-                if let crate::xla::TileDim::Size(t) = t {
-                    if log2_pow2(*t).is_none() {
-                        return Err(not_linear(
-                            what(),
-                            format!("tile size {t} is not a power of two"),
-                        ));
-                    }
+                if let crate::xla::TileDim::Size(t) = t
+                    && log2_pow2(*t).is_none()
+                {
+                    return Err(not_linear(
+                        what(),
+                        format!("tile size {t} is not a power of two"),
+                    ));
                 }
             }
         }

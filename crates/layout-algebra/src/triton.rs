@@ -780,32 +780,32 @@ impl Encoding {
     /// Checks the encoding against the machine it runs on: threads per warp,
     /// warps per CTA and CTAs per cluster must match the kernel's.
     pub fn validate_for(&self, target: &Target) -> Result<()> {
-        if let Some(w) = self.warp_size() {
-            if w != target.threads_per_warp {
-                let t = target.threads_per_warp;
-                return Err(match self {
-                    Encoding::Blocked(_) => LayoutError::invalid_of(
-                        InvalidKind::WarpSize,
-                        Subject::Param("threadsPerWarp"),
-                        format!("multiplies to {w}, but a warp has {t} threads"),
-                    ),
-                    other => LayoutError::invalid(
-                        format!("#ttg.{}", other.kind()),
-                        format!("is laid out for {w}-thread warps, but a warp has {t} threads"),
-                    ),
-                });
-            }
+        if let Some(w) = self.warp_size()
+            && w != target.threads_per_warp
+        {
+            let t = target.threads_per_warp;
+            return Err(match self {
+                Encoding::Blocked(_) => LayoutError::invalid_of(
+                    InvalidKind::WarpSize,
+                    Subject::Param("threadsPerWarp"),
+                    format!("multiplies to {w}, but a warp has {t} threads"),
+                ),
+                other => LayoutError::invalid(
+                    format!("#ttg.{}", other.kind()),
+                    format!("is laid out for {w}-thread warps, but a warp has {t} threads"),
+                ),
+            });
         }
-        if let Some(n) = self.num_warps() {
-            if n != target.num_warps {
-                return Err(LayoutError::invalid(
-                    Subject::Param("warpsPerCTA"),
-                    format!(
-                        "multiplies to {n}, but the kernel runs {} warps",
-                        target.num_warps
-                    ),
-                ));
-            }
+        if let Some(n) = self.num_warps()
+            && n != target.num_warps
+        {
+            return Err(LayoutError::invalid(
+                Subject::Param("warpsPerCTA"),
+                format!(
+                    "multiplies to {n}, but the kernel runs {} warps",
+                    target.num_warps
+                ),
+            ));
         }
         let ctas = match self {
             Encoding::Linear(l) => 1u64 << l.block.len(),
@@ -1269,7 +1269,7 @@ impl NvidiaMma {
                 }
                 let ok = self.instr_shape.len() == 3
                     && self.instr_shape[0] == 16
-                    && self.instr_shape[1] % 8 == 0
+                    && self.instr_shape[1].is_multiple_of(8)
                     && (8..=256).contains(&self.instr_shape[1])
                     && [8, 16, 32].contains(&self.instr_shape[2]);
                 if !ok {
@@ -1281,7 +1281,7 @@ impl NvidiaMma {
                         ),
                     ));
                 }
-                if saturating_product(&self.warps_per_cta) % 4 != 0 {
+                if !saturating_product(&self.warps_per_cta).is_multiple_of(4) {
                     return Err(LayoutError::invalid(
                         Subject::Param("warpsPerCTA"),
                         "wgmma runs on groups of 4 warps: the product must be a multiple of 4",
@@ -1930,10 +1930,10 @@ impl LinearEncoding {
             .chain(&self.warp)
             .chain(&self.block)
         {
-            if let Some(d) = b.iter().position(|&x| x != 0) {
-                if !order.contains(&d) {
-                    order.push(d);
-                }
+            if let Some(d) = b.iter().position(|&x| x != 0)
+                && !order.contains(&d)
+            {
+                order.push(d);
             }
         }
         order.extend(

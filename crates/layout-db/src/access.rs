@@ -437,18 +437,18 @@ fn matched(
 ) -> R<(Distributed, Shared)> {
     let dist = distributed(ctx, d, ds)?;
     let shared = shared(ctx, s, ss)?;
-    if let (Some(a), Some(b)) = (&dist.shape, &shared.shape) {
-        if a != b {
-            return Err(ctx.error(
-                Code::DimMismatch,
-                span,
-                format!(
-                    "the access moves one tile: {} in registers and {} in shared memory differ",
-                    shape_text(a),
-                    shape_text(b)
-                ),
-            ));
-        }
+    if let (Some(a), Some(b)) = (&dist.shape, &shared.shape)
+        && a != b
+    {
+        return Err(ctx.error(
+            Code::DimMismatch,
+            span,
+            format!(
+                "the access moves one tile: {} in registers and {} in shared memory differ",
+                shape_text(a),
+                shape_text(b)
+            ),
+        ));
     }
     // A sub-view of a larger allocation: the registers reach part of the
     // buffer's elements.

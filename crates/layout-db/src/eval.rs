@@ -302,24 +302,24 @@ impl<'db> Ctx<'db> {
             *slot = Some(v as u32);
         }
         // The machine fixes the warp size; the module must agree with it.
-        if let (Some((at, preset)), Some(tpw)) = (machine, facts.threads_per_warp) {
-            if tpw != preset.threads_per_warp {
-                let stated = attributes
-                    .iter()
-                    .find(|a| a.key.ends_with("threads-per-warp"))
-                    .map_or(at.span, |a| a.span);
-                return Err(self.cx.report(
-                    Diagnostic::error(
-                        Code::TargetMismatch,
-                        stated,
-                        format!(
-                            "a warp has {tpw} threads here, but {} runs {}-thread warps",
-                            preset.name, preset.threads_per_warp
-                        ),
-                    )
-                    .with_label(at.span, format!("the target is {} here", preset.name)),
-                ));
-            }
+        if let (Some((at, preset)), Some(tpw)) = (machine, facts.threads_per_warp)
+            && tpw != preset.threads_per_warp
+        {
+            let stated = attributes
+                .iter()
+                .find(|a| a.key.ends_with("threads-per-warp"))
+                .map_or(at.span, |a| a.span);
+            return Err(self.cx.report(
+                Diagnostic::error(
+                    Code::TargetMismatch,
+                    stated,
+                    format!(
+                        "a warp has {tpw} threads here, but {} runs {}-thread warps",
+                        preset.name, preset.threads_per_warp
+                    ),
+                )
+                .with_label(at.span, format!("the target is {} here", preset.name)),
+            ));
         }
         Ok(Value::Target(Box::new(facts)))
     }
@@ -823,18 +823,18 @@ impl<'db> Ctx<'db> {
             }
             Some(Some(v)) => Ok(v.clone()),
             Some(None) => {
-                if let Some((me, my_span)) = self.declaring.clone() {
-                    if let Some(path) = find_cycle(self.cx.db, self.cx.file, &me) {
-                        if !self
-                            .cx
-                            .diags
-                            .iter()
-                            .any(|d| d.code == Code::CyclicDefinition)
-                        {
-                            self.cx.report(cycle_diagnostic(&me, my_span, &path));
-                        }
-                        return Err(Reported);
+                if let Some((me, my_span)) = self.declaring.clone()
+                    && let Some(path) = find_cycle(self.cx.db, self.cx.file, &me)
+                {
+                    if !self
+                        .cx
+                        .diags
+                        .iter()
+                        .any(|d| d.code == Code::CyclicDefinition)
+                    {
+                        self.cx.report(cycle_diagnostic(&me, my_span, &path));
                     }
+                    return Err(Reported);
                 }
                 Err(self.cx.error(
                     Code::DependsOnError,
@@ -1341,12 +1341,11 @@ fn cycle_diagnostic(name: &str, span: Span, path: &[String]) -> Diagnostic {
 /// value, and the cycle as its diagnostic.
 pub(crate) fn cycle_fallback(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
     let mut diagnostics = Vec::new();
-    if let Some(item) = &crate::parse_item(db, key).item {
-        if let (Some(full), Some(name)) = (item.declared_name(), item.name()) {
-            if let Some(path) = find_cycle(db, *key.file(db), &full) {
-                diagnostics.push(cycle_diagnostic(&full, name.span, &path));
-            }
-        }
+    if let Some(item) = &crate::parse_item(db, key).item
+        && let (Some(full), Some(name)) = (item.declared_name(), item.name())
+        && let Some(path) = find_cycle(db, *key.file(db), &full)
+    {
+        diagnostics.push(cycle_diagnostic(&full, name.span, &path));
     }
     Evaluated {
         value: None,

@@ -53,10 +53,10 @@ impl Database {
     /// `WillExecute` event.
     pub fn with_execution_log(log: Arc<Mutex<Vec<String>>>) -> Database {
         Database::with_events(move |event| {
-            if let salsa::EventKind::WillExecute { .. } = event.kind {
-                if let Ok(mut log) = log.lock() {
-                    log.push(format!("{:?}", event.kind));
-                }
+            if let salsa::EventKind::WillExecute { .. } = event.kind
+                && let Ok(mut log) = log.lock()
+            {
+                log.push(format!("{:?}", event.kind));
             }
         })
     }

@@ -144,20 +144,20 @@ pub fn contradiction(
             .with_label(*before_span, format!("{what} {a} here"))
             .with_note("a file describes one machine; remove or correct one of the two")
         };
-        if let (Some(a), Some(b)) = (before.threads_per_warp, facts.threads_per_warp) {
-            if a != b {
-                return Some(clash("threads per warp", a.to_string(), b.to_string()));
-            }
+        if let (Some(a), Some(b)) = (before.threads_per_warp, facts.threads_per_warp)
+            && a != b
+        {
+            return Some(clash("threads per warp", a.to_string(), b.to_string()));
         }
-        if let (Some(a), Some(b)) = (&before.preset, &facts.preset) {
-            if a != b {
-                return Some(clash("the target", a.clone(), b.clone()));
-            }
+        if let (Some(a), Some(b)) = (&before.preset, &facts.preset)
+            && a != b
+        {
+            return Some(clash("the target", a.clone(), b.clone()));
         }
-        if let (Some(a), Some(b)) = (before.banks, facts.banks) {
-            if a != b {
-                return Some(clash("banks", a.to_string(), b.to_string()));
-            }
+        if let (Some(a), Some(b)) = (before.banks, facts.banks)
+            && a != b
+        {
+            return Some(clash("banks", a.to_string(), b.to_string()));
         }
     }
     None

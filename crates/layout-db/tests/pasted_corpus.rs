@@ -168,10 +168,10 @@ fn cute_print_output_pastes_and_evaluates_as_cute_computes_it() {
         if size.is_some_and(|s| s != got_size) {
             failures.push(format!("{}: size {got_size}, CuTe says {}", r[1], r[2]));
         }
-        if let (Some(want), Some(got)) = (cosize, got_cosize) {
-            if want != got {
-                failures.push(format!("{}: cosize {got}, CuTe says {want}", r[1]));
-            }
+        if let (Some(want), Some(got)) = (cosize, got_cosize)
+            && want != got
+        {
+            failures.push(format!("{}: cosize {got}, CuTe says {want}", r[1]));
         }
         if !want.is_empty() {
             compared += 1;

@@ -134,10 +134,11 @@ fn blocked_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(TritonAtt
     let item = parse_item(db, at.item).item.as_ref()?;
     let mut found = None;
     layout_db::names::for_each_expr(item, &mut |e, _| {
-        if let ExprKind::Attribute(a) = &e.kind {
-            if a.kind.name == "blocked" && e.span.contains(rel) {
-                found = Some(a.clone());
-            }
+        if let ExprKind::Attribute(a) = &e.kind
+            && a.kind.name == "blocked"
+            && e.span.contains(rel)
+        {
+            found = Some(a.clone());
         }
     });
     if let Some(a) = found {
@@ -190,7 +191,7 @@ pub fn scale_threads_per_warp(threads: &[u64], order: &[usize], warp: u64) -> Op
         return None;
     }
     let mut out = threads.to_vec();
-    if warp % product == 0 {
+    if warp.is_multiple_of(product) {
         out[*order.last()?] *= warp / product;
         return Some(out);
     }
@@ -312,10 +313,11 @@ fn numbers_in(text: &str, span: Span) -> Vec<(Span, u64)> {
         let shape_x = |j: usize| bytes[j] == b'x' && j > 0 && bytes[j - 1].is_ascii_digit();
         let before_ok = start == 0 || !ident(bytes[start - 1]) || shape_x(start - 1);
         let after_ok = i >= bytes.len() || !ident(bytes[i]) || bytes[i] == b'x';
-        if before_ok && after_ok {
-            if let Ok(v) = text[start..i].parse() {
-                out.push((Span::new(start, i), v));
-            }
+        if before_ok
+            && after_ok
+            && let Ok(v) = text[start..i].parse()
+        {
+            out.push((Span::new(start, i), v));
         }
     }
     out

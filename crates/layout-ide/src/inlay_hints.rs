@@ -91,18 +91,18 @@ fn sub_expression_hints<'a>(
     };
     let mut calls: Vec<(&Expr, &str)> = Vec::new();
     layout_db::names::for_each_expr(item, &mut |e, _| {
-        if let ExprKind::Call { callee, .. } = &e.kind {
-            if let ExprKind::Name(n) = &callee.kind {
-                let counted = matches!(
-                    n.as_str(),
-                    "wavefronts" | "bank_conflicts" | "vectorisation"
-                );
-                if counted
-                    && Some(e.span) != whole_value
-                    && matches!(resolve(db, file, n), Resolution::Builtin(_))
-                {
-                    calls.push((e, n.as_str()));
-                }
+        if let ExprKind::Call { callee, .. } = &e.kind
+            && let ExprKind::Name(n) = &callee.kind
+        {
+            let counted = matches!(
+                n.as_str(),
+                "wavefronts" | "bank_conflicts" | "vectorisation"
+            );
+            if counted
+                && Some(e.span) != whole_value
+                && matches!(resolve(db, file, n), Resolution::Builtin(_))
+            {
+                calls.push((e, n.as_str()));
             }
         }
     });

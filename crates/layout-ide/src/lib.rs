@@ -81,15 +81,15 @@ pub(crate) struct NameAt {
 pub(crate) fn name_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<NameAt> {
     let at = layout_db::item_at(db, file, offset)?;
     let rel = at.relative(offset);
-    if let Some((name, span)) = declared_name(db, at.item) {
-        if span.contains(rel) {
-            return Some(NameAt {
-                resolution: layout_db::resolve(db, file, &name),
-                name,
-                span: at.to_file(span),
-                is_declaration: true,
-            });
-        }
+    if let Some((name, span)) = declared_name(db, at.item)
+        && span.contains(rel)
+    {
+        return Some(NameAt {
+            resolution: layout_db::resolve(db, file, &name),
+            name,
+            span: at.to_file(span),
+            is_declaration: true,
+        });
     }
     let r = layout_db::name_refs(db, at.item)
         .iter()

@@ -101,23 +101,23 @@ pub fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
                 Some((s, _, n)) => (s, end, n + 1),
                 None => (offset + (line.len() - line.trim_start().len()), end, 1),
             });
-        } else if let Some((s, e, n)) = run.take() {
-            if n > 1 {
-                out.push(Fold {
-                    span: Span::new(s, e),
-                    is_comment: true,
-                });
-            }
-        }
-        offset += line.len();
-    }
-    if let Some((s, e, n)) = run {
-        if n > 1 {
+        } else if let Some((s, e, n)) = run.take()
+            && n > 1
+        {
             out.push(Fold {
                 span: Span::new(s, e),
                 is_comment: true,
             });
         }
+        offset += line.len();
+    }
+    if let Some((s, e, n)) = run
+        && n > 1
+    {
+        out.push(Fold {
+            span: Span::new(s, e),
+            is_comment: true,
+        });
     }
     out.sort_by_key(|f| f.span);
     out

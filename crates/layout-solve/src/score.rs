@@ -244,14 +244,14 @@ impl<'a> Problem<'a> {
         if candidate
             .padding
             .iter()
-            .any(|&(_, pad)| (pad * eb) % widest != 0)
+            .any(|&(_, pad)| !(pad * eb).is_multiple_of(widest))
         {
             return None;
         }
         let matrix_rows_aligned = candidate
             .padding
             .iter()
-            .all(|&(_, pad)| (pad * eb) % 128 == 0);
+            .all(|&(_, pad)| (pad * eb).is_multiple_of(128));
         // The widest vector is the one the compiler emits: narrower ones
         // are not an answer's to choose.
         let options = bank::candidates(&req.machine, direction, eb, widest, &candidate.padding)

@@ -372,7 +372,7 @@ fn enumerate_space(
             }
         }
         steps += 1;
-        if steps % 4096 == 0 && (Instant::now() > deadline || cancel.is_cancelled()) {
+        if steps.is_multiple_of(4096) && (Instant::now() > deadline || cancel.is_cancelled()) {
             return (best, false);
         }
         // The next size, the most minor dim slowest.

@@ -40,17 +40,18 @@ pub fn format(src: &str) -> Result<String, Vec<SyntaxError>> {
         while v < verbatim.len() && verbatim[v].end <= span.start {
             v += 1;
         }
-        if let Some(vs) = verbatim.get(v) {
-            if vs.start <= span.start && span.end <= vs.end {
-                if atoms.last().is_none_or(|a| a.start != vs.start) {
-                    atoms.push(Atom {
-                        start: vs.start,
-                        end: vs.end,
-                        kind: AtomKind::Verbatim,
-                    });
-                }
-                continue;
+        if let Some(vs) = verbatim.get(v)
+            && vs.start <= span.start
+            && span.end <= vs.end
+        {
+            if atoms.last().is_none_or(|a| a.start != vs.start) {
+                atoms.push(Atom {
+                    start: vs.start,
+                    end: vs.end,
+                    kind: AtomKind::Verbatim,
+                });
             }
+            continue;
         }
         atoms.push(Atom {
             start: span.start,
@@ -144,7 +145,7 @@ fn last_line_is_comment(out: &str) -> bool {
         // Only when the comment is really a comment (not inside a string).
         let line = out.rsplit('\n').next().unwrap_or("");
         let before = &line[..line.find("//").unwrap_or(0)];
-        before.matches('"').count() % 2 == 0
+        before.matches('"').count().is_multiple_of(2)
     }
 }
 

@@ -134,40 +134,40 @@ pub fn outline(src: &str) -> Vec<ItemSource> {
         let line_end = src[line_start..]
             .find('\n')
             .map_or(src.len(), |i| line_start + i);
-        if let Some((tok, span)) = lexer::lex_from(src, line_start).next() {
-            if span.start < line_end {
-                let is_start = starts_item(&tok, &span) || !first_token_seen;
-                first_token_seen = true;
-                if is_start {
-                    let (keyword, name) = match tok {
-                        Token::Ident(k)
-                            if matches!(k, "layout" | "let" | "solve" | "target" | "convert") =>
-                        {
-                            let name = match next_in_item(&span) {
-                                Some(Token::Ident(n)) => Some(n.to_string()),
-                                _ => None,
-                            };
-                            (k.to_string(), name)
-                        }
-                        Token::Ident(k) => (k.to_string(), None),
-                        Token::Ssa(_) => {
-                            let ahead: Vec<Token> = lexer::lex_from(src, span.start)
-                                .take(5)
-                                .map(|(t, _)| t)
-                                .collect();
-                            ("%".to_string(), parser::analysed_result_name(&ahead))
-                        }
-                        Token::Hash => {
-                            let name = match next_in_item(&span) {
-                                Some(Token::Ident(n)) => Some(format!("#{n}")),
-                                _ => None,
-                            };
-                            ("#".to_string(), name)
-                        }
-                        _ => (src[span.clone()].to_string(), None),
-                    };
-                    starts.push((span.start, keyword, name));
-                }
+        if let Some((tok, span)) = lexer::lex_from(src, line_start).next()
+            && span.start < line_end
+        {
+            let is_start = starts_item(&tok, &span) || !first_token_seen;
+            first_token_seen = true;
+            if is_start {
+                let (keyword, name) = match tok {
+                    Token::Ident(k)
+                        if matches!(k, "layout" | "let" | "solve" | "target" | "convert") =>
+                    {
+                        let name = match next_in_item(&span) {
+                            Some(Token::Ident(n)) => Some(n.to_string()),
+                            _ => None,
+                        };
+                        (k.to_string(), name)
+                    }
+                    Token::Ident(k) => (k.to_string(), None),
+                    Token::Ssa(_) => {
+                        let ahead: Vec<Token> = lexer::lex_from(src, span.start)
+                            .take(5)
+                            .map(|(t, _)| t)
+                            .collect();
+                        ("%".to_string(), parser::analysed_result_name(&ahead))
+                    }
+                    Token::Hash => {
+                        let name = match next_in_item(&span) {
+                            Some(Token::Ident(n)) => Some(format!("#{n}")),
+                            _ => None,
+                        };
+                        ("#".to_string(), name)
+                    }
+                    _ => (src[span.clone()].to_string(), None),
+                };
+                starts.push((span.start, keyword, name));
             }
         }
         line_start = line_end + 1;

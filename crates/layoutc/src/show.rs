@@ -20,18 +20,18 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
         .iter()
         .filter(|v| name.is_none_or(|n| v.name == n || v.name == format!("#{n}")))
         .collect();
-    if let Some(n) = name {
-        if values.is_empty() {
-            let names: Vec<&str> = checked.values.iter().map(|v| v.name.as_str()).collect();
-            return Err(Usage(format!(
-                "{path} declares no `{n}` (it declares {})",
-                if names.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    names.join(", ")
-                }
-            )));
-        }
+    if let Some(n) = name
+        && values.is_empty()
+    {
+        let names: Vec<&str> = checked.values.iter().map(|v| v.name.as_str()).collect();
+        return Err(Usage(format!(
+            "{path} declares no `{n}` (it declares {})",
+            if names.is_empty() {
+                "nothing".to_string()
+            } else {
+                names.join(", ")
+            }
+        )));
     }
     let failed = checked.report.has_errors();
     let index = LineIndex::new(&checked.text);
@@ -62,10 +62,10 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
             let mut out = String::new();
             for v in &values {
                 out += &value_text(&checked.text, &index, v);
-                if let Some((db, file)) = &explainer {
-                    if let Some(steps) = layout_ide::coalesce::explain(db, *file, &v.name) {
-                        out += &steps;
-                    }
+                if let Some((db, file)) = &explainer
+                    && let Some(steps) = layout_ide::coalesce::explain(db, *file, &v.name)
+                {
+                    out += &steps;
                 }
                 out += "\n";
             }

@@ -378,7 +378,7 @@ impl PartitionedShared {
             ));
         }
         let pieces = self.num_partitions as u64 * self.num_groups as u64;
-        if shape[pd] as u64 % pieces != 0 || (shape[pd] as u64) < pieces {
+        if !(shape[pd] as u64).is_multiple_of(pieces) || (shape[pd] as u64) < pieces {
             return Err(LayoutError::invalid(
                 "partitioned_shared",
                 format!(

@@ -583,10 +583,10 @@ fn bind(
         ));
     }
     for (p, v) in params.iter().zip(&bound) {
-        if let Some((v, s)) = v {
-            if let Some(why) = p.ty.mismatch(v) {
-                return Err(cx.error(Code::TypeMismatch, *s, why));
-            }
+        if let Some((v, s)) = v
+            && let Some(why) = p.ty.mismatch(v)
+        {
+            return Err(cx.error(Code::TypeMismatch, *s, why));
         }
     }
     Ok(Args {

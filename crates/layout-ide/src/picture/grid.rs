@@ -135,14 +135,14 @@ const MAX_WALK_BITS: u32 = 22;
 impl<'a> Preimage<'a> {
     pub fn new(layout: &'a LinearLayout) -> Result<Self, PictureError> {
         let outs = layout.out_dim_names().cloned().collect();
-        if layout.is_surjective() {
-            if let Ok(inverse) = layout.pseudoinvert() {
-                return Ok(Preimage {
-                    layout,
-                    outs,
-                    how: How::Inverse(inverse),
-                });
-            }
+        if layout.is_surjective()
+            && let Ok(inverse) = layout.pseudoinvert()
+        {
+            return Ok(Preimage {
+                layout,
+                outs,
+                how: How::Inverse(inverse),
+            });
         }
         if layout.total_in_bits() > MAX_WALK_BITS {
             return Err(PictureError::NotDrawable(format!(
