@@ -907,7 +907,8 @@ fn rank_wavefronts(g: &Geometry, element_bits: u32, target: &BankTarget) -> Wave
     }
 }
 
-/// Wavefronts by walking every request of warp 0 (the oracle).
+/// Wavefronts by walking every request of a warp (the oracle): of the
+/// worst warp, which over a linear layout is any of them.
 pub fn wavefronts_by_enumeration(access: &Access, target: &BankTarget) -> Result<Wavefronts> {
     padded_wavefronts_by_enumeration(access, target, &[])
 }
@@ -924,7 +925,8 @@ pub fn padded_offset(padding: &[(u32, u32)], offset: u64) -> u64 {
 
 /// [`wavefronts_by_enumeration`] for a shared layout whose offsets are
 /// padded: the addresses are no longer linear in the element, so only
-/// enumeration can count them.
+/// enumeration can count them, and each warp's padding differs, so every
+/// warp is walked and the worst one counts.
 pub fn padded_wavefronts_by_enumeration(
     access: &Access,
     target: &BankTarget,
@@ -936,19 +938,40 @@ pub fn padded_wavefronts_by_enumeration(
     let d = addressing(access)?;
     let reg_bits = d.in_dim_size_log2(REGISTER);
     let lane_bits = d.in_dim_size_log2(LANE);
-    let offset_of = trace::element_offsets(&Access {
-        distributed: &d,
-        ..*access
-    })?;
-    count_requests(
-        &g,
-        access.instruction,
-        access.element_bits,
-        target,
-        padding,
-        (reg_bits, lane_bits),
-        offset_of,
-    )
+    let warps = worst_warp_candidates(padding, d.in_dim_size_log2("warp"));
+    let mut worst: Option<Wavefronts> = None;
+    for warp in 0..warps {
+        let offset_of = trace::element_offsets(
+            &Access {
+                distributed: &d,
+                ..*access
+            },
+            warp,
+        )?;
+        let w = count_requests(
+            &g,
+            access.instruction,
+            access.element_bits,
+            target,
+            padding,
+            (reg_bits, lane_bits),
+            offset_of,
+        )?;
+        worst = Some(worst.map_or(w, |b| if w.wavefronts > b.wavefronts { w } else { b }));
+    }
+    Ok(worst.expect("at least warp 0"))
+}
+
+/// How many warps to walk for the worst one: over a linear layout every
+/// warp's addresses are warp 0's XOR a constant, which moves no request to
+/// another bank relative to the others, so warp 0 costs what each does;
+/// padding adds a different amount in each warp, so then every warp counts.
+fn worst_warp_candidates(padding: &[(u32, u32)], warp_bits: u32) -> u64 {
+    if padding.is_empty() {
+        1
+    } else {
+        1 << warp_bits.min(5)
+    }
 }
 
 impl AccessGeometry {
@@ -969,24 +992,31 @@ impl AccessGeometry {
         let c = cvt_of(&this, map);
         let g = phase_geometry(&c, self.element_bits, instruction, direction, target)?;
         let bits = (this.registers.len() as u32, this.lanes.len() as u32);
-        // The element of (register, lane) is the XOR of its bases' elements.
-        let element = |reg: u64, lane: u64| -> u64 {
-            let r = (0..this.registers.len())
-                .filter(|i| reg >> i & 1 == 1)
-                .fold(0, |acc, i| acc ^ this.registers[i]);
-            (0..this.lanes.len())
-                .filter(|i| lane >> i & 1 == 1)
-                .fold(r, |acc, i| acc ^ this.lanes[i])
+        // The element of (register, lane) of a warp is the XOR of its
+        // bases' elements.
+        let xor_of = |bases: &[u64], index: u64| -> u64 {
+            (0..bases.len())
+                .filter(|i| index >> i & 1 == 1)
+                .fold(0, |acc, i| acc ^ bases[i])
         };
-        count_requests(
-            &g,
-            instruction,
-            self.element_bits,
-            target,
-            padding,
-            bits,
-            |reg, lane| Ok(map.apply(element(reg, lane))),
-        )
+        let warps = worst_warp_candidates(padding, this.warps.len() as u32);
+        let mut worst: Option<Wavefronts> = None;
+        for warp in 0..warps {
+            let base = xor_of(&this.warps, warp);
+            let w = count_requests(
+                &g,
+                instruction,
+                self.element_bits,
+                target,
+                padding,
+                bits,
+                |reg, lane| {
+                    Ok(map.apply(base ^ xor_of(&this.registers, reg) ^ xor_of(&this.lanes, lane)))
+                },
+            )?;
+            worst = Some(worst.map_or(w, |b| if w.wavefronts > b.wavefronts { w } else { b }));
+        }
+        Ok(worst.expect("at least warp 0"))
     }
 }
 

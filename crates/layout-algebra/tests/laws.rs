@@ -160,6 +160,51 @@ proptest! {
     }
 }
 
+proptest! {
+    /// The worst warp of a padded buffer, counted two ways: by tabulating
+    /// the shared layout and applying the distributed one to each warp's
+    /// (register, lane), and by XOR-ing the packed bases of the access's
+    /// geometry under the buffer's offset map. Padding makes each warp's
+    /// addresses differ, so both walk every warp.
+    #[test]
+    fn padded_worst_warps_agree_both_ways(
+        spt in (0u32..3, 0u32..3),
+        tpw_row_log2 in 0u32..6,
+        order_flip in any::<bool>(),
+        interval_log2 in 2u32..9,
+        pad_log2 in 0u32..4,
+        bits_log2 in 3u32..6,
+    ) {
+        use layout_algebra::bank::{AccessGeometry, OffsetMap, padded_wavefronts_by_enumeration};
+        let order = if order_flip { vec![0, 1] } else { vec![1, 0] };
+        let dist = Blocked {
+            size_per_thread: vec![1 << spt.0, 1 << spt.1],
+            threads_per_warp: vec![1 << tpw_row_log2, 32 >> tpw_row_log2],
+            warps_per_cta: vec![2, 2],
+            order,
+            cga: CgaLayout::single(2),
+        }.to_linear_layout(&[32, 32]).unwrap();
+        let smem = SwizzledShared {
+            vec: 1, per_phase: 1, max_phase: 1, order: vec![1, 0], cga: CgaLayout::single(2),
+        }.to_linear_layout(&[32, 32]).unwrap();
+        let bits = 1 << bits_log2;
+        let padding = [(1u32 << interval_log2, 1u32 << pad_log2)];
+        let instruction = Instruction::LdSt { bits };
+        let access = Access {
+            distributed: &dist, shared: &smem, element_bits: bits, instruction,
+            direction: Direction::Store,
+        };
+        let target = BankTarget::nvidia();
+        let tabulated = padded_wavefronts_by_enumeration(&access, &target, &padding).unwrap();
+        let geometry = AccessGeometry::new(&dist, bits).unwrap();
+        let map = OffsetMap::from_shared(&smem, &geometry.tensor).unwrap();
+        let packed = geometry
+            .wavefronts_by_enumeration(&map, instruction, Direction::Store, &target, &padding)
+            .unwrap();
+        prop_assert_eq!(tabulated, packed);
+    }
+}
+
 /// ldmatrix.x4 of the mma.sync A fragment (fp16, kWidth 2) from a row-major
 /// 16x16 buffer: rows are 32 bytes apart, so rows r and r+4 share banks and
 /// every matrix takes 2 wavefronts; a 32-byte swizzle removes the conflict.

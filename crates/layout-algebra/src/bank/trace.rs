@@ -92,10 +92,13 @@ pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Re
         target,
         padding,
         bits,
-        element_offsets(&Access {
-            distributed: &d,
-            ..*access
-        })?,
+        element_offsets(
+            &Access {
+                distributed: &d,
+                ..*access
+            },
+            0,
+        )?,
     )
 }
 
@@ -236,10 +239,11 @@ pub(super) fn group_requests(
     })
 }
 
-/// The unpadded shared offset of the element `(register, lane)` of warp 0
-/// holds, by tabulating the shared layout (as the oracle does).
+/// The unpadded shared offset of the element `(register, lane)` of warp
+/// `warp` holds, by tabulating the shared layout (as the oracle does).
 pub(super) fn element_offsets<'a>(
     access: &Access<'a>,
+    warp: u64,
 ) -> Result<impl Fn(u64, u64) -> Result<u64> + 'a> {
     let (d, s) = (access.distributed, access.shared);
     let offset_bits = s.in_dim_size_log2(super::OFFSET);
@@ -260,7 +264,9 @@ pub(super) fn element_offsets<'a>(
     Ok(move |reg: u64, lane: u64| -> Result<u64> {
         let mut inputs: Vec<(&str, u64)> = vec![(super::REGISTER, reg), (super::LANE, lane)];
         for n in &names {
-            if n != super::REGISTER && n != super::LANE {
+            if n == "warp" {
+                inputs.push((n.as_str(), warp));
+            } else if n != super::REGISTER && n != super::LANE {
                 inputs.push((n.as_str(), 0));
             }
         }
