@@ -2,7 +2,7 @@
 //! `#ttg.KIND<{...}>` attribute, or the named arguments of a call such as
 //! `blocked(sizePerThread = [1, 4], ...)`. Both arrive as [`Param`]s.
 
-use layout_algebra::triton::keys;
+use layout_algebra::triton::keys::{self, EncodingTag};
 use layout_algebra::triton::*;
 use layout_syntax::Span;
 
@@ -418,8 +418,8 @@ pub fn build(
             ));
         }
     }
-    let enc = match kind {
-        "blocked" => {
+    let enc = match table.tag {
+        EncodingTag::Blocked => {
             let order = r.order();
             let blocked = Blocked {
                 size_per_thread: r.list("sizePerThread", true),
@@ -447,7 +447,7 @@ pub fn build(
             }
             Encoding::Blocked(blocked)
         }
-        "swizzled_shared" => {
+        EncodingTag::SwizzledShared => {
             let order = r.order();
             Encoding::SwizzledShared(SwizzledShared {
                 vec: r.uint("vec", None),
@@ -457,7 +457,7 @@ pub fn build(
                 order,
             })
         }
-        "nvmma_shared" => {
+        EncodingTag::NvmmaShared => {
             let rank = r.uint("rank", Some(0)) as usize;
             let rank = if rank > 0 {
                 rank
@@ -482,7 +482,7 @@ pub fn build(
                 cga: r.cga(rank),
             })
         }
-        "nvidia_mma" => {
+        EncodingTag::NvidiaMma => {
             let warps = r.list("warpsPerCTA", true);
             Encoding::NvidiaMma(NvidiaMma {
                 version_major: r.uint("versionMajor", None),
@@ -492,7 +492,7 @@ pub fn build(
                 warps_per_cta: warps,
             })
         }
-        "amd_mfma" => {
+        EncodingTag::AmdMfma => {
             let warps = r.list("warpsPerCTA", true);
             let version = if r.get("version").is_some() {
                 r.uint("version", None)
@@ -509,7 +509,7 @@ pub fn build(
                 warps_per_cta: warps,
             })
         }
-        "amd_wmma" => {
+        EncodingTag::AmdWmma => {
             let warps = r.list("warpsPerCTA", false);
             let tiles = match r.get("ctaLayout") {
                 Some(Param {
@@ -566,7 +566,7 @@ pub fn build(
                 cta_tiles: tiles,
             })
         }
-        "amd_rotating_shared" => {
+        EncodingTag::AmdRotatingShared => {
             let order = r.order();
             Encoding::AmdRotatingShared(AmdRotatingShared {
                 vec: r.uint("vec", None),
@@ -576,12 +576,12 @@ pub fn build(
                 order,
             })
         }
-        "shared_linear" => Encoding::SharedLinear(SharedLinear {
+        EncodingTag::SharedLinear => Encoding::SharedLinear(SharedLinear {
             offset: r.bases("offset"),
             block: r.bases("block"),
             alignment: r.uint("alignment", None),
         }),
-        "padded_shared" => {
+        EncodingTag::PaddedShared => {
             let intervals = r.intervals();
             let by_order = r.get("order").is_some() || r.get("shape").is_some();
             let linear = if by_order {
@@ -614,22 +614,24 @@ pub fn build(
             };
             Encoding::PaddedShared(PaddedShared { intervals, linear })
         }
-        "partitioned_shared" => Encoding::PartitionedShared(Box::new(PartitionedShared {
-            num_partitions: r.uint("numPartitions", None),
-            num_groups: r.uint("numGroups", None),
-            partition_dim: r.uint("partitionDim", None) as usize,
-            inner: Box::new(r.encoding("partitionLayout")),
-        })),
-        "slice" => Encoding::Slice(Box::new(Slice {
+        EncodingTag::PartitionedShared => {
+            Encoding::PartitionedShared(Box::new(PartitionedShared {
+                num_partitions: r.uint("numPartitions", None),
+                num_groups: r.uint("numGroups", None),
+                partition_dim: r.uint("partitionDim", None) as usize,
+                inner: Box::new(r.encoding("partitionLayout")),
+            }))
+        }
+        EncodingTag::Slice => Encoding::Slice(Box::new(Slice {
             dim: r.uint("dim", None) as usize,
             parent: r.parent(),
         })),
-        "dot_op" => Encoding::DotOperand(Box::new(DotOperand {
+        EncodingTag::DotOp => Encoding::DotOperand(Box::new(DotOperand {
             op_idx: r.uint("opIdx", None),
             k_width: r.uint("kWidth", Some(0)),
             parent: r.parent(),
         })),
-        "linear" => {
+        EncodingTag::Linear => {
             let shape = r.get("shape").is_some().then(|| r.list("shape", false));
             Encoding::Linear(LinearEncoding {
                 register: r.bases("register"),
@@ -639,7 +641,6 @@ pub fn build(
                 shape,
             })
         }
-        _ => unreachable!("kinds are listed in keys::ENCODING_KINDS"),
     };
     if !r.ok {
         return None;

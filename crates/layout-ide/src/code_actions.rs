@@ -6,6 +6,7 @@
 //! `#ttg.blocked`'s `threadsPerWarp` to the warp size (E0305), and pad a
 //! size that must be a power of two to the next one (E0301).
 
+use layout_algebra::triton::keys::{self, EncodingTag};
 use layout_db::diagnostic::did_you_mean;
 use layout_db::position::evaluate_expr;
 use layout_db::{ItemAt, RefKind, Resolution, item_at, name_refs, parse_item, resolve};
@@ -135,7 +136,7 @@ fn blocked_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(TritonAtt
     let mut found = None;
     layout_db::names::for_each_expr(item, &mut |e, _| {
         if let ExprKind::Attribute(a) = &e.kind
-            && a.kind.name == "blocked"
+            && is_kind(a, EncodingTag::Blocked)
             && e.span.contains(rel)
         {
             found = Some(a.clone());
@@ -157,7 +158,9 @@ fn blocked_at(db: &dyn Db, file: SourceFile, offset: usize) -> Option<(TritonAtt
         .find(|r| r.item == decl)?;
     match &parse_item(db, decl).item.as_ref()?.kind {
         ItemKind::Alias { value, .. } => match &value.kind {
-            ExprKind::Attribute(a) if a.kind.name == "blocked" => Some((a.clone(), decl_at)),
+            ExprKind::Attribute(a) if is_kind(a, EncodingTag::Blocked) => {
+                Some((a.clone(), decl_at))
+            }
             _ => None,
         },
         _ => None,
@@ -205,6 +208,12 @@ pub fn scale_threads_per_warp(threads: &[u64], order: &[usize], warp: u64) -> Op
         excess /= g;
     }
     (excess == 1).then_some(out)
+}
+
+/// Whether a pasted attribute is of this encoding kind (by the kinds
+/// table, not by spelling its name here).
+fn is_kind(a: &TritonAttribute, tag: EncodingTag) -> bool {
+    keys::encoding_kind(&a.kind.name).is_some_and(|k| k.tag == tag)
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -343,8 +352,7 @@ fn rewrites(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeActi
         match &e.kind {
             ExprKind::Tensor(t) => {
                 if let Some(enc) = &t.encoding {
-                    let already =
-                        matches!(&enc.kind, ExprKind::Attribute(a) if a.kind.name == "linear");
+                    let already = matches!(&enc.kind, ExprKind::Attribute(a) if is_kind(a, EncodingTag::Linear));
                     if !already {
                         candidates.push((
                             e,

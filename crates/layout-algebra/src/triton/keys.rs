@@ -45,9 +45,29 @@ pub struct Key {
     pub doc: &'static str,
 }
 
+/// Which encoding a kind is, as a value a reader can match on exhaustively
+/// (one variant per entry of [`ENCODING_KINDS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EncodingTag {
+    Blocked,
+    SwizzledShared,
+    NvmmaShared,
+    NvidiaMma,
+    AmdMfma,
+    AmdWmma,
+    AmdRotatingShared,
+    SharedLinear,
+    PaddedShared,
+    PartitionedShared,
+    Slice,
+    DotOp,
+    Linear,
+}
+
 /// An encoding kind (`blocked` of `#ttg.blocked`) and its keys.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EncodingKind {
+    pub tag: EncodingTag,
     pub name: &'static str,
     /// One line: what the encoding lays out, and how.
     pub doc: &'static str,
@@ -145,6 +165,7 @@ const SWIZZLE_KEYS: &[Key] = &[
 
 pub const ENCODING_KINDS: &[EncodingKind] = &[
     EncodingKind {
+        tag: EncodingTag::Blocked,
         name: "blocked",
         doc: "each thread owns `sizePerThread` contiguous elements; threads and warps tile the rest in `order`",
         keys: &[
@@ -175,11 +196,13 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::SwizzledShared,
         name: "swizzled_shared",
         doc: "shared memory with XOR swizzling: `vec` elements per phase step, `perPhase` rows per phase, `maxPhase` phases",
         keys: SWIZZLE_KEYS,
     },
     EncodingKind {
+        tag: EncodingTag::NvmmaShared,
         name: "nvmma_shared",
         doc: "the shared layout NVIDIA's wgmma/tcgen05 read: swizzles of 32, 64 or 128 bytes",
         keys: &[
@@ -211,6 +234,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::NvidiaMma,
         name: "nvidia_mma",
         doc: "the accumulator of NVIDIA's mma (version 2) or wgmma (version 3) instructions",
         keys: &[
@@ -241,6 +265,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::AmdMfma,
         name: "amd_mfma",
         doc: "the accumulator of AMD's MFMA instructions (CDNA)",
         keys: &[
@@ -287,6 +312,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::AmdWmma,
         name: "amd_wmma",
         doc: "the accumulator of AMD's WMMA instructions (RDNA)",
         keys: &[
@@ -320,11 +346,13 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::AmdRotatingShared,
         name: "amd_rotating_shared",
         doc: "AMD's shared layout whose swizzle rotates with the row",
         keys: SWIZZLE_KEYS,
     },
     EncodingKind {
+        tag: EncodingTag::SharedLinear,
         name: "shared_linear",
         doc: "a shared layout given by its bases: `offset` (and `block`) -> dims",
         keys: &[
@@ -344,6 +372,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
     // Pasted, the padding intervals are the `[32:+4]` before the braces;
     // as a call they are the key `intervals`.
     EncodingKind {
+        tag: EncodingTag::PaddedShared,
         name: "padded_shared",
         doc: "a shared layout with padding inserted after every interval of elements",
         keys: &[
@@ -375,6 +404,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::PartitionedShared,
         name: "partitioned_shared",
         doc: "shared memory split into partitions (not modelled for accesses)",
         keys: &[
@@ -389,6 +419,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::Slice,
         name: "slice",
         doc: "the parent layout without dimension `dim`",
         keys: &[
@@ -401,6 +432,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::DotOp,
         name: "dot_op",
         doc: "operand `opIdx` (0 = A, 1 = B) of a dot whose result has the parent layout",
         keys: &[
@@ -418,6 +450,7 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
         ],
     },
     EncodingKind {
+        tag: EncodingTag::Linear,
         name: "linear",
         doc: "a distributed layout given by its bases: `register`, `lane`, `warp`, `block` -> dims",
         keys: &[
@@ -449,6 +482,28 @@ pub const ENCODING_KINDS: &[EncodingKind] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each tag names one kind, and each kind's name is the one its
+    /// encoding prints (`Encoding::kind`).
+    #[test]
+    fn every_tag_is_one_kind() {
+        let tags: std::collections::HashSet<EncodingTag> =
+            ENCODING_KINDS.iter().map(|k| k.tag).collect();
+        assert_eq!(tags.len(), ENCODING_KINDS.len(), "a tag twice");
+        let names: Vec<&str> = ENCODING_KINDS.iter().map(|k| k.name).collect();
+        for (tag, name) in ENCODING_KINDS.iter().map(|k| (k.tag, k.name)) {
+            let snake: String = format!("{tag:?}")
+                .chars()
+                .enumerate()
+                .flat_map(|(i, c)| {
+                    let sep = (i > 0 && c.is_ascii_uppercase()).then_some('_');
+                    sep.into_iter()
+                        .chain(std::iter::once(c.to_ascii_lowercase()))
+                })
+                .collect();
+            assert_eq!(snake, name, "{names:?}");
+        }
+    }
 
     #[test]
     fn keys_are_unique_and_required_ones_come_first() {
