@@ -178,6 +178,14 @@ pub fn solution_text(s: &SolveOutcome) -> String {
             }
             if let Some((write, read)) = w.baseline {
                 out += &format!("  Triton's own swizzle: {write} write + {read} read wavefronts\n");
+                // Triton uses ldmatrix/stmatrix where it can; an answer held
+                // to plain vectors can cost more than Triton's own layout.
+                if w.answer.is_some()
+                    && write + read < w.write_wavefronts + w.read_wavefronts
+                    && w.instructions == layout_solve::InstructionPolicy::Vector
+                {
+                    out += "  note: Triton's own layout costs less with the instructions Triton emits for it (ldmatrix/stmatrix); `instructions = best` lets the answer use them too\n";
+                }
             }
         }
         SolveKind::Tiling(t) => {

@@ -315,7 +315,10 @@ pub fn solve_swizzle(
             };
             if met {
                 status = Status::Optimal;
-                why = bound_reason(&linear_bound.expect("met implies a bound"));
+                why = bound_reason(
+                    &linear_bound.expect("met implies a bound"),
+                    request.instructions,
+                );
             } else {
                 let searched = search_further(&problem, &plans, &mut best, request, cancel);
                 status = searched.0;
@@ -502,22 +505,22 @@ fn floor_within(problem: &Problem, interval: u64) -> u64 {
             let ld_st = Instruction::LdSt {
                 bits: (vector as u32 * eb).max(8),
             };
-            let mut floor = g.ideal_wavefronts(ld_st, a.direction, &req.machine.banks);
-            if req.instructions != InstructionPolicy::Vector && eb == 16 && interval >= 8 {
-                let matrix = Instruction::Matrix {
-                    count: 4,
-                    trans: false,
-                };
-                floor = floor.min(g.ideal_wavefronts(matrix, a.direction, &req.machine.banks));
-            }
+            // Padded layouts are served by plain vectors only (Triton's
+            // lowering uses no ldmatrix/stmatrix there).
+            let floor = g.ideal_wavefronts(ld_st, a.direction, &req.machine.banks);
             a.weight * floor
         })
         .sum()
 }
 
-fn bound_reason(b: &Bound) -> String {
+fn bound_reason(b: &Bound, instructions: InstructionPolicy) -> String {
+    // The bound holds for the instructions the request allows, not beyond.
+    let allowed = match instructions {
+        InstructionPolicy::Vector => " with ld/st.shared vectors",
+        InstructionPolicy::Matrix | InstructionPolicy::Best => "",
+    };
     format!(
-        "meets the lower bound: {} write and {} read wavefronts per warp is the least any layout allows (one wavefront per phase at the widest vectors the accesses can share, and the conflicts Lemma 9.5 forces)",
+        "meets the lower bound: {} write and {} read wavefronts per warp is the least any layout allows{allowed} (one wavefront per phase at the widest vectors the accesses can share, and the conflicts Lemma 9.5 forces)",
         b.write_wavefronts, b.read_wavefronts
     )
 }
