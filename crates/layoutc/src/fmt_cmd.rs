@@ -54,28 +54,20 @@ pub fn fmt(paths: &[String], check: bool, write: bool) -> Result<u8, Usage> {
     Ok(status)
 }
 
-/// Writes beside the file, then renames over it: readers see the old or
-/// the new text, never a half-written one.
+/// Writes a temporary file beside the target, then persists it over the
+/// target (a rename): readers see the old or the new text, never a
+/// half-written one, and the file keeps its permissions.
 pub(crate) fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.layoutc-fmt.{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents.as_ref())?;
-        f.sync_all()?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            std::fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(contents.as_ref())?;
+    tmp.as_file().sync_all()?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        tmp.as_file().set_permissions(meta.permissions())?;
     }
-    result
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }

@@ -334,27 +334,32 @@ fn message_with_notes(d: &Diagnostic) -> String {
 /// against the repository by code scanning), an absolute one as a `file://`
 /// URI (SARIF forbids a relative reference that starts with `/`).
 fn uri(path: &std::path::Path) -> String {
+    if path.is_absolute()
+        && let Ok(url) = url::Url::from_file_path(path)
+    {
+        return url.to_string();
+    }
+    // A relative reference: each segment percent-encoded as a URI path
+    // segment, `/` between them.
+    const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+        .add(b' ')
+        .add(b'"')
+        .add(b'#')
+        .add(b'%')
+        .add(b'<')
+        .add(b'>')
+        .add(b'?')
+        .add(b'`')
+        .add(b'{')
+        .add(b'}')
+        .add(b'/')
+        .add(b'\\');
     let s = path.display().to_string().replace('\\', "/");
     let s = s.strip_prefix("./").unwrap_or(&s);
-    let escaped: String = s
-        .chars()
-        .map(|c| match c {
-            '%' => "%25".to_string(),
-            ' ' => "%20".to_string(),
-            '#' => "%23".to_string(),
-            '?' => "%3F".to_string(),
-            c => c.to_string(),
-        })
-        .collect();
-    if path.is_absolute() {
-        // `C:/x` on Windows becomes `file:///C:/x`.
-        format!(
-            "file://{}{escaped}",
-            if escaped.starts_with('/') { "" } else { "/" }
-        )
-    } else {
-        escaped
-    }
+    s.split('/')
+        .map(|segment| percent_encoding::utf8_percent_encode(segment, SEGMENT).to_string())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// `::error file=...,line=...::message` lines for GitHub Actions.
@@ -395,4 +400,19 @@ fn github(checked: &[Checked]) -> String {
         data(&summary.to_string())
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri;
+    use std::path::Path;
+
+    /// Relative paths stay relative references, every segment escaped;
+    /// absolute ones are `file://` URIs as the `url` crate writes them.
+    #[test]
+    fn paths_become_uris() {
+        assert_eq!(uri(Path::new("./specs/a b#1.lay")), "specs/a%20b%231.lay");
+        assert_eq!(uri(Path::new("kernels/ü.ttgir")), "kernels/%C3%BC.ttgir");
+        assert_eq!(uri(Path::new("/tmp/x y.lay")), "file:///tmp/x%20y.lay");
+    }
 }
