@@ -44,6 +44,17 @@ fn element(bits: u64) -> &'static str {
     }
 }
 
+/// The swizzle corpus's pairs by name: their layouts as TTGIR prints them.
+fn corpus_pairs() -> BTreeMap<String, Json> {
+    let corpus = vectors("swizzle_corpus.json");
+    corpus["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap().to_string(), p.clone()))
+        .collect()
+}
+
 /// The kernel's shared-memory traffic as a pasted dump.
 fn dump(kernel: &Json, pair: &Json) -> String {
     let dims: Vec<String> = kernel["shape"]
@@ -95,13 +106,7 @@ struct Agreement {
 
 fn agreement(file: &str) -> Agreement {
     let hw = vectors(file);
-    let corpus = vectors("swizzle_corpus.json");
-    let pairs: BTreeMap<&str, &Json> = corpus["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["name"].as_str().unwrap(), p))
-        .collect();
+    let pairs = corpus_pairs();
     let kernels: Vec<&Json> = hw["kernels"]
         .as_array()
         .unwrap()
@@ -123,7 +128,7 @@ fn agreement(file: &str) -> Agreement {
         );
         let warps = k["num_warps"].as_u64().unwrap();
         let opcodes = &k["ptx_shared_opcodes"];
-        let reports = accesses(&name, dump(k, pairs[k["pair"].as_str().unwrap()]));
+        let reports = accesses(&name, dump(k, &pairs[k["pair"].as_str().unwrap()]));
         assert_eq!(reports.len(), 2, "{name}: store and load");
         for a in reports {
             out.counted += 1;
@@ -229,13 +234,7 @@ fn accesses(name: &str, text: String) -> Vec<layout_db::value::AccessReport> {
 #[test]
 fn the_padded_layouts_that_fault_on_an_h100_are_the_misaligned_ones() {
     let hw = vectors("hw_sm90_wavefronts.json");
-    let corpus = vectors("swizzle_corpus.json");
-    let pairs: BTreeMap<&str, &Json> = corpus["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["name"].as_str().unwrap(), p))
-        .collect();
+    let pairs = corpus_pairs();
     let (mut faulted, mut ran, mut wrong) = (0, 0, Vec::new());
     for k in hw["kernels"].as_array().unwrap() {
         if k["kind"] != "padded" {
@@ -250,7 +249,7 @@ fn the_padded_layouts_that_fault_on_an_h100_are_the_misaligned_ones() {
         }
         // A vector is misaligned when some padding is not a whole number
         // of it: the vectors after that padding start off their boundary.
-        let misaligned = accesses(&name, dump(k, pairs[k["pair"].as_str().unwrap()]))
+        let misaligned = accesses(&name, dump(k, &pairs[k["pair"].as_str().unwrap()]))
             .iter()
             .any(|a| {
                 let bits = match a.instruction.instruction {
