@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# A sample of the hardware oracle, re-run: the Triton 3.9.0 wheel (installed in
+# a venv if missing; CPU only) compiles the recorded kernels of five corpus pairs
+# again and must produce the recorded shared memory and PTX opcodes
+# (tests/vectors/triton/check_hw_sample.py). The GPU measurements need a GPU;
+# the Rust tests check layoutc against them.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+
+venv="$root/target/triton-venv"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import triton" 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q triton==3.9.0
+fi
+"$venv/bin/python" tests/vectors/triton/check_hw_sample.py 5
