@@ -8,9 +8,7 @@
 use layout_db::{Database, SourceFile, Value, check_file, named_values};
 
 fn vectors() -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/vectors/cute/cpp_vectors.tsv");
-    std::fs::read_to_string(path).unwrap()
+    layout_test_support::vectors_text("cute/cpp_vectors.tsv")
 }
 
 /// An argument as .lay writes it: a layout after `cute`, a tiler `<..>`,

@@ -27,11 +27,7 @@ use layout_db::{Database, SourceFile, Value, item_values};
 use serde_json::Value as Json;
 
 fn vectors(name: &str) -> Json {
-    let path = format!(
-        "{}/../../tests/vectors/triton/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    layout_test_support::vectors(&format!("triton/{name}"))
 }
 
 fn element(bits: u64) -> &'static str {

@@ -9,11 +9,7 @@ use layout_algebra::triton::Encoding;
 use layout_db::{Database, SourceFile, Value, named_values};
 
 fn vectors() -> serde_json::Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/vectors/triton/shared_encodings.json"
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    layout_test_support::vectors("triton/shared_encodings.json")
 }
 
 fn bases(v: &serde_json::Value) -> Vec<Vec<u32>> {

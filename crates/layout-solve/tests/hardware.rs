@@ -13,8 +13,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
 use layout_algebra::bank::Direction;
 use layout_algebra::machine::Vendor;
 use layout_solve::{Cancel, Family, InstructionPolicy, solve_swizzle};
@@ -23,71 +21,56 @@ use layout_solve::{Cancel, Family, InstructionPolicy, solve_swizzle};
 /// must agree with the baseline alike.
 #[test]
 fn triton_own_convert_costs_on_an_h100_what_the_baseline_says() {
-    own_convert_agreement("triton/hw_sm90_wavefronts.json");
+    own_convert_agreement("hw_sm90_wavefronts.json");
 }
 
 #[test]
 fn triton_own_convert_costs_on_an_h200_what_the_baseline_says() {
-    own_convert_agreement("triton/hw_sm90_answers.json");
+    own_convert_agreement("hw_sm90_answers.json");
 }
 
 fn own_convert_agreement(file: &str) {
-    let hw = common::vectors(file);
-    let corpus = common::vectors("triton/swizzle_corpus.json");
-    let pairs: BTreeMap<&str, &serde_json::Value> = corpus["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["name"].as_str().unwrap(), p))
-        .collect();
+    let pairs = layout_test_support::corpus_pairs();
     let machine = common::preset("sm90");
     let (mut kernels, mut accesses, mut agree) = (0, 0, 0);
     let mut wrong_instruction = Vec::new();
     let mut differences = Vec::new();
-    for k in hw["kernels"].as_array().unwrap() {
-        if k["kind"] != "own" || k.get("hw").is_none() {
+    for k in layout_test_support::hw_kernels(file) {
+        if k.kind != "own" || k.hw.is_none() {
             continue;
         }
         kernels += 1;
-        let name = k["pair"].as_str().unwrap();
-        let p = pairs[name];
-        let bits = p["bits"].as_u64().unwrap() as u32;
+        let p = &pairs[&k.pair];
         let req = common::request(
-            &common::layout(&p["src"]),
-            &common::layout(&p["dst"]),
-            bits,
+            &common::layout(&p.src),
+            &common::layout(&p.dst),
+            p.bits,
             machine.clone(),
             Family::Linear,
             InstructionPolicy::Best,
         );
+        let name = &k.pair;
         let sol = solve_swizzle(&req, &Cancel::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let base = sol
             .baseline
             .unwrap_or_else(|| panic!("{name}: no baseline"));
-        let warps = k["num_warps"].as_u64().unwrap();
         for cost in &base.accesses {
             accesses += 1;
-            let (metric, what) = match cost.direction {
-                Direction::Store => ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st", "store"),
-                Direction::Load => ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld", "load"),
-            };
+            let store = cost.direction == Direction::Store;
+            let what = if store { "store" } else { "load" };
             let mnemonic = cost
                 .instruction
-                .mnemonic(cost.direction, Vendor::Nvidia, bits)
+                .mnemonic(cost.direction, Vendor::Nvidia, p.bits)
                 .to_string();
-            if k["ptx_shared_opcodes"][mnemonic.as_str()]
-                .as_u64()
-                .unwrap_or(0)
-                == 0
-            {
+            if k.ptx_shared_opcodes.get(&mnemonic).copied().unwrap_or(0) == 0 {
                 wrong_instruction.push(format!(
-                    "{name} {what}: {mnemonic}, PTX has {}",
-                    k["ptx_shared_opcodes"]
+                    "{name} {what}: {mnemonic}, PTX has {:?}",
+                    k.ptx_shared_opcodes
                 ));
                 continue;
             }
-            let model = cost.counts.wavefronts * warps;
-            let measured = k["hw"][metric].as_u64().unwrap();
+            let model = cost.counts.wavefronts * k.num_warps;
+            let measured = k.measured_wavefronts(store).unwrap();
             if model == measured {
                 agree += 1;
             } else {

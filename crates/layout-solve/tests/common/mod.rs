@@ -3,62 +3,14 @@
 
 use std::time::Duration;
 
+use layout_algebra::LinearLayout;
 use layout_algebra::bank::{BankTarget, Direction};
 use layout_algebra::machine;
-use layout_algebra::{DimName, LinearLayout};
 use layout_solve::{AccessRequest, Family, InstructionPolicy, Machine, SwizzleRequest};
-use serde_json::Value;
 
-pub fn vectors(rel: &str) -> Value {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/vectors")
-        .join(rel);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap()
-}
-
-fn lists(v: &Value) -> Vec<Vec<i64>> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            b.as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_i64().unwrap())
-                .collect()
-        })
-        .collect()
-}
-
-/// `{"bases": {"register": [..], ...}, "outDims": [[name, size], ..]}` or
-/// `{"bases": [[name, [..]], ..], "outs": [[name, size], ..]}`.
-pub fn layout(v: &Value) -> LinearLayout {
-    let outs_v = v.get("outDims").or_else(|| v.get("outs")).unwrap();
-    let outs: Vec<(DimName, i64)> = outs_v
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                DimName::from(p[0].as_str().unwrap()),
-                p[1].as_i64().unwrap(),
-            )
-        })
-        .collect();
-    let bases: Vec<(DimName, Vec<Vec<i64>>)> = match &v["bases"] {
-        Value::Object(o) => ["register", "lane", "warp", "block"]
-            .iter()
-            .filter_map(|n| o.get(*n).map(|b| (DimName::from(*n), lists(b))))
-            .collect(),
-        Value::Array(a) => a
-            .iter()
-            .map(|p| (DimName::from(p[0].as_str().unwrap()), lists(&p[1])))
-            .collect(),
-        _ => panic!("bases"),
-    };
-    LinearLayout::from_bases_with_sizes(bases, outs, false).unwrap()
-}
+/// The loaders every crate's tests share.
+#[allow(unused_imports)]
+pub use layout_test_support::{layout, vectors};
 
 pub fn preset(name: &str) -> Machine {
     Machine::from_preset(machine::preset(name).unwrap())

@@ -1,0 +1,151 @@
+//! What the tests of every crate share: the reference vectors of
+//! `tests/vectors/` (made by the real systems, beside their generators),
+//! read one way, and the layouts in them as the algebra's values.
+
+use layout_algebra::{DimName, LinearLayout};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The repository's `tests/vectors/` directory.
+pub fn vectors_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors")
+}
+
+/// A file of `tests/vectors/` as text (`"cute/cpp_vectors.tsv"`).
+pub fn vectors_text(rel: &str) -> String {
+    let path = vectors_dir().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A JSON file of `tests/vectors/` (`"triton/swizzle_corpus.json"`).
+pub fn vectors(rel: &str) -> Value {
+    serde_json::from_str(&vectors_text(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// A JSON file of `tests/vectors/` read into its type.
+pub fn typed_vectors<T: for<'de> Deserialize<'de>>(rel: &str) -> T {
+    serde_json::from_str(&vectors_text(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn lists(v: &Value) -> Vec<Vec<i64>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            b.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_i64().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// A linear layout as the generators write one: `{"bases": {"register":
+/// [..], ...}, "outDims": [[name, size], ..]}` (generated.json) or
+/// `{"bases": [[name, [..]], ..], "outs": [[name, size], ..]}` (the
+/// convert and swizzle corpora).
+pub fn layout(v: &Value) -> LinearLayout {
+    let outs_v = v.get("outDims").or_else(|| v.get("outs")).unwrap();
+    let outs: Vec<(DimName, i64)> = outs_v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                DimName::from(p[0].as_str().unwrap()),
+                p[1].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let bases: Vec<(DimName, Vec<Vec<i64>>)> = match &v["bases"] {
+        Value::Object(o) => ["register", "lane", "warp", "block"]
+            .iter()
+            .filter_map(|n| o.get(*n).map(|b| (DimName::from(*n), lists(b))))
+            .collect(),
+        Value::Array(a) => a
+            .iter()
+            .map(|p| (DimName::from(p[0].as_str().unwrap()), lists(&p[1])))
+            .collect(),
+        _ => panic!("bases"),
+    };
+    LinearLayout::from_bases_with_sizes(bases, outs, false).unwrap()
+}
+
+/// One write/read pair of `triton/swizzle_corpus.json`
+/// (gen_swizzle_corpus.py; its README gives the whole schema).
+#[derive(Clone, Debug, Deserialize)]
+pub struct CorpusPair {
+    pub name: String,
+    pub shape: Vec<u32>,
+    pub bits: u32,
+    pub num_warps: u32,
+    pub target: String,
+    pub src_ttgir: String,
+    pub dst_ttgir: String,
+    /// The linear layouts, in the form [`layout`] reads.
+    pub src: Value,
+    pub dst: Value,
+    /// `shared_memory`, `warp_shuffle`, `registers` or `none`, for the
+    /// pairs compiled for sm90.
+    #[serde(default)]
+    pub lowering: Option<String>,
+}
+
+/// The swizzle corpus's pairs by name.
+pub fn corpus_pairs() -> std::collections::BTreeMap<String, CorpusPair> {
+    #[derive(Deserialize)]
+    struct Corpus {
+        pairs: Vec<CorpusPair>,
+    }
+    typed_vectors::<Corpus>("triton/swizzle_corpus.json")
+        .pairs
+        .into_iter()
+        .map(|p| (p.name.clone(), p))
+        .collect()
+}
+
+/// One kernel of `triton/hw_sm90_*.json` (gen_hw_kernels.py,
+/// measure_hw_sm90.sh, collect_hw.py): what the GPU measured, or the fault.
+#[derive(Clone, Debug, Deserialize)]
+pub struct HwKernel {
+    pub pair: String,
+    /// `own` (Triton's convert_layout) or the answer's family.
+    pub kind: String,
+    pub num_warps: u64,
+    pub bits: u64,
+    pub shape: Vec<u32>,
+    pub shared_bytes: u64,
+    /// Exact PTX shared-memory opcodes and their static counts.
+    pub ptx_shared_opcodes: std::collections::BTreeMap<String, u64>,
+    /// The answer's shared layout as TTGIR prints it.
+    #[serde(default)]
+    pub shared_ttgir: Option<String>,
+    /// Nsight Compute's counters of the one launch, summed over every warp.
+    #[serde(default)]
+    pub hw: Option<std::collections::BTreeMap<String, u64>>,
+    /// The CUDA error of a kernel that faulted.
+    #[serde(default)]
+    pub fault: Option<String>,
+}
+
+impl HwKernel {
+    /// Shared-memory wavefronts the GPU served for stores (`true`) or loads.
+    pub fn measured_wavefronts(&self, store: bool) -> Option<u64> {
+        let metric = if store {
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st"
+        } else {
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"
+        };
+        self.hw.as_ref()?.get(metric).copied()
+    }
+}
+
+/// The kernels of one `triton/hw_sm90_*.json` file.
+pub fn hw_kernels(file: &str) -> Vec<HwKernel> {
+    #[derive(Deserialize)]
+    struct Measured {
+        kernels: Vec<HwKernel>,
+    }
+    typed_vectors::<Measured>(&format!("triton/{file}")).kernels
+}
