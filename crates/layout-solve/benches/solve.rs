@@ -15,42 +15,8 @@ use layout_algebra::{DimName, LinearLayout};
 use layout_solve::{
     AccessRequest, Cancel, Family, InstructionPolicy, Machine, SwizzleRequest, solve_swizzle,
 };
+use layout_test_support::layout;
 use serde_json::Value;
-
-fn lists(v: &Value) -> Vec<Vec<i64>> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            b.as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_i64().unwrap())
-                .collect()
-        })
-        .collect()
-}
-
-fn layout(v: &Value) -> LinearLayout {
-    let outs = v["outs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                DimName::from(p[0].as_str().unwrap()),
-                p[1].as_i64().unwrap(),
-            )
-        })
-        .collect();
-    let bases = v["bases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (DimName::from(p[0].as_str().unwrap()), lists(&p[1])))
-        .collect();
-    LinearLayout::from_bases_with_sizes(bases, outs, false).unwrap()
-}
 
 fn request(
     accesses: Vec<(Direction, LinearLayout)>,
@@ -130,11 +96,7 @@ fn random_access(state: &mut u64) -> LinearLayout {
 }
 
 fn main() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/vectors/triton/swizzle_corpus.json"
-    );
-    let corpus: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let corpus = layout_test_support::vectors("triton/swizzle_corpus.json");
     let wheel_path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../benches/triton/triton_swizzle_timings.json"
