@@ -131,14 +131,7 @@ proptest! {
         bits_log2 in 3u32..6,
         access_log2 in 0u32..3,
     ) {
-        let order = if order_flip { vec![0, 1] } else { vec![1, 0] };
-        let dist = Blocked {
-            size_per_thread: vec![1 << spt.0, 1 << spt.1],
-            threads_per_warp: vec![1 << tpw_row_log2, 32 >> tpw_row_log2],
-            warps_per_cta: vec![2, 2],
-            order,
-            cga: CgaLayout::single(2),
-        }.to_linear_layout(&[64, 64]).unwrap();
+        let dist = random_blocked(spt, tpw_row_log2, order_flip, 64);
         let smem = SwizzledShared {
             vec: 1 << vec, per_phase: 1 << per_phase, max_phase: 1 << max_phase,
             order: vec![1, 0], cga: CgaLayout::single(2),
@@ -176,14 +169,7 @@ proptest! {
         bits_log2 in 3u32..6,
     ) {
         use layout_algebra::bank::{AccessGeometry, OffsetMap, padded_wavefronts_by_enumeration};
-        let order = if order_flip { vec![0, 1] } else { vec![1, 0] };
-        let dist = Blocked {
-            size_per_thread: vec![1 << spt.0, 1 << spt.1],
-            threads_per_warp: vec![1 << tpw_row_log2, 32 >> tpw_row_log2],
-            warps_per_cta: vec![2, 2],
-            order,
-            cga: CgaLayout::single(2),
-        }.to_linear_layout(&[32, 32]).unwrap();
+        let dist = random_blocked(spt, tpw_row_log2, order_flip, 32);
         let smem = SwizzledShared {
             vec: 1, per_phase: 1, max_phase: 1, order: vec![1, 0], cga: CgaLayout::single(2),
         }.to_linear_layout(&[32, 32]).unwrap();
@@ -203,6 +189,19 @@ proptest! {
             .unwrap();
         prop_assert_eq!(tabulated, packed);
     }
+}
+
+/// A 4-warp blocked layout of a `size` x `size` tensor from a test's draws.
+fn random_blocked(spt: (u32, u32), tpw_row_log2: u32, order_flip: bool, size: u32) -> LinearLayout {
+    Blocked {
+        size_per_thread: vec![1 << spt.0, 1 << spt.1],
+        threads_per_warp: vec![1 << tpw_row_log2, 32 >> tpw_row_log2],
+        warps_per_cta: vec![2, 2],
+        order: if order_flip { vec![0, 1] } else { vec![1, 0] },
+        cga: CgaLayout::single(2),
+    }
+    .to_linear_layout(&[size, size])
+    .unwrap()
 }
 
 /// ldmatrix.x4 of the mma.sync A fragment (fp16, kWidth 2) from a row-major
