@@ -241,6 +241,33 @@ pub const TRITON_TARGETS: &[(&str, &str)] = &[
     ("hip:gfx950", "gfx950"),
 ];
 
+/// The shared memory one CTA may allocate on each `ttg.target`, in bytes
+/// (the opt-in maximum per block: CUDA's `sharedMemPerBlockOptin`, and the
+/// LDS size on AMD). A kernel above it does not launch.
+pub const SHARED_MEMORY_LIMITS: &[(&str, u64)] = &[
+    ("cuda:75", 65536),
+    ("cuda:80", 166912),
+    ("cuda:86", 101376),
+    ("cuda:87", 166912),
+    ("cuda:89", 101376),
+    ("cuda:90", 232448),
+    ("cuda:90a", 232448),
+    ("cuda:100", 232448),
+    ("cuda:100a", 232448),
+    ("cuda:103", 232448),
+    ("cuda:120", 101376),
+    ("hip:gfx942", 65536),
+    ("hip:gfx950", 163840),
+];
+
+/// The shared-memory limit of a `ttg.target` string.
+pub fn shared_memory_limit(target: &str) -> Option<u64> {
+    SHARED_MEMORY_LIMITS
+        .iter()
+        .find(|(t, _)| *t == target)
+        .map(|(_, bytes)| *bytes)
+}
+
 /// The preset of a `ttg.target` string (`"cuda:90"`, `"hip:gfx942"`).
 pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
     let (_, name) = TRITON_TARGETS.iter().find(|(t, _)| *t == target)?;

@@ -15,6 +15,7 @@
 pub mod coalesce;
 pub mod convert_layout;
 pub mod keys;
+pub mod reduce;
 mod shared;
 
 pub use shared::{AmdRotatingShared, PaddedLinear, PaddedShared, PartitionedShared, SharedLinear};

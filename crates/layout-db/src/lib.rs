@@ -15,6 +15,7 @@ mod context;
 pub mod diagnostic;
 mod encoding;
 mod eval;
+pub mod kernel;
 pub mod names;
 pub mod position;
 pub mod solve;
@@ -32,6 +33,7 @@ pub use salsa;
 pub use access::CountedCall;
 pub use diagnostic::{Code, Diagnostic, Severity, decode_source, documentation};
 pub use encoding::kind_names as encoding_kind_names;
+pub use kernel::{KernelSummary, kernel_summaries};
 pub use names::{NameRef, RefKind, Resolution, name_refs, resolve};
 pub use position::{ItemAt, ValueAt, access_in_item, item_at, item_ranges, value_at};
 pub use target::TargetFacts;
@@ -640,6 +642,9 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
             });
         }
     }
+    report
+        .diagnostics
+        .extend(kernel::diagnostics(kernel_summaries(db, file)));
     report
         .diagnostics
         .sort_by_key(|d| (d.span.start, d.span.end, d.code));

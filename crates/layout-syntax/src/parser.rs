@@ -912,10 +912,21 @@ where
             span: span(e.span()),
         });
     let ttg = || choice((kw("ttg"), kw("triton_gpu")));
-    let operands = any()
-        .filter(|t: &Token| *t != Token::Ctrl(':'))
-        .repeated()
-        .then(ctrl(':'));
+    // An operation's operands up to its `:`, skipping the attribute
+    // dictionary a dump prints before it once passes have annotated the op
+    // (`{allocation.offset = 0 : i32}`).
+    let attribute_dictionary = ctrl('{')
+        .then(any().filter(|t: &Token| *t != Token::Ctrl('}')).repeated())
+        .then(ctrl('}'))
+        .ignored();
+    let operands = choice((
+        attribute_dictionary,
+        any()
+            .filter(|t: &Token| !matches!(t, Token::Ctrl(':') | Token::Ctrl('{')))
+            .ignored(),
+    ))
+    .repeated()
+    .then(ctrl(':'));
     // `%41 = ttg.convert_layout %40 : SRC -> DST`
     let mlir_convert = ssa_result()
         .then_ignore(ctrl('='))

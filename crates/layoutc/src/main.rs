@@ -13,6 +13,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod files;
 mod fmt_cmd;
 mod import;
+mod kernels;
 mod picture;
 mod progress;
 mod render;

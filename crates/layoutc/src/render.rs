@@ -18,6 +18,8 @@ pub struct Checked {
     pub report: FileReport,
     /// The named declarations and their values (only when asked for).
     pub values: Vec<layout_db::NamedValue>,
+    /// The kernel summary of each `tt.func` of a dump (with the values).
+    pub kernels: Vec<layout_db::KernelSummary>,
 }
 
 /// Checks one file in a fresh database.
@@ -34,16 +36,20 @@ pub fn check_text(path: PathBuf, source: files::Source, with_values: bool) -> Ch
             .retain(|e| !(e.code == layout_db::Code::Syntax && e.span == d.span));
         report.diagnostics.insert(0, d);
     }
-    let values = if with_values {
-        layout_db::named_values(&db, file)
+    let (values, kernels) = if with_values {
+        (
+            layout_db::named_values(&db, file),
+            layout_db::kernel_summaries(&db, file).clone(),
+        )
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
     Checked {
         path,
         text,
         report,
         values,
+        kernels,
     }
 }
 

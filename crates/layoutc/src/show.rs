@@ -9,6 +9,7 @@ use layout_ide::present::{self, Limits, TABLE_LIMIT, linear_of, padded_offsets};
 use serde_json::{Value as Json, json};
 
 use crate::files::{self, LineIndex};
+use crate::kernels;
 use crate::render::{ariadne_report, check_text, diagnostic_json, source_cache, span_json};
 use crate::{ShowFormat, Usage};
 
@@ -20,10 +21,21 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
         .iter()
         .filter(|v| name.is_none_or(|n| v.name == n || v.name == format!("#{n}")))
         .collect();
+    let kernels: Vec<&layout_db::KernelSummary> = checked
+        .kernels
+        .iter()
+        .filter(|k| name.is_none_or(|n| k.name == n || format!("@{}", k.name) == n))
+        .collect();
     if let Some(n) = name
         && values.is_empty()
+        && kernels.is_empty()
     {
-        let names: Vec<&str> = checked.values.iter().map(|v| v.name.as_str()).collect();
+        let names: Vec<String> = checked
+            .values
+            .iter()
+            .map(|v| v.name.clone())
+            .chain(checked.kernels.iter().map(|k| format!("@{}", k.name)))
+            .collect();
         return Err(Usage(format!(
             "{path} declares no `{n}` (it declares {})",
             if names.is_empty() {
@@ -37,11 +49,17 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
     let index = LineIndex::new(&checked.text);
     match format {
         ShowFormat::Json => {
-            let out = json!({
+            let mut out = json!({
                 "file": path,
                 "values": values.iter().map(|v| value_json(&checked.text, &index, v)).collect::<Vec<_>>(),
                 "diagnostics": checked.report.diagnostics.iter().map(|d| diagnostic_json(&checked.text, &index, d)).collect::<Vec<_>>(),
             });
+            if !checked.kernels.is_empty() {
+                out["kernels"] = kernels
+                    .iter()
+                    .map(|k| kernels::kernel_json(&checked.text, &index, k))
+                    .collect();
+            }
             crate::outln!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
         }
         ShowFormat::Text => {
@@ -67,6 +85,10 @@ pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Us
                 {
                     out += &steps;
                 }
+                out += "\n";
+            }
+            for k in &kernels {
+                out += &kernels::kernel_text(&checked.text, &index, k);
                 out += "\n";
             }
             let mut cache = source_cache(path, &checked.text);

@@ -923,6 +923,24 @@ pub fn optimal_swizzling(
 
 /// The round trip through shared memory: Triton's swizzle, the scratch it
 /// needs and the conflicts of the store and the load.
+/// Elements of the scratch buffer Triton allocates for a conversion through
+/// shared memory with its generic swizzle (`getNumScratchElemsSwizzledCvt`):
+/// the swizzled layout's elements per round, without CTA copies.
+pub fn swizzled_scratch_elements(
+    src: &LinearLayout,
+    dst: &LinearLayout,
+    bits: u32,
+    instructions: SharedInstructions,
+    banks: u32,
+) -> Result<u64> {
+    let src = without_broadcast_registers(src)?;
+    let dst = without_broadcast_registers(dst)?;
+    let chosen = optimal_swizzling(&src, &dst, bits, instructions, banks)?;
+    let rounds = chosen.layout.in_dim_size(REPS);
+    let blocks = 1u64 << f2::rank(flat_bases(&src.flatten_outs()?, BLOCK)?);
+    Ok(chosen.layout.total_out_size() / (rounds * blocks))
+}
+
 fn shared_round_trip(
     src: &LinearLayout,
     dst: &LinearLayout,

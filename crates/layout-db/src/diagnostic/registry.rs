@@ -389,6 +389,39 @@ file cannot trigger it.)"##;
 with bank conflicts, with the instruction Triton uses, the wavefronts one warp takes and
 the extra wavefronts per wavefront. (Its example is a dump:
 `tests/corpus/ttgir/matmul_int8_sm90.ttgir`.)"##;
+    SharedMemoryLimit = "W0403", "the kernel allocates more shared memory than the target has",
+        r##"In a Triton dump: the shared memory a `tt.func` allocates — its buffers and scratch as
+Triton's allocator places them, what the compiled kernel's `metadata.shared` reports — is
+more than one CTA may have on the module's `ttg.target` (64 KB of LDS on gfx942, 227 KB on
+sm90, 163 KB on sm80, 99 KB on sm86/sm89). The kernel would not launch; fewer pipeline
+stages or smaller tiles shrink it. `layoutc show` lists every buffer with its offset.
+
+```lay
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @too_big() {
+    %0 = ttg.local_alloc : () -> !ttg.memdesc<256x128xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}
+```"##;
+    AllocationDiffers = "W0404", "layoutc's allocation differs from Triton's in the dump",
+        r##"In a dump printed after Triton's allocator ran (the module has `ttg.shared`, the ops
+`allocation.offset`): layoutc's own placement of the kernel's shared memory gives a
+different total or a different offset. The message names both; Triton's numbers are what
+the compiled kernel uses. A dump edited by hand after allocation can say so too.
+
+```lay
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 4096 : i32, ttg.target = "cuda:80"} {
+  tt.func public @edited() {
+    %0 = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<32x16xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}
+```"##;
     StaleAnswer = "W0501", "the recorded answer is not the solver's",
         r##"A `solve` block's `answer = ...` (as `layoutc solve --write` recorded it) is not the
 answer the solver finds now: the accesses, the family or the machine changed since it

@@ -1,0 +1,573 @@
+//! The structure of a TTGIR dump, as much of it as the allocator needs:
+//! each `tt.func` as a tree of operations, blocks and regions, with every
+//! operation's results, operands and types as text. MLIR prints one
+//! operation per line (an operation with regions opens them at the end of
+//! its line and closes them on lines of their own), so the reader walks
+//! lines and a stack of open regions; what a line says beyond that is read
+//! by the analyses that need it.
+
+use layout_syntax::Span;
+
+/// An operation's place in [`Function::ops`].
+pub type OpId = usize;
+/// A block's place in [`Function::blocks`].
+pub type BlockId = usize;
+
+/// One `tt.func` of a dump.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    /// The `tt.func` line.
+    pub span: Span,
+    /// Every operation, the function itself first (`ops[0]`).
+    pub ops: Vec<Op>,
+    pub blocks: Vec<Block>,
+    /// Whether the function's body was closed before the text ended.
+    pub complete: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Op {
+    /// `ttg.convert_layout`, `tt.reduce` (quotes of the generic form removed).
+    pub name: String,
+    /// The line that names the operation.
+    pub span: Span,
+    /// `%5`, or `%5#0`, `%5#1` for `%5:2 = ...`.
+    pub results: Vec<String>,
+    /// Every SSA value the operation's own text uses (not its regions').
+    pub operands: Vec<String>,
+    /// The attribute dictionary's text, without braces (`allocation.offset = 0 : i32`).
+    pub attributes: String,
+    /// The types after the operation's `:` (for a region operation, those
+    /// after its closing `})`).
+    pub types: String,
+    pub block: Option<BlockId>,
+    pub regions: Vec<Vec<BlockId>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub owner: OpId,
+    pub arguments: Vec<String>,
+    pub ops: Vec<OpId>,
+}
+
+impl Function {
+    /// Operations in post order (an operation after everything nested in
+    /// it), as Triton's allocator numbers them.
+    pub fn post_order(&self) -> Vec<OpId> {
+        fn walk(f: &Function, op: OpId, out: &mut Vec<OpId>) {
+            for region in &f.ops[op].regions {
+                for &b in region {
+                    for &inner in &f.blocks[b].ops {
+                        walk(f, inner, out);
+                    }
+                }
+            }
+            out.push(op);
+        }
+        let mut out = Vec::with_capacity(self.ops.len());
+        walk(self, 0, &mut out);
+        out
+    }
+
+    /// The ancestor of `op` (or `op` itself) that sits directly in `block`.
+    pub fn ancestor_in(&self, block: BlockId, mut op: OpId) -> Option<OpId> {
+        loop {
+            let b = self.ops[op].block?;
+            if b == block {
+                return Some(op);
+            }
+            op = self.blocks[b].owner;
+        }
+    }
+
+    /// The value `name`'s attribute `key` as an integer (`allocation.offset`).
+    pub fn int_attribute(op: &Op, key: &str) -> Option<u64> {
+        let at = op.attributes.find(key)?;
+        let rest = op.attributes[at + key.len()..].trim_start();
+        let rest = rest.strip_prefix('=')?.trim_start();
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        digits.parse().ok()
+    }
+}
+
+/// Every `tt.func` of `text` (a dump, or the section of a log that holds one).
+pub fn functions(text: &str) -> Vec<Function> {
+    let mut out = Vec::new();
+    let mut current: Option<Reader> = None;
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let line_span = Span::new(offset, offset + raw.trim_end().len());
+        offset += raw.len();
+        let line = strip_location(raw.trim());
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        match &mut current {
+            None => {
+                if let Some(name) = function_name(line) {
+                    current = Some(Reader::new(name, line_span, line));
+                }
+            }
+            Some(reader) => {
+                if reader.line(line, line_span) {
+                    let mut done = current.take().expect("a function is open");
+                    done.function.complete = true;
+                    out.push(done.function);
+                }
+            }
+        }
+    }
+    if let Some(reader) = current {
+        out.push(reader.function);
+    }
+    out
+}
+
+/// `tt.func public @matmul_kernel(...)`: the function's name.
+fn function_name(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("tt.func")?;
+    let at = rest.find('@')?;
+    let name: String = rest[at + 1..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$' || *c == '.')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+struct Reader {
+    function: Function,
+    /// The open regions, innermost last: (owner, its current block).
+    open: Vec<(OpId, BlockId)>,
+}
+
+impl Reader {
+    fn new(name: String, span: Span, line: &str) -> Reader {
+        let arguments = line
+            .find('(')
+            .map(|at| defined_values(&line[at..]))
+            .unwrap_or_default();
+        let mut function = Function {
+            name,
+            span,
+            ops: vec![Op {
+                name: "tt.func".into(),
+                span,
+                results: Vec::new(),
+                operands: Vec::new(),
+                attributes: String::new(),
+                types: String::new(),
+                block: None,
+                regions: vec![vec![0]],
+            }],
+            blocks: vec![Block {
+                owner: 0,
+                arguments,
+                ops: Vec::new(),
+            }],
+            complete: false,
+        };
+        function.ops[0].regions = vec![vec![0]];
+        Reader {
+            function,
+            open: vec![(0, 0)],
+        }
+    }
+
+    /// Reads one line of the body; true when it closes the function.
+    fn line(&mut self, line: &str, span: Span) -> bool {
+        if let Some(rest) = line.strip_prefix('}') {
+            return self.close(rest.trim());
+        }
+        if let Some(label) = line.strip_prefix('^') {
+            // `^bb0(%arg2: f32, %arg3: f32):` starts a block of the open
+            // region (its first, when the region has no operation yet).
+            let Some(&(owner, block)) = self.open.last() else {
+                return false;
+            };
+            let arguments = label
+                .find('(')
+                .map(|at| defined_values(&label[at..]))
+                .unwrap_or_default();
+            let b = if self.function.blocks[block].ops.is_empty()
+                && self.function.blocks[block].arguments.is_empty()
+            {
+                block
+            } else {
+                let b = self.new_block(owner);
+                if let Some(region) = self.function.ops[owner].regions.last_mut() {
+                    region.push(b);
+                }
+                b
+            };
+            self.function.blocks[b].arguments = arguments;
+            if let Some(top) = self.open.last_mut() {
+                top.1 = b;
+            }
+            return false;
+        }
+        let Some(&(_, block)) = self.open.last() else {
+            return false;
+        };
+        let Some(mut op) = read_op(line, span) else {
+            return false;
+        };
+        op.block = Some(block);
+        let opens = line.ends_with('{');
+        let id = self.function.ops.len();
+        let arguments = if opens {
+            region_arguments(&op.name, line)
+        } else {
+            Vec::new()
+        };
+        if opens {
+            let b = self.new_block(id);
+            self.function.blocks[b].arguments = arguments;
+            op.regions.push(vec![b]);
+            self.open.push((id, b));
+        }
+        self.function.ops.push(op);
+        self.function.blocks[block].ops.push(id);
+        false
+    }
+
+    fn new_block(&mut self, owner: OpId) -> BlockId {
+        self.function.blocks.push(Block {
+            owner,
+            arguments: Vec::new(),
+            ops: Vec::new(),
+        });
+        self.function.blocks.len() - 1
+    }
+
+    /// A line that starts with `}`: the innermost region ends; `} else {`
+    /// and `} do {` open the operation's next region, `}) ... : types`
+    /// ends a generic operation and gives its types.
+    fn close(&mut self, rest: &str) -> bool {
+        let Some((owner, _)) = self.open.pop() else {
+            return true;
+        };
+        if owner == 0 {
+            return true;
+        }
+        if rest.ends_with('{') {
+            // `} else {`, `} do {`, or `}, {` between regions of a generic op.
+            let b = self.new_block(owner);
+            self.function.ops[owner].regions.push(vec![b]);
+            self.open.push((owner, b));
+            return false;
+        }
+        if let Some(tail) = rest.strip_prefix(')') {
+            let (attributes, types) = attributes_and_types(tail);
+            let op = &mut self.function.ops[owner];
+            if !attributes.is_empty() {
+                op.attributes = attributes;
+            }
+            op.types = types;
+        }
+        false
+    }
+}
+
+/// The block arguments an operation's first region gets from its own line:
+/// `scf.for %iv = ... iter_args(%a = %x, %b = %y)` defines `%iv`, `%a`, `%b`;
+/// `scf.while (%a = %x)` defines `%a`.
+fn region_arguments(name: &str, line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if name == "scf.for"
+        && let Some(at) = line.find("scf.for")
+        && let Some(iv) = ssa_names(&line[at..]).next()
+    {
+        out.push(iv);
+    }
+    if let Some(at) = line.find("iter_args(").or_else(|| {
+        (name == "scf.while")
+            .then(|| line.find("scf.while"))
+            .flatten()
+            .and_then(|w| line[w..].find('(').map(|p| w + p))
+    }) {
+        let inner = &line[at..];
+        let close = matching_paren(inner).unwrap_or(inner.len());
+        for pair in split_top_level(&inner[inner.find('(').map_or(0, |p| p + 1)..close], ',') {
+            if let Some((lhs, _)) = pair.split_once('=')
+                && let Some(v) = ssa_names(lhs).next()
+            {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// The values a parenthesised argument list defines: `(%x: T, %y: T)`.
+fn defined_values(list: &str) -> Vec<String> {
+    let close = matching_paren(list).unwrap_or(list.len());
+    let inner = &list[list.find('(').map_or(0, |p| p + 1)..close];
+    split_top_level(inner, ',')
+        .into_iter()
+        .filter_map(|arg| {
+            let arg = arg.trim();
+            arg.starts_with('%')
+                .then(|| ssa_names(arg).next())
+                .flatten()
+        })
+        .collect()
+}
+
+/// One operation line: results, name, operands, attributes and types.
+fn read_op(line: &str, span: Span) -> Option<Op> {
+    let (results, rest) = match line.find(" = ") {
+        Some(eq) if line.starts_with('%') && !line[..eq].contains('(') => {
+            (results(&line[..eq]), line[eq + 3..].trim_start())
+        }
+        _ => (Vec::new(), line),
+    };
+    let (name, after) = if let Some(quoted) = rest.strip_prefix('"') {
+        let end = quoted.find('"')?;
+        (quoted[..end].to_string(), &quoted[end + 1..])
+    } else {
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(rest.len());
+        (rest[..end].to_string(), &rest[end..])
+    };
+    if !name.contains('.') {
+        return None;
+    }
+    let body = after.strip_suffix("({").unwrap_or(after);
+    let body = body.strip_suffix('{').unwrap_or(body);
+    let (head, types) = match top_level_colon(body) {
+        Some(at) => (&body[..at], body[at + 1..].trim()),
+        None => (body, ""),
+    };
+    let attributes = head
+        .rfind(" {")
+        .filter(|&at| head[at..].trim_end().ends_with('}'))
+        .map(|at| {
+            let dict = head[at..].trim();
+            dict[1..dict.len() - 1].trim().to_string()
+        })
+        .unwrap_or_default();
+    // `scf.for %iv = %lb ...` defines `%iv` and the iteration arguments;
+    // every other SSA name on the line is used.
+    let defined = region_arguments(&name, line);
+    let operands = ssa_names(head)
+        .filter(|v| !defined.contains(v))
+        .chain(ssa_names(types).filter(|v| !defined.contains(v)))
+        .collect();
+    Some(Op {
+        name,
+        span,
+        results,
+        operands,
+        attributes,
+        types: types.to_string(),
+        block: None,
+        regions: Vec::new(),
+    })
+}
+
+/// `%a, %b` or `%5:2` before an operation's `=`.
+fn results(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        let part = part.trim();
+        match part.split_once(':') {
+            Some((name, count)) => {
+                let n: usize = count.trim().parse().unwrap_or(1);
+                out.extend((0..n).map(|i| format!("{name}#{i}")));
+            }
+            None if part.starts_with('%') => out.push(part.to_string()),
+            None => {}
+        }
+    }
+    out
+}
+
+/// The attribute dictionary and the types after a generic operation's `})`:
+/// ` {allocation.offset = 0 : i32} : (tensor<...>) -> tensor<...>`.
+fn attributes_and_types(tail: &str) -> (String, String) {
+    let tail = tail.trim();
+    let (attributes, rest) = if tail.starts_with('{') {
+        let close = matching(tail, '{', '}').unwrap_or(tail.len() - 1);
+        (tail[1..close].trim().to_string(), &tail[close + 1..])
+    } else {
+        (String::new(), tail)
+    };
+    let types = rest.trim().strip_prefix(':').unwrap_or(rest).trim();
+    (attributes, types.to_string())
+}
+
+/// Every SSA name in `text`, `%x` or `%x#1`, in order.
+pub fn ssa_names(text: &str) -> impl Iterator<Item = String> + '_ {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            if bytes[i] == b'%' {
+                let start = i;
+                i += 1;
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric()
+                        || matches!(bytes[i], b'_' | b'$' | b'.' | b'-' | b'#'))
+                {
+                    i += 1;
+                }
+                if i > start + 1 {
+                    return Some(text[start..i].to_string());
+                }
+            } else if bytes[i] == b'"' {
+                // Skip strings (`loc("x.py":3:4)`, `"tt.reduce"`).
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += 1;
+                }
+                i += 1;
+            } else {
+                i += 1;
+            }
+        }
+        None
+    })
+}
+
+/// A line without its trailing `loc(...)`.
+fn strip_location(line: &str) -> &str {
+    match line.rfind(" loc(") {
+        Some(at) if line.trim_end().ends_with(')') => line[..at].trim_end(),
+        _ => line,
+    }
+}
+
+/// Where the operation's type list starts: the first `:` outside braces,
+/// brackets, parentheses, strings and type angle brackets.
+fn top_level_colon(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0i32;
+    let mut in_string = false;
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'{' | b'(' | b'[' | b'<' => depth += 1,
+            b'}' | b')' | b']' => depth -= 1,
+            b'>' if i > 0 && bytes[i - 1] != b'-' => depth -= 1,
+            b':' if depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The index of the `)` that closes the first `(` of `text`.
+fn matching_paren(text: &str) -> Option<usize> {
+    matching(text, '(', ')')
+}
+
+fn matching(text: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// `text` split at `sep` outside brackets of any kind.
+pub fn split_top_level(text: &str, sep: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            '>' if i > 0 && bytes[i - 1] != b'-' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCAN: &str = r#"module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @k(%x: !tt.ptr<f32> loc("x"(#loc))) attributes {noinline = false} {
+    %0 = tt.load %x : !tt.ptr<f32> loc(#loc1)
+    %5 = "tt.scan"(%4) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%arg2: f32 loc(#l), %arg3: f32 loc(#l)):
+      %6 = arith.addf %arg2, %arg3 : f32 loc(#loc15)
+      tt.scan.return %6 : f32 loc(#loc13)
+    }) {allocation.offset = 0 : i32, allocation.size = 32 : i32} : (tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked> loc(#loc13)
+    %r:2 = scf.for %i = %c0 to %c8 step %c1 iter_args(%a = %0, %b = %5) -> (f32, tensor<1024xf32, #blocked>)  : i32 {
+      scf.yield %a, %b : f32, tensor<1024xf32, #blocked>
+    }
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+"#;
+
+    #[test]
+    fn a_function_reads_as_a_tree_of_operations() {
+        let fs = functions(SCAN);
+        assert_eq!(fs.len(), 1);
+        let f = &fs[0];
+        assert!(f.complete);
+        assert_eq!(f.name, "k");
+        assert_eq!(f.blocks[0].arguments, ["%x"]);
+        let names: Vec<&str> = f.ops.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "tt.func",
+                "tt.load",
+                "tt.scan",
+                "arith.addf",
+                "tt.scan.return",
+                "scf.for",
+                "scf.yield",
+                "tt.return"
+            ]
+        );
+        let scan = &f.ops[2];
+        assert_eq!(scan.operands, ["%4"]);
+        assert_eq!(Function::int_attribute(scan, "allocation.size"), Some(32));
+        assert_eq!(
+            scan.types,
+            "(tensor<1024xf32, #blocked>) -> tensor<1024xf32, #blocked>"
+        );
+        assert_eq!(f.blocks[scan.regions[0][0]].arguments, ["%arg2", "%arg3"]);
+        let for_op = &f.ops[5];
+        assert_eq!(for_op.results, ["%r#0", "%r#1"]);
+        assert_eq!(for_op.operands, ["%c0", "%c8", "%c1", "%0", "%5"]);
+        assert_eq!(f.blocks[for_op.regions[0][0]].arguments, ["%i", "%a", "%b"]);
+        // Post order: the scan's body before the scan, the function last.
+        assert_eq!(f.post_order(), [1, 3, 4, 2, 6, 5, 7, 0]);
+        assert_eq!(f.ancestor_in(0, 6), Some(5));
+    }
+
+    #[test]
+    fn a_dump_cut_inside_a_function_is_incomplete() {
+        let cut = &SCAN[..SCAN.find("scf.yield").unwrap()];
+        let fs = functions(cut);
+        assert_eq!(fs.len(), 1);
+        assert!(!fs[0].complete);
+    }
+}

@@ -1,0 +1,665 @@
+//! The kernel summary of a dump (CONTRACT §4b): for each `tt.func`, every
+//! operation that uses shared memory, the bytes Triton's allocator gives
+//! it and where, what it costs in instructions, and the kernel's total —
+//! what the compiled kernel's `metadata.shared` reports.
+
+pub mod allocator;
+pub mod mlir;
+pub mod scratch;
+
+use std::collections::HashMap;
+
+use layout_algebra::bank::{Direction, Instruction};
+use layout_algebra::machine::{Vendor, shared_memory_limit};
+use layout_algebra::triton::Encoding;
+use layout_syntax::Span;
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::value::{ConversionReport, Value};
+use crate::{DeclName, SourceFile, declared_value, file_target, item_values};
+use allocator::{Buffer, Interval};
+use mlir::{Function, OpId};
+use scratch::{SCRATCH_ALIGNMENT, TypeText};
+
+/// One kernel's shared memory.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelSummary {
+    pub name: String,
+    /// The `tt.func` line.
+    pub span: Span,
+    /// `ttg.target` (`cuda:90`, `hip:gfx942`).
+    pub target: Option<String>,
+    pub num_warps: Option<u32>,
+    /// What the allocator gives the kernel: the end of its highest buffer.
+    pub shared_bytes: u64,
+    /// The module's `ttg.shared`, when the dump comes after Triton's allocation.
+    pub recorded_shared_bytes: Option<u64>,
+    /// What one CTA may allocate on the target.
+    pub limit: Option<u64>,
+    pub ops: Vec<SharedOp>,
+    /// Operations that use shared memory but could not be sized (an
+    /// encoding layoutc cannot read): the total is then a lower bound.
+    pub unmeasured: Vec<(Span, String)>,
+    /// Whether the function's body ends before the text does.
+    pub complete: bool,
+}
+
+/// One operation's shared memory.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SharedOp {
+    /// The line that names the operation.
+    pub span: Span,
+    pub op: String,
+    pub kind: BufferKind,
+    pub shared_bytes: u64,
+    pub offset: u64,
+    /// Triton's `allocation.offset` / `allocation.size`, when the dump has them.
+    pub recorded: Option<(u64, Option<u64>)>,
+    pub instructions: Vec<InstructionCount>,
+}
+
+/// A buffer that lives as long as its value, or scratch for one operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BufferKind {
+    Explicit,
+    Scratch,
+}
+
+/// One shared-memory instruction an operation's lowering emits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InstructionCount {
+    /// As the PTX or AMDGCN spells the opcode.
+    pub mnemonic: String,
+    /// Static count per thread.
+    pub count: u64,
+    /// Wavefronts one warp needs for all of them.
+    pub wavefronts: u64,
+    /// Extra wavefronts per wavefront (0: conflict-free).
+    pub conflicts: u64,
+}
+
+/// The summary of every `tt.func` of a dump (empty for a `.lay` file).
+#[salsa::tracked(returns(ref))]
+pub fn kernel_summaries(db: &dyn salsa::Database, file: SourceFile) -> Vec<KernelSummary> {
+    let text = file.text(db);
+    let functions = mlir::functions(text);
+    if functions.is_empty() {
+        return Vec::new();
+    }
+    let module = ModuleFacts::read(text);
+    let facts = file_target(db, file);
+    let threads = module.threads_per_warp.unwrap_or(facts.threads_per_warp());
+    let vendor = match &module.target {
+        Some(t) if t.starts_with("hip") => Vendor::Amd,
+        _ => facts.machine().vendor,
+    };
+    let values: Vec<(Span, Option<Value>)> = item_values(db, file);
+    let cx = Context {
+        db,
+        file,
+        text,
+        threads,
+        vendor,
+        values: &values,
+    };
+    functions.iter().map(|f| cx.summarise(f, &module)).collect()
+}
+
+/// The module line's attributes the summary reports.
+#[derive(Default)]
+struct ModuleFacts {
+    target: Option<String>,
+    num_warps: Option<u32>,
+    threads_per_warp: Option<u32>,
+    shared: Option<u64>,
+}
+
+impl ModuleFacts {
+    fn read(text: &str) -> ModuleFacts {
+        let Some(line) = text.lines().find(|l| l.trim_start().starts_with("module")) else {
+            return ModuleFacts::default();
+        };
+        let int = |key: &str| -> Option<u64> {
+            let at = line.find(key)? + key.len();
+            let rest = line[at..].trim_start().strip_prefix('=')?.trim_start();
+            rest.chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<String>()
+                .parse()
+                .ok()
+        };
+        let target = line.find("ttg.target = \"").and_then(|at| {
+            let rest = &line[at + 14..];
+            rest.find('"').map(|end| rest[..end].to_string())
+        });
+        ModuleFacts {
+            target,
+            num_warps: int("\"ttg.num-warps\"").map(|n| n as u32),
+            threads_per_warp: int("\"ttg.threads-per-warp\"").map(|n| n as u32),
+            shared: int("ttg.shared"),
+        }
+    }
+}
+
+struct Context<'a> {
+    db: &'a dyn salsa::Database,
+    file: SourceFile,
+    text: &'a str,
+    threads: u32,
+    vendor: Vendor,
+    values: &'a [(Span, Option<Value>)],
+}
+
+/// A buffer before placement: whose it is and how big.
+struct Pending {
+    op: OpId,
+    kind: BufferKind,
+    size: u64,
+    alignment: u64,
+}
+
+impl Context<'_> {
+    fn summarise(&self, f: &Function, module: &ModuleFacts) -> KernelSummary {
+        let ids = allocator::numbering(f);
+        let mut users: HashMap<&str, Vec<OpId>> = HashMap::new();
+        for (id, op) in f.ops.iter().enumerate() {
+            for v in &op.operands {
+                users.entry(v.as_str()).or_default().push(id);
+            }
+        }
+        let mut pending = Vec::new();
+        let mut unmeasured = Vec::new();
+        // Explicit buffers, then scratch, each in the order the walk meets
+        // them: the allocator's order before it sorts by size.
+        for (id, op) in f.ops.iter().enumerate() {
+            if op.name.ends_with("local_alloc") {
+                match self.explicit(op) {
+                    Some(Some((size, alignment))) => pending.push(Pending {
+                        op: id,
+                        kind: BufferKind::Explicit,
+                        size,
+                        alignment,
+                    }),
+                    Some(None) => {}
+                    None => unmeasured.push((op.span, op.name.clone())),
+                }
+            }
+        }
+        for (id, op) in f.ops.iter().enumerate() {
+            match self.scratch(f, id, &users) {
+                Some(0) => {}
+                Some(size) => pending.push(Pending {
+                    op: id,
+                    kind: BufferKind::Scratch,
+                    size,
+                    alignment: SCRATCH_ALIGNMENT,
+                }),
+                None => unmeasured.push((op.span, op.name.clone())),
+            }
+        }
+        let aliases = memdesc_aliases(f);
+        let buffers: Vec<Buffer> = pending
+            .iter()
+            .map(|p| Buffer {
+                size: p.size,
+                alignment: p.alignment,
+                live: match p.kind {
+                    BufferKind::Scratch => Interval {
+                        start: ids[p.op],
+                        end: ids[p.op] + 1,
+                    },
+                    BufferKind::Explicit => explicit_liveness(f, &ids, &users, &aliases, p.op),
+                },
+            })
+            .collect();
+        let (offsets, shared_bytes) = allocator::place(&buffers);
+        let mut ops: Vec<SharedOp> = pending
+            .iter()
+            .zip(&offsets)
+            .map(|(p, &offset)| {
+                let op = &f.ops[p.op];
+                SharedOp {
+                    span: op.span,
+                    op: op.name.clone(),
+                    kind: p.kind,
+                    shared_bytes: p.size,
+                    offset,
+                    recorded: recorded(op),
+                    instructions: self.instructions(f, p.op),
+                }
+            })
+            .collect();
+        // Operations that touch a buffer without owning one
+        // (`ttg.local_load`, `ttg.local_store`, async copies).
+        for op in &f.ops {
+            if pending.iter().any(|p| f.ops[p.op].span == op.span) {
+                continue;
+            }
+            let instructions = self.access_instructions(op);
+            if !instructions.is_empty() {
+                ops.push(SharedOp {
+                    span: op.span,
+                    op: op.name.clone(),
+                    kind: BufferKind::Explicit,
+                    shared_bytes: 0,
+                    offset: 0,
+                    recorded: None,
+                    instructions,
+                });
+            }
+        }
+        ops.sort_by_key(|o| o.span.start);
+        KernelSummary {
+            name: f.name.clone(),
+            span: f.span,
+            target: module.target.clone(),
+            num_warps: module.num_warps,
+            shared_bytes,
+            recorded_shared_bytes: module.shared,
+            limit: module.target.as_deref().and_then(shared_memory_limit),
+            ops,
+            unmeasured,
+            complete: f.complete,
+        }
+    }
+
+    /// The encoding a type names (`#blocked`), from the dump's aliases.
+    fn encoding(&self, t: &TypeText) -> Option<Encoding> {
+        self.encoding_named(t.encoding.as_deref()?)
+    }
+
+    /// `#blocked`, or an inline `#ttg.slice<{dim = 1, parent = #blocked}>`.
+    fn encoding_named(&self, name: &str) -> Option<Encoding> {
+        let name = name.trim();
+        if !name.starts_with('#') {
+            return None;
+        }
+        if let Some(inner) = name
+            .strip_prefix("#ttg.slice<{")
+            .or_else(|| name.strip_prefix("#triton_gpu.slice<{"))
+        {
+            let dim_at = inner.find("dim = ")? + 6;
+            let dim: usize = inner[dim_at..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect::<String>()
+                .parse()
+                .ok()?;
+            let parent_at = inner.find("parent = ")? + 9;
+            let parent = inner[parent_at..].strip_suffix("}>")?;
+            let parent = self.encoding_named(parent)?;
+            return Some(Encoding::Slice(Box::new(layout_algebra::triton::Slice {
+                dim,
+                parent,
+            })));
+        }
+        let key = DeclName::new(self.db, self.file, name.to_string());
+        match declared_value(self.db, key) {
+            Some(Some(Value::Encoding(e))) => Some((**e).clone()),
+            _ => None,
+        }
+    }
+
+    fn layout(&self, t: &TypeText) -> Option<(Encoding, layout_algebra::LinearLayout)> {
+        let e = self.encoding(t)?;
+        let l = e.to_linear_layout(&t.shape).ok()?;
+        Some((e, l))
+    }
+
+    /// A `local_alloc`'s buffer: `Some(None)` when it is not in shared
+    /// memory, `None` when it cannot be sized.
+    fn explicit(&self, op: &mlir::Op) -> Option<Option<(u64, u64)>> {
+        let result = op.types.rsplit("->").next().unwrap_or(&op.types);
+        let memdesc = scratch::parse_type(result)?;
+        if memdesc.in_tensor_memory() {
+            return Some(None);
+        }
+        let encoding = self.encoding(&memdesc);
+        scratch::local_alloc(&memdesc, encoding.as_ref()).map(Some)
+    }
+
+    /// Scratch bytes of an operation (0 when it needs none), `None` when it
+    /// needs some that cannot be sized.
+    fn scratch(&self, f: &Function, id: OpId, users: &HashMap<&str, Vec<OpId>>) -> Option<u64> {
+        let op = &f.ops[id];
+        let line = &self.text[op.span.start..op.span.end];
+        let types = scratch::parse_types(&op.types);
+        let inputs = |types: &[TypeText]| -> Vec<TypeText> {
+            let arrow = op.types.find("->").unwrap_or(op.types.len());
+            scratch::parse_types(&op.types[..arrow])
+                .into_iter()
+                .take(types.len())
+                .collect()
+        };
+        match op.name.as_str() {
+            "ttg.convert_layout" | "triton_gpu.convert_layout" => self.conversion(op).map(|c| {
+                if c.kind.name() == "shared" {
+                    c.scratch_bytes
+                } else {
+                    0
+                }
+            }),
+            "tt.reduce" => {
+                let ins = inputs(&types);
+                let (_, layout) = self.layout(ins.first()?)?;
+                scratch::reduce(&ins, &layout, scratch::axis(line)?)
+            }
+            "tt.scan" => {
+                let ins = inputs(&types);
+                let (encoding, layout) = self.layout(ins.first()?)?;
+                scratch::scan(&ins, &encoding, &layout, scratch::axis(line)?)
+            }
+            "tt.histogram" => scratch::histogram(types.last()?, self.threads),
+            "tt.atomic_rmw" | "tt.atomic_cas" => {
+                let used = op
+                    .results
+                    .first()
+                    .is_some_and(|r| users.get(r.as_str()).is_some_and(|u| !u.is_empty()));
+                if !used {
+                    return Some(0);
+                }
+                let result_type = op.types.rsplit("->").next().unwrap_or(&op.types);
+                match scratch::parse_type(result_type) {
+                    Some(t) => {
+                        let (_, layout) = self.layout(&t)?;
+                        scratch::atomic(Some((&t, &layout)), None)
+                    }
+                    None => {
+                        // `tt.atomic_rmw add, acq_rel, gpu, %p, %v : (!tt.ptr<i32>, i32) -> i32`
+                        let scalar = result_type.trim();
+                        scratch::atomic(None, Some(scalar))
+                    }
+                }
+            }
+            "tt.gather" => {
+                let src = types.first()?;
+                let (_, layout) = self.layout(src)?;
+                let axis = scratch::axis(line)?;
+                if scratch::warps_along(&layout, axis) == 1 {
+                    Some(0)
+                } else {
+                    Some(src.elements() * scratch::element_bits(&src.element)? as u64 / 8)
+                }
+            }
+            "ttng.tensormap_create" => Some(128),
+            _ => Some(0),
+        }
+    }
+
+    /// The analysis of the conversion on `op`'s line.
+    fn conversion(&self, op: &mlir::Op) -> Option<&ConversionReport> {
+        match self.value_on(op.span)? {
+            Value::Conversion(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn value_on(&self, line: Span) -> Option<&Value> {
+        self.values
+            .iter()
+            .find(|(span, _)| line.start <= span.start && span.start <= line.end)
+            .and_then(|(_, v)| v.as_ref())
+    }
+
+    fn instructions(&self, f: &Function, id: OpId) -> Vec<InstructionCount> {
+        let op = &f.ops[id];
+        if let Some(c) = self.conversion(op) {
+            return self.conversion_instructions(c);
+        }
+        self.access_instructions(op)
+    }
+
+    /// A `local_alloc` with a value, `local_store`, `local_load`: the
+    /// access the checker analysed on that line.
+    fn access_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+        match self.value_on(op.span) {
+            Some(Value::Access(a)) => vec![InstructionCount {
+                mnemonic: a.instruction.to_string(),
+                count: a.instructions,
+                wavefronts: a.wavefronts,
+                conflicts: a.conflicts,
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The store of the source and the load of the destination of a
+    /// conversion through shared memory, by exact opcode.
+    fn conversion_instructions(&self, c: &ConversionReport) -> Vec<InstructionCount> {
+        let Some(swizzle) = &c.swizzle else {
+            return Vec::new();
+        };
+        let bits = c.element_bits;
+        let vector = swizzle.in_dim_size("vector").max(1) as u32;
+        let sides = [
+            (Direction::Store, c.store, &c.src.layout, c.write_conflicts),
+            (Direction::Load, c.load, &c.dst.layout, c.read_conflicts),
+        ];
+        sides
+            .into_iter()
+            .filter_map(|(direction, kind, layout, conflicts)| {
+                let kind = kind?;
+                let instruction = if kind.contains("matrix") {
+                    Instruction::Matrix {
+                        count: 4,
+                        trans: kind.contains("trans"),
+                    }
+                } else {
+                    Instruction::LdSt {
+                        bits: (vector * bits).min(128),
+                    }
+                };
+                let per_lane = instruction.bits_per_lane() as u64;
+                let registers = distinct_registers(layout);
+                let count = (registers * bits as u64).div_ceil(per_lane).max(1);
+                let per_wavefront = (self.threads as u64 * per_lane).div_ceil(1024).max(1);
+                Some(InstructionCount {
+                    mnemonic: instruction
+                        .mnemonic(direction, self.vendor, bits)
+                        .to_string(),
+                    count,
+                    wavefronts: count * per_wavefront * (1 + conflicts),
+                    conflicts,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Registers a thread holds, without the ones that repeat another's element.
+fn distinct_registers(layout: &layout_algebra::LinearLayout) -> u64 {
+    let n = layout.in_dim_size_log2("register") as usize;
+    let live = (0..n)
+        .filter(|&i| {
+            layout
+                .basis("register", i)
+                .is_ok_and(|b| b.iter().any(|&c| c != 0))
+        })
+        .count();
+    1 << live
+}
+
+/// Triton's own placement, on a dump after its allocation.
+fn recorded(op: &mlir::Op) -> Option<(u64, Option<u64>)> {
+    let offset = Function::int_attribute(op, "allocation.offset")?;
+    Some((offset, Function::int_attribute(op, "allocation.size")))
+}
+
+/// For each SSA value that refers to shared memory, the `local_alloc`s it
+/// may be: views (`memdesc_index`, `memdesc_trans`, ...) alias their
+/// source, loop-carried values and results alias what flows into them.
+fn memdesc_aliases(f: &Function) -> HashMap<String, Vec<OpId>> {
+    let mut aliases: HashMap<String, Vec<OpId>> = HashMap::new();
+    for (id, op) in f.ops.iter().enumerate() {
+        if op.name.ends_with("local_alloc")
+            && let Some(r) = op.results.first()
+        {
+            aliases.insert(r.clone(), vec![id]);
+        }
+    }
+    let mut changed = true;
+    let join = |aliases: &mut HashMap<String, Vec<OpId>>, to: &str, from: &str| -> bool {
+        let Some(src) = aliases.get(from).cloned() else {
+            return false;
+        };
+        let dst = aliases.entry(to.to_string()).or_default();
+        let mut grew = false;
+        for a in src {
+            if !dst.contains(&a) {
+                dst.push(a);
+                grew = true;
+            }
+        }
+        grew
+    };
+    while changed {
+        changed = false;
+        for op in &f.ops {
+            if op.name.ends_with("local_alloc") {
+                continue;
+            }
+            let result_type = op.types.rsplit("->").next().unwrap_or("");
+            if !op.regions.is_empty() {
+                // Loop-carried and yielded values.
+                let carried_from = if op.name == "scf.for" { 3 } else { 0 };
+                for region in &op.regions {
+                    for &b in region {
+                        let block = &f.blocks[b];
+                        let skip = usize::from(op.name == "scf.for");
+                        for (i, arg) in block.arguments.iter().skip(skip).enumerate() {
+                            if let Some(init) = op.operands.get(carried_from + i) {
+                                changed |= join(&mut aliases, arg, init);
+                            }
+                        }
+                        if let Some(&last) = block.ops.last() {
+                            let yielded = &f.ops[last];
+                            if yielded.name.ends_with("yield") {
+                                for (i, v) in yielded.operands.iter().enumerate() {
+                                    if let Some(r) = op.results.get(i) {
+                                        changed |= join(&mut aliases, r, v);
+                                    }
+                                    if let Some(arg) = block.arguments.get(i + skip) {
+                                        changed |= join(&mut aliases, arg, v);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            } else if op.results.len() == op.operands.len() && op.results.len() > 1 {
+                // A pass-through (`warp_group_dot_wait`): result i is operand i.
+                for (r, v) in op.results.iter().zip(&op.operands) {
+                    changed |= join(&mut aliases, r, v);
+                }
+            } else if result_type.contains("memdesc") {
+                for r in &op.results {
+                    for v in &op.operands {
+                        changed |= join(&mut aliases, r, v);
+                    }
+                }
+            }
+        }
+    }
+    aliases
+}
+
+/// A `local_alloc`'s buffer is live while any value that may be it is.
+fn explicit_liveness(
+    f: &Function,
+    ids: &[usize],
+    users: &HashMap<&str, Vec<OpId>>,
+    aliases: &HashMap<String, Vec<OpId>>,
+    alloc: OpId,
+) -> Interval {
+    let mut range: Option<Interval> = None;
+    for (value, allocs) in aliases {
+        if !allocs.contains(&alloc) {
+            continue;
+        }
+        let value_users = users.get(value.as_str()).cloned().unwrap_or_default();
+        if let Some(r) = allocator::live_range(f, ids, &value_users, value) {
+            range = Some(match range {
+                None => r,
+                Some(x) => Interval {
+                    start: x.start.min(r.start),
+                    end: x.end.max(r.end),
+                },
+            });
+        }
+    }
+    range.unwrap_or(Interval {
+        start: ids[alloc],
+        end: ids[alloc] + 1,
+    })
+}
+
+/// What `check` says of the kernels of a dump: over the target's shared
+/// memory, or placed differently than Triton's own allocation says.
+pub fn diagnostics(summaries: &[KernelSummary]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for s in summaries {
+        if let (Some(limit), Some(target)) = (s.limit, &s.target)
+            && s.shared_bytes > limit
+        {
+            out.push(
+                Diagnostic::warning(
+                    Code::SharedMemoryLimit,
+                    s.span,
+                    format!(
+                        "`{}` allocates {} bytes of shared memory; {target} gives a CTA at most {limit}",
+                        s.name, s.shared_bytes
+                    ),
+                )
+                .with_note(format!("its buffers: {}", s.buffer_list())),
+            );
+        }
+        if let Some(recorded) = s.recorded_shared_bytes
+            && recorded != s.shared_bytes
+        {
+            out.push(Diagnostic::warning(
+                Code::AllocationDiffers,
+                s.span,
+                format!(
+                    "`{}`: Triton's allocation (`ttg.shared`) is {recorded} bytes, layoutc places {} bytes",
+                    s.name, s.shared_bytes
+                ),
+            ));
+        }
+        for op in &s.ops {
+            if let Some((offset, size)) = op.recorded
+                && op.shared_bytes > 0
+                && (offset != op.offset || size.is_some_and(|n| n != op.shared_bytes))
+            {
+                out.push(Diagnostic::warning(
+                    Code::AllocationDiffers,
+                    op.span,
+                    format!(
+                        "Triton placed this {} at {offset}{}; layoutc places {} bytes at {}",
+                        op.op,
+                        size.map(|n| format!(" ({n} bytes)")).unwrap_or_default(),
+                        op.shared_bytes,
+                        op.offset
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+impl KernelSummary {
+    /// `ttg.local_alloc 24576 B at 0, ttg.convert_layout 8192 B at 0`.
+    pub fn buffer_list(&self) -> String {
+        let parts: Vec<String> = self
+            .ops
+            .iter()
+            .filter(|o| o.shared_bytes > 0)
+            .map(|o| format!("{} {} B at {}", o.op, o.shared_bytes, o.offset))
+            .collect();
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! How many bytes of shared memory each operation needs, as Triton's
+//! allocator sizes them: an explicit buffer for `ttg.local_alloc`, scratch
+//! for the operations that exchange data between warps through shared
+//! memory (conversions, reductions and scans across warps, histograms,
+//! atomics whose result every thread must see, gathers across warps, TMA
+//! descriptors built on the device).
+
+use layout_algebra::LinearLayout;
+use layout_algebra::triton::Encoding;
+
+use super::mlir::split_top_level;
+
+/// Scratch buffers are aligned to 128 bytes.
+pub const SCRATCH_ALIGNMENT: u64 = 128;
+
+/// `tensor<64x64xf16, #blocked>` or `!ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>`,
+/// as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeText {
+    pub shape: Vec<u32>,
+    pub element: String,
+    /// The encoding, as written (`#blocked`).
+    pub encoding: Option<String>,
+    /// The rest of a memdesc's parameters (`#smem`, `mutable`, `3x64x32`).
+    pub extra: Vec<String>,
+}
+
+impl TypeText {
+    pub fn elements(&self) -> u64 {
+        self.shape.iter().map(|&d| d as u64).product()
+    }
+
+    /// A memdesc's allocation shape: the trailing `3x64x32` when it has one.
+    pub fn allocation_shape(&self) -> Vec<u32> {
+        self.extra
+            .iter()
+            .rev()
+            .find_map(|p| dims(p).filter(|(d, rest)| rest.is_empty() && !d.is_empty()))
+            .map(|(d, _)| d)
+            .unwrap_or_else(|| self.shape.clone())
+    }
+
+    pub fn in_tensor_memory(&self) -> bool {
+        self.extra.iter().any(|p| p.contains("tensor_memory"))
+    }
+}
+
+/// The first `tensor<...>` or `memdesc<...>` type of `text` at or after `from`.
+pub fn parse_type(text: &str) -> Option<TypeText> {
+    let at = ["tensor<", "memdesc<"]
+        .iter()
+        .filter_map(|k| text.find(k).map(|p| p + k.len()))
+        .min()?;
+    let inner = &text[at..];
+    let close = closing_angle(inner)?;
+    let parts = split_top_level(&inner[..close], ',');
+    let (shape, element) = dims(parts.first()?.trim())?;
+    Some(TypeText {
+        shape,
+        element: element.trim_start_matches('x').to_string(),
+        encoding: parts.get(1).map(|e| e.trim().to_string()),
+        extra: parts.iter().skip(2).map(|p| p.trim().to_string()).collect(),
+    })
+}
+
+/// Every tensor type of a type list, in order.
+pub fn parse_types(text: &str) -> Vec<TypeText> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(t) = parse_type(rest) {
+        let at = ["tensor<", "memdesc<"]
+            .iter()
+            .filter_map(|k| rest.find(k).map(|p| p + k.len()))
+            .min()
+            .unwrap_or(rest.len());
+        let skip = closing_angle(&rest[at..]).map_or(rest.len(), |c| at + c + 1);
+        out.push(t);
+        rest = &rest[skip..];
+    }
+    out
+}
+
+/// `64x64xf16` -> ([64, 64], "xf16"); `1024x!tt.ptr<f32>` -> ([1024], "x!tt.ptr<f32>").
+fn dims(text: &str) -> Option<(Vec<u32>, String)> {
+    let mut shape = Vec::new();
+    let mut rest = text;
+    loop {
+        let n = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if n == 0 {
+            break;
+        }
+        let tail = &rest[n..];
+        if tail.is_empty() {
+            shape.push(rest.parse().ok()?);
+            rest = "";
+            break;
+        }
+        if !tail.starts_with('x') {
+            break;
+        }
+        shape.push(rest[..n].parse().ok()?);
+        rest = &tail[1..];
+    }
+    Some((shape, rest.to_string()))
+}
+
+fn closing_angle(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 1;
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'<' => depth += 1,
+            b'>' if i == 0 || bytes[i - 1] != b'-' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Bits of an MLIR element type as shared memory stores it: pointers are
+/// 64-bit, `i1` takes a byte, sub-byte floats and integers are 4 bits.
+pub fn element_bits(ty: &str) -> Option<u32> {
+    let ty = ty.trim();
+    if ty.starts_with("!tt.ptr") || ty == "index" {
+        return Some(64);
+    }
+    if ty == "i1" {
+        return Some(8);
+    }
+    if let Some(n) = ty
+        .strip_prefix("ui")
+        .or_else(|| ty.strip_prefix("si"))
+        .or_else(|| ty.strip_prefix('i'))
+    {
+        return n.parse().ok();
+    }
+    match ty {
+        "bf16" | "f16" => Some(16),
+        "tf32" | "f32" => Some(32),
+        "f64" => Some(64),
+        t if t.starts_with("f8") => Some(8),
+        t if t.starts_with("f6") => Some(8),
+        t if t.starts_with("f4") => Some(4),
+        _ => None,
+    }
+}
+
+/// Bytes of one element in a reduction's or a scan's scratch (at least one).
+fn element_bytes(ty: &str) -> Option<u64> {
+    element_bits(ty).map(|b| (b as u64).div_ceil(8))
+}
+
+/// How many warps hold different data along `axis`: 2 to the rank of the
+/// warp bases' `axis` coordinates.
+pub fn warps_along(layout: &LinearLayout, axis: usize) -> u64 {
+    let n = layout.in_dim_size_log2("warp") as usize;
+    let mut seen: Vec<u32> = Vec::new();
+    for i in 0..n {
+        if let Ok(b) = layout.basis("warp", i)
+            && let Some(&c) = b.get(axis)
+            && c != 0
+            && !seen.contains(&c)
+        {
+            seen.push(c);
+        }
+    }
+    1 << seen.len()
+}
+
+/// Scratch of `tt.reduce` over `axis` of inputs laid out by `layout`:
+/// the largest of the conversions that bring the axis's warps together
+/// (none when one warp holds the whole axis).
+pub fn reduce(inputs: &[TypeText], layout: &LinearLayout, axis: usize) -> Option<u64> {
+    let bits: Vec<u32> = inputs
+        .iter()
+        .map(|t| element_bits(&t.element))
+        .collect::<Option<_>>()?;
+    layout_algebra::triton::reduce::reduce_scratch_bytes(layout, axis, &bits).ok()
+}
+
+/// Scratch of `tt.scan` over `axis` (blocked layouts only; Triton lowers
+/// nothing else): each warp's partial result for every element it holds
+/// off the axis, per block of the tensor.
+pub fn scan(
+    inputs: &[TypeText],
+    encoding: &Encoding,
+    layout: &LinearLayout,
+    axis: usize,
+) -> Option<u64> {
+    let Encoding::Blocked(b) = encoding else {
+        return Some(0);
+    };
+    let first = inputs.first()?;
+    if warps_along(layout, axis) == 1 {
+        return Some(0);
+    }
+    let rank = first.shape.len();
+    let per = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(1) as u64;
+    let blocks = |i: usize| {
+        (first.shape[i] as u64).div_ceil(
+            per(&b.size_per_thread, i) * per(&b.threads_per_warp, i) * per(&b.warps_per_cta, i),
+        )
+    };
+    let warps: u64 = b.warps_per_cta.iter().map(|&w| w as u64).product();
+    let off_axis = |v: &[u32]| -> u64 {
+        (0..rank)
+            .filter(|&i| i != axis)
+            .map(|i| per(v, i))
+            .product()
+    };
+    let off_axis_blocks: u64 = (0..rank).filter(|&i| i != axis).map(blocks).product();
+    let elements = warps
+        * off_axis(&b.threads_per_warp)
+        * off_axis(&b.size_per_thread)
+        * blocks(axis)
+        * off_axis_blocks;
+    let bytes: u64 = inputs
+        .iter()
+        .map(|t| element_bytes(&t.element))
+        .sum::<Option<u64>>()?;
+    Some(elements * bytes)
+}
+
+/// Scratch of `tt.histogram`: one counter per bin, at least one per lane.
+pub fn histogram(result: &TypeText, threads_per_warp: u32) -> Option<u64> {
+    let bits = element_bits(&result.element)? as u64;
+    Some(result.elements().max(threads_per_warp as u64) * bits / 8)
+}
+
+/// Scratch of an atomic whose result is used: the scalar every thread must
+/// see, or a tensor whose layout repeats elements across threads.
+pub fn atomic(result: Option<(&TypeText, &LinearLayout)>, scalar: Option<&str>) -> Option<u64> {
+    match (result, scalar) {
+        (Some((t, layout)), _) => {
+            let repeated = layout.free_variable_masks().iter().any(|(_, m)| *m != 0);
+            let bits = element_bits(&t.element)?.max(8) as u64;
+            Some(if repeated { t.elements() * bits / 8 } else { 0 })
+        }
+        (None, Some(ty)) => Some(element_bits(ty)?.max(8) as u64 / 8),
+        (None, None) => Some(0),
+    }
+}
+
+/// Bytes of a `ttg.local_alloc`'s buffer (with a padded layout's padding)
+/// and its alignment.
+pub fn local_alloc(memdesc: &TypeText, encoding: Option<&Encoding>) -> Option<(u64, u64)> {
+    let bits = element_bits(&memdesc.element)? as u64;
+    let elements: u64 = memdesc
+        .allocation_shape()
+        .iter()
+        .map(|&d| d as u64)
+        .product();
+    let (elements, alignment) = match encoding {
+        Some(Encoding::PaddedShared(p)) => {
+            let mut padding = 0u64;
+            for &(interval, pad) in &p.intervals {
+                let (interval, pad) = (interval as u64, pad as u64);
+                padding += (elements / interval) * pad;
+                if elements.is_multiple_of(interval) {
+                    padding -= pad;
+                }
+            }
+            (elements + padding, 16)
+        }
+        Some(Encoding::NvmmaShared(n)) => {
+            let phases = (n.swizzling_byte_width / 16).max(1) as u64;
+            (elements, 128 * phases)
+        }
+        _ => (elements, 16),
+    };
+    Some((elements * bits / 8, alignment))
+}
+
+/// The axis of `tt.reduce`/`tt.scan`/`tt.gather` from its line
+/// (`<{axis = 1 : i32}>`).
+pub fn axis(line: &str) -> Option<usize> {
+    let at = line.find("axis = ")?;
+    line[at + 7..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_read_as_shape_element_and_encoding() {
+        let t = parse_type("tensor<1024x!tt.ptr<i32>, #blocked>").unwrap();
+        assert_eq!(t.shape, [1024]);
+        assert_eq!(t.element, "!tt.ptr<i32>");
+        assert_eq!(element_bits(&t.element), Some(64));
+        let m = parse_type("!ttg.memdesc<1x64x32xf16, #shared, #smem, mutable, 3x64x32>").unwrap();
+        assert_eq!(m.shape, [1, 64, 32]);
+        assert_eq!(m.allocation_shape(), [3, 64, 32]);
+        assert_eq!(m.encoding.as_deref(), Some("#shared"));
+        let all = parse_types(
+            "(tensor<16x8xf32, #b>, tensor<16x8xi32, #b>) -> (tensor<16xf32, #s>, tensor<16xi32, #s>)",
+        );
+        assert_eq!(all.len(), 4);
+        assert_eq!(all[1].element, "i32");
+    }
+
+    #[test]
+    fn sub_byte_and_pointer_elements_have_widths() {
+        assert_eq!(element_bits("i4"), Some(4));
+        assert_eq!(element_bits("f4E2M1FN"), Some(4));
+        assert_eq!(element_bits("f8E4M3FN"), Some(8));
+        assert_eq!(element_bits("i1"), Some(8));
+        assert_eq!(element_bits("!tt.ptr<f16>"), Some(64));
+    }
+}

@@ -1,0 +1,103 @@
+//! The kernel summary of a dump against the compiled kernel (Triton 3.9
+//! wheel): its bytes equal `metadata.shared` for every kernel of both
+//! corpora (tests/corpus/kernels: reductions, scans, histograms, atomics,
+//! gathers, sorts, 3-D and fp8 dots; tests/corpus/ttgir: matmuls, attention,
+//! normalisations), each operation's buffer and offset equal Triton's own
+//! `allocation.offset` / `allocation.size` in the dump it lowers to LLVM,
+//! and every instruction the summary names is one the kernel's code uses.
+
+use layout_db::{Database, SourceFile, kernel_summaries};
+
+fn corpus(dir: &str) -> Vec<serde_json::Value> {
+    let path = format!(
+        "{}/../../tests/corpus/{dir}/manifest.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str::<Vec<serde_json::Value>>(&text).unwrap()
+}
+
+fn read(dir: &str, file: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../tests/corpus/{dir}/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn summarise(name: &str, text: String) -> Vec<layout_db::KernelSummary> {
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, name.into(), text);
+    kernel_summaries(&db, file).clone()
+}
+
+#[test]
+fn the_summary_of_every_dump_allocates_what_the_compiled_kernel_does() {
+    let mut wrong = Vec::new();
+    let mut kernels = 0;
+    for dir in ["kernels", "ttgir"] {
+        for k in corpus(dir) {
+            let Some(file) = k["file"].as_str() else {
+                continue;
+            };
+            kernels += 1;
+            let expected = k["shared_bytes"].as_u64().unwrap();
+            let summaries = summarise(file, read(dir, file));
+            assert_eq!(summaries.len(), 1, "{file}");
+            let s = &summaries[0];
+            if s.shared_bytes != expected || !s.unmeasured.is_empty() {
+                wrong.push(format!(
+                    "{file}: {} bytes, the kernel {expected}; ops {:?}; unmeasured {:?}",
+                    s.shared_bytes,
+                    s.ops
+                        .iter()
+                        .map(|o| (o.op.as_str(), o.shared_bytes, o.offset))
+                        .collect::<Vec<_>>(),
+                    s.unmeasured
+                ));
+            }
+        }
+    }
+    eprintln!("{} of {kernels} kernels wrong", wrong.len());
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn every_buffer_sits_where_triton_places_it() {
+    let mut wrong = Vec::new();
+    let mut placed = 0;
+    for k in corpus("kernels") {
+        let Some(file) = k["allocated"].as_str() else {
+            continue;
+        };
+        let summaries = summarise(file, read("kernels", file));
+        let s = &summaries[0];
+        assert_eq!(
+            s.recorded_shared_bytes,
+            k["shared_bytes"].as_u64(),
+            "{file}"
+        );
+        for op in s.ops.iter().filter(|o| o.shared_bytes > 0) {
+            placed += 1;
+            let Some((offset, size)) = op.recorded else {
+                wrong.push(format!("{file}: {} has no allocation.offset", op.op));
+                continue;
+            };
+            if offset != op.offset || size.is_some_and(|size| size != op.shared_bytes) {
+                wrong.push(format!(
+                    "{file}: {} at {} ({} B), Triton {offset} ({size:?} B)",
+                    op.op, op.offset, op.shared_bytes
+                ));
+            }
+        }
+        let recorded = s.ops.iter().filter(|o| o.recorded.is_some()).count();
+        let triton = k["allocations"].as_array().unwrap().len();
+        if recorded != triton {
+            wrong.push(format!(
+                "{file}: {recorded} ops with Triton's placement, {triton} in the dump"
+            ));
+        }
+    }
+    eprintln!("{placed} buffers placed, {} wrong", wrong.len());
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}

@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""Kernels whose shared memory goes beyond conversions, with Triton's own allocation.
+
+Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed.
+
+Command (from the repository root)::
+
+    python3 tests/vectors/triton/gen_kernel_corpus.py
+
+For each kernel below and each target (sm80, sm89, sm90, sm100, gfx942, gfx950) it compiles the
+kernel with ``MLIR_ENABLE_DUMP=1`` and writes, under ``tests/corpus/kernels/``:
+
+* ``<kernel>_<target>.ttgir`` -- ``CompiledKernel.asm["ttgir"]`` verbatim: the dump a user finds
+  in Triton's cache, before shared memory is allocated;
+* ``<kernel>_<target>.allocated.ttgir`` -- the module as it enters the lowering to LLVM (the last
+  ``// -----// IR Dump Before ConvertTritonGPUToLLVM`` / ``ConvertTritonAMDGPUToLLVM`` section):
+  Triton's allocator has put ``allocation.offset`` / ``allocation.size`` on every op that uses
+  shared memory and ``ttg.shared`` on the module;
+* ``<kernel>_<target>.dump.log`` for the kernels in ``FULL_LOGS``: the whole ``MLIR_ENABLE_DUMP``
+  output, every pass's section;
+* ``manifest.json`` -- one entry per (kernel, target) pair: ``{"file", "allocated", "kernel",
+  "target", "num_warps", "shared_bytes", "allocations", "shared_mnemonics" | "lds"}``.
+  ``shared_bytes`` is ``CompiledKernel.metadata.shared``; ``allocations`` lists Triton's
+  ``{"op", "offset", "size"}`` in the order of the allocated dump; ``shared_mnemonics`` (PTX) and
+  ``lds`` (AMDGCN) count every shared-memory instruction of the compiled code by its exact
+  opcode. A pair that does not compile gets ``"file": null`` and an ``"error"``.
+
+Helpers (instruction counting, argument attributes, path relocation) come from
+``gen_ttgir_corpus.py`` beside this script.
+"""
+
+import json
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
+
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+
+SCRIPT_REL = "tests/vectors/triton/gen_kernel_corpus.py"
+OUT_DIR = os.path.join(base.REPO_ROOT, "tests", "corpus", "kernels")
+
+TARGETS = [
+    ("sm80", GPUTarget("cuda", 80, 32)),
+    ("sm89", GPUTarget("cuda", 89, 32)),
+    ("sm90", GPUTarget("cuda", 90, 32)),
+    ("sm100", GPUTarget("cuda", 100, 32)),
+    ("gfx942", GPUTarget("hip", "gfx942", 64)),
+    ("gfx950", GPUTarget("hip", "gfx950", 64)),
+]
+
+FULL_LOGS = {("cumsum_1d", "sm80"), ("histogram", "gfx942")}
+
+
+@triton.jit
+def cumsum_1d(x_ptr, y_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(y_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), 0))
+
+
+@triton.jit
+def cumsum_2d(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), 0))
+
+
+@triton.jit
+def cumsum_rows_i32(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + offs, tl.cumsum(tl.load(x_ptr + offs), 1))
+
+
+@triton.jit
+def column_sum(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + tl.arange(0, N), tl.sum(tl.load(x_ptr + offs), 0))
+
+
+@triton.jit
+def row_argmax(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + tl.arange(0, M), tl.argmax(tl.load(x_ptr + offs), 1))
+
+
+@triton.jit
+def histogram(x_ptr, y_ptr, N: tl.constexpr, BINS: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, N))
+    tl.store(y_ptr + tl.arange(0, BINS), tl.histogram(x, BINS))
+
+
+@triton.jit
+def atomic_scalar(counter_ptr, out_ptr):
+    ticket = tl.atomic_add(counter_ptr, 1)
+    tl.store(out_ptr + tl.program_id(0), ticket)
+
+
+@triton.jit
+def atomic_tensor(x_ptr, out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    old = tl.atomic_add(x_ptr + offs % 16, 1.0)
+    tl.store(out_ptr + offs, old)
+
+
+@triton.jit
+def gather_rows(src_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    src = tl.load(src_ptr + offs)
+    idx = tl.load(idx_ptr + offs)
+    tl.store(out_ptr + offs, tl.gather(src, idx, 0))
+
+
+@triton.jit
+def sort_rows(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + offs, tl.sort(tl.load(x_ptr + offs), 1))
+
+
+@triton.jit
+def join_permute(x_ptr, y_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    joined = tl.join(tl.load(x_ptr + offs), tl.load(y_ptr + offs))
+    swapped = tl.permute(joined, (1, 0, 2))
+    flat = tl.reshape(swapped, (N, 2 * M))
+    out = tl.arange(0, N)[:, None] * (2 * M) + tl.arange(0, 2 * M)[None, :]
+    tl.store(out_ptr + out, flat)
+
+
+@triton.jit
+def matmul_trans_b(a_ptr, b_ptr, c_ptr, K, stride_am, stride_bn, stride_cm, BLOCK_M: tl.constexpr,
+                   BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * stride_am + (k + rk)[None, :])
+        b = tl.load(b_ptr + rn[:, None] * stride_bn + (k + rk)[None, :])
+        acc = tl.dot(a, tl.trans(b), acc)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def batched_dot(a_ptr, b_ptr, c_ptr, K, B: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                BLOCK_K: tl.constexpr):
+    rb = tl.arange(0, B)
+    rm = tl.arange(0, BLOCK_M)
+    rn = tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((B, BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rb[:, None, None] * (BLOCK_M * K) + rm[None, :, None] * K + (k + rk)[None, None, :])
+        b = tl.load(b_ptr + rb[:, None, None] * (K * BLOCK_N) + (k + rk)[None, :, None] * BLOCK_N
+                    + rn[None, None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rb[:, None, None] * (BLOCK_M * BLOCK_N) + rm[None, :, None] * BLOCK_N + rn[None, None, :],
+             acc.to(tl.float16))
+
+
+@triton.jit
+def matmul_fp8(a_ptr, b_ptr, c_ptr, K, stride_am, stride_bk, stride_cm, BLOCK_M: tl.constexpr,
+               BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * stride_am + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * stride_bk + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
+
+
+@triton.jit
+def pointer_table(tbl_ptr, out_ptr, N: tl.constexpr):
+    # A tensor of pointers goes through a conversion (64-bit elements).
+    offs = tl.arange(0, N)
+    ptrs = tl.load(tbl_ptr + offs).to(tl.pointer_type(tl.int32))
+    vals = tl.load(ptrs)
+    tl.store(out_ptr + tl.sort(offs.to(tl.int32), 0), vals)
+
+
+MM_DIV = ["a_ptr", "b_ptr", "c_ptr", "K", "stride_am", "stride_bn", "stride_bk", "stride_cm"]
+
+CASES = [
+    ("cumsum_1d", cumsum_1d, {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "constexpr"}, {"N": 1024},
+     ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("cumsum_2d", cumsum_2d, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("cumsum_rows_i32", cumsum_rows_i32, {"x_ptr": "*i32", "y_ptr": "*i32", "M": "constexpr", "N": "constexpr"},
+     {"M": 16, "N": 512}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    ("column_sum", column_sum, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 128, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("row_argmax", row_argmax, {"x_ptr": "*fp32", "y_ptr": "*i32", "M": "constexpr", "N": "constexpr"},
+     {"M": 16, "N": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    ("histogram", histogram, {"x_ptr": "*i32", "y_ptr": "*i32", "N": "constexpr", "BINS": "constexpr"},
+     {"N": 1024, "BINS": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("atomic_scalar", atomic_scalar, {"counter_ptr": "*i32", "out_ptr": "*i32"}, {}, ["counter_ptr", "out_ptr"],
+     {"num_warps": 4}),
+    ("atomic_tensor", atomic_tensor, {"x_ptr": "*fp32", "out_ptr": "*fp32", "N": "constexpr"}, {"N": 256},
+     ["x_ptr", "out_ptr"], {"num_warps": 4}),
+    ("gather_rows", gather_rows,
+     {"src_ptr": "*fp32", "idx_ptr": "*i32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 32}, ["src_ptr", "idx_ptr", "out_ptr"], {"num_warps": 4}),
+    ("sort_rows", sort_rows, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 8, "N": 256}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("join_permute", join_permute,
+     {"x_ptr": "*fp16", "y_ptr": "*fp16", "out_ptr": "*fp16", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 64}, ["x_ptr", "y_ptr", "out_ptr"], {"num_warps": 4}),
+    ("matmul_trans_b", matmul_trans_b,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32", "stride_am": "i32", "stride_bn": "i32",
+      "stride_cm": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"},
+     {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, MM_DIV, {"num_warps": 4, "num_stages": 3}),
+    ("batched_dot", batched_dot,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32", "B": "constexpr", "BLOCK_M": "constexpr",
+      "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"},
+     {"B": 2, "BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, MM_DIV, {"num_warps": 8, "num_stages": 4}),
+    ("matmul_fp8", matmul_fp8,
+     {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "c_ptr": "*fp16", "K": "i32", "stride_am": "i32",
+      "stride_bk": "i32", "stride_cm": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr",
+      "BLOCK_K": "constexpr"},
+     {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, MM_DIV, {"num_warps": 4, "num_stages": 3}),
+    ("pointer_table", pointer_table, {"tbl_ptr": "*i64", "out_ptr": "*i32", "N": "constexpr"}, {"N": 1024},
+     ["tbl_ptr", "out_ptr"], {"num_warps": 4}),
+]
+
+SECTION = re.compile(r"^// -----// IR Dump Before (\w+)")
+LOWERINGS = ("ConvertTritonGPUToLLVM", "ConvertTritonAMDGPUToLLVM")
+
+
+def sections(log):
+    """(pass name, text) of each ``IR Dump Before`` section of a log."""
+    out, name, lines = [], None, []
+    for line in log.splitlines(keepends=True):
+        m = SECTION.match(line)
+        if m:
+            if name is not None:
+                out.append((name, "".join(lines)))
+            name, lines = m.group(1), []
+        elif name is not None:
+            lines.append(line)
+    if name is not None:
+        out.append((name, "".join(lines)))
+    return out
+
+
+ALLOCATION = re.compile(r"allocation\.offset = (\d+) : i32(?:, allocation\.size = (\d+) : i32)?")
+OP_NAME = re.compile(r'^\s*(?:%[\w#:,% ]+=\s*)?"?([a-z_]+\.[\w.]+)"?')
+
+
+def allocations(text):
+    """Triton's ``{"op", "offset", "size"}`` of each op with ``allocation.offset``, in order. A
+    region op (``tt.reduce``, ``tt.scan``) carries them on its closing line; the op is the one
+    that opened the innermost region."""
+    out, open_ops = [], []
+    for line in text.splitlines():
+        s = line.strip()
+        m = OP_NAME.match(line)
+        closes = s.startswith("}")
+        if closes and open_ops and not s.startswith("} else") and not s.startswith("} do"):
+            op = open_ops.pop()
+        elif m:
+            op = m.group(1)
+        else:
+            op = None
+        if not closes and m and (s.endswith("({") or re.search(r"\{\s*(loc\(.*\))?$", s)):
+            open_ops.append(m.group(1))
+        a = ALLOCATION.search(line)
+        if a and op:
+            out.append({"op": op, "offset": int(a.group(1)),
+                        "size": int(a.group(2)) if a.group(2) else None})
+    return out
+
+
+class CapturedStderr:
+    """The process's file descriptor 2 (where MLIR prints its dumps) into a file."""
+
+    def __enter__(self):
+        self.file = tempfile.TemporaryFile(mode="w+")
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        os.dup2(self.file.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.file.seek(0)
+        self.text = self.file.read()
+        self.file.close()
+        return False
+
+
+def main():
+    os.makedirs(OUT_DIR, exist_ok=True)
+    for case in CASES:
+        case[1].file_name = SCRIPT_REL
+    base._relocate_triton_library_paths()
+    os.environ["MLIR_ENABLE_DUMP"] = "1"
+    # Named kernels are recompiled; the others keep their manifest entries.
+    only = set(sys.argv[1:])
+    manifest_path = os.path.join(OUT_DIR, "manifest.json")
+    kept = []
+    if only and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            kept = [e for e in json.load(f) if e["kernel"] not in only]
+    manifest = []
+    for name, fn, sig, constexprs, div_args, options in CASES:
+        if only and name not in only:
+            continue
+        for tname, target in TARGETS:
+            entry = {"file": None, "kernel": name, "target": tname, "num_warps": options["num_warps"]}
+            try:
+                with CapturedStderr() as err:
+                    divisible = [a for a in div_args if a in fn.arg_names]
+                    k = base.compile_case(fn, sig, constexprs, divisible, target, options)
+            except Exception as exc:  # recorded, the pair is skipped
+                entry["error"] = base._short_error(exc)
+                manifest.append(entry)
+                print(f"FAIL {name} {tname}: {entry['error'][:200]}", file=sys.stderr)
+                continue
+            lowered = [text for pass_name, text in sections(err.text) if pass_name in LOWERINGS]
+            if not lowered:
+                entry["error"] = "no section before the lowering to LLVM"
+                manifest.append(entry)
+                continue
+            stem = f"{name}_{tname}"
+            with open(os.path.join(OUT_DIR, stem + ".ttgir"), "w") as f:
+                f.write(k.asm["ttgir"])
+            with open(os.path.join(OUT_DIR, stem + ".allocated.ttgir"), "w") as f:
+                f.write(lowered[-1])
+            if (name, tname) in FULL_LOGS:
+                with open(os.path.join(OUT_DIR, stem + ".dump.log"), "w") as f:
+                    f.write(err.text)
+            backend = target.backend
+            asm = k.asm["ptx"] if backend == "cuda" else k.asm["amdgcn"]
+            entry.update({
+                "file": stem + ".ttgir",
+                "allocated": stem + ".allocated.ttgir",
+                "num_warps": k.metadata.num_warps,
+                "shared_bytes": k.metadata.shared,
+                "allocations": allocations(lowered[-1]),
+            })
+            if backend == "hip":
+                entry["lds"] = base.count_lds_mnemonics(asm)
+            else:
+                entry["shared_mnemonics"] = base.count_shared_mnemonics(asm)
+            manifest.append(entry)
+            print(f"ok   {name} {tname}: shared={k.metadata.shared} {entry['allocations']}")
+    order = [c[0] for c in CASES]
+    manifest = sorted(kept + manifest, key=lambda e: order.index(e["kernel"]))
+    with open(manifest_path, "w") as f:
+        json.dump(manifest, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
