@@ -327,7 +327,8 @@ pub fn transposed_read_layout(
 /// Whether Triton's AMD backend loads `distributed` from `shared` with a
 /// transposing read (`TransLocalLoadOpConversion`; the machine must have
 /// the instruction for `element_bits`, which the caller checks): 8- or
-/// 16-bit elements of a two-dimensional tensor; the shared layout's
+/// 16-bit elements of a two-dimensional tensor (or a batch of them: the
+/// two minor dims); the shared layout's
 /// contiguous dimension is not the one the registers run along (the
 /// instruction turns one contiguity into the other); the registers hold
 /// `64 / element_bits` consecutive elements along their dimension and the
@@ -341,7 +342,10 @@ pub fn transposed_read_applies(
     element_bits: u32,
     max_vector: Option<u64>,
 ) -> bool {
-    if ![8, 16].contains(&element_bits) || distributed.out_dims().len() != 2 {
+    // A 2-D operand, or a batched one whose leading dims are the batch:
+    // the instruction works on the two minor dims.
+    let rank = distributed.out_dims().len();
+    if ![8, 16].contains(&element_bits) || rank < 2 {
         return false;
     }
     let outs = distributed.out_dims();
@@ -361,6 +365,11 @@ pub fn transposed_read_applies(
     let Some((fast, _)) = regs.first().and_then(|b| along(b)) else {
         return false;
     };
+    let other = match rank - 1 - fast {
+        0 => rank - 2,
+        1 => rank - 1,
+        _ => return false,
+    };
     // The shared layout's contiguous dimension: where offset 1 lies.
     let shared_fast = shared
         .bases()
@@ -378,7 +387,7 @@ pub fn transposed_read_applies(
         bases.len() >= n && (0..n).all(|i| along(&bases[i]) == Some((dim, 1 << i)))
     };
     let k = (64 / element_bits).trailing_zeros() as usize;
-    if !consecutive(&regs, fast, k) || !consecutive(&lanes, 1 - fast, 4) {
+    if !consecutive(&regs, fast, k) || !consecutive(&lanes, other, 4) {
         return false;
     }
     let Ok(rotated) = transposed_read_layout(distributed, element_bits) else {

@@ -19,25 +19,40 @@ const BLOCK: &str = "block";
 /// held in `layout`, needs (0 when no warp holds a different part of the
 /// axis).
 pub fn reduce_scratch_bytes(layout: &LinearLayout, axis: usize, input_bits: &[u32]) -> Result<u64> {
-    let mut current = reduced_in_registers_and_lanes(layout, axis)?;
     let mut largest = 0u64;
+    for (from, to) in reduce_conversions(layout, axis)? {
+        let mut bytes = 0;
+        for &bits in input_bits {
+            let bits = bits.clamp(8, 64);
+            let elements =
+                swizzled_scratch_elements(&from, &to, bits, SharedInstructions::LD_ST, 32)?;
+            bytes += elements * (bits as u64 / 8);
+        }
+        largest = largest.max(bytes);
+    }
+    Ok(largest)
+}
+
+/// The conversions through shared memory a reduction over `axis` of a
+/// tensor held in `layout` makes, in order: each from the layout left
+/// after the shuffles to the one with the axis's warp bits in lanes.
+pub fn reduce_conversions(
+    layout: &LinearLayout,
+    axis: usize,
+) -> Result<Vec<(LinearLayout, LinearLayout)>> {
+    let mut current = reduced_in_registers_and_lanes(layout, axis)?;
+    let mut out = Vec::new();
     // Each round moves at least one warp bit of the axis into lanes.
     for _ in 0..=layout.total_in_bits() {
         if axis_size(&current, axis) <= 1 {
             break;
         }
         let inter = inter_layout(&current, axis)?;
-        let mut bytes = 0;
-        for &bits in input_bits {
-            let bits = bits.clamp(8, 64);
-            let elements =
-                swizzled_scratch_elements(&current, &inter, bits, SharedInstructions::LD_ST, 32)?;
-            bytes += elements * (bits as u64 / 8);
-        }
-        largest = largest.max(bytes);
-        current = zero_axis_bases(&inter, axis, LANE)?;
+        let next = zero_axis_bases(&inter, axis, LANE)?;
+        out.push((current, inter));
+        current = next;
     }
-    Ok(largest)
+    Ok(out)
 }
 
 fn axis_size(layout: &LinearLayout, axis: usize) -> u64 {

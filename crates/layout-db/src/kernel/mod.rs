@@ -99,7 +99,9 @@ pub fn kernel_summaries(db: &dyn salsa::Database, file: SourceFile) -> Vec<Kerne
         file,
         text,
         threads,
+        num_warps: module.num_warps.unwrap_or(4),
         vendor,
+        machine: facts.machine(),
         values: &values,
     };
     functions.iter().map(|f| cx.summarise(f, &module)).collect()
@@ -146,7 +148,9 @@ struct Context<'a> {
     file: SourceFile,
     text: &'a str,
     threads: u32,
+    num_warps: u32,
     vendor: Vendor,
+    machine: layout_algebra::machine::Machine,
     values: &'a [(Span, Option<Value>)],
 }
 
@@ -406,7 +410,11 @@ impl Context<'_> {
         if let Some(c) = self.conversion(op) {
             return self.conversion_instructions(c);
         }
-        self.access_instructions(op)
+        match op.name.as_str() {
+            "tt.reduce" => self.reduce_instructions(f, id),
+            "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
+            _ => self.access_instructions(op),
+        }
     }
 
     /// A `local_alloc` with a value, `local_store`, `local_load`: the
@@ -429,40 +437,171 @@ impl Context<'_> {
         let Some(swizzle) = &c.swizzle else {
             return Vec::new();
         };
-        let bits = c.element_bits;
-        let vector = swizzle.in_dim_size("vector").max(1) as u32;
-        let sides = [
-            (Direction::Store, c.store, &c.src.layout, c.write_conflicts),
-            (Direction::Load, c.load, &c.dst.layout, c.read_conflicts),
-        ];
-        sides
-            .into_iter()
-            .filter_map(|(direction, kind, layout, conflicts)| {
-                let kind = kind?;
+        self.round_trip_instructions(
+            [&c.src.layout, &c.dst.layout],
+            c.element_bits,
+            swizzle,
+            [c.store, c.load],
+            [c.write_conflicts, c.read_conflicts],
+        )
+    }
+
+    /// The instructions of a store of `sides[0]` into the swizzled buffer
+    /// and a load of `sides[1]` out of it. Each side is vectorised on its
+    /// own: as wide as its registers run along the buffer (LLVM merges
+    /// accesses whose registers only reorder a vector).
+    fn round_trip_instructions(
+        &self,
+        sides: [&layout_algebra::LinearLayout; 2],
+        bits: u32,
+        swizzle: &layout_algebra::LinearLayout,
+        kinds: [Option<&str>; 2],
+        conflicts: [u64; 2],
+    ) -> Vec<InstructionCount> {
+        let Ok(buffer) = layout_algebra::triton::convert_layout::as_offset_layout(swizzle) else {
+            return Vec::new();
+        };
+        let directions = [Direction::Store, Direction::Load];
+        (0..2)
+            .filter_map(|i| {
+                let kind = kinds[i]?;
+                let layout = sides[i];
+                let registers = distinct_registers(layout);
                 let instruction = if kind.contains("matrix") {
+                    // One to four 8x8 matrices: a 32-bit register each.
+                    let matrices = (registers * bits as u64 / 32).clamp(1, 4) as u32;
                     Instruction::Matrix {
-                        count: 4,
+                        count: matrices,
                         trans: kind.contains("trans"),
                     }
                 } else {
+                    let vector = layout_algebra::bank::compiled_vectorisation(layout, &buffer, bits)
+                        .unwrap_or(1)
+                        .max(1) as u32;
                     Instruction::LdSt {
                         bits: (vector * bits).min(128),
                     }
                 };
                 let per_lane = instruction.bits_per_lane() as u64;
-                let registers = distinct_registers(layout);
                 let count = (registers * bits as u64).div_ceil(per_lane).max(1);
                 let per_wavefront = (self.threads as u64 * per_lane).div_ceil(1024).max(1);
                 Some(InstructionCount {
                     mnemonic: instruction
-                        .mnemonic(direction, self.vendor, bits)
+                        .mnemonic(directions[i], self.vendor, bits)
                         .to_string(),
                     count,
-                    wavefronts: count * per_wavefront * (1 + conflicts),
-                    conflicts,
+                    wavefronts: count * per_wavefront * (1 + conflicts[i]),
+                    conflicts: conflicts[i],
                 })
             })
             .collect()
+    }
+
+    /// A histogram's bins and an atomic's broadcast result go through
+    /// shared memory one element per access: each thread stores (zeroes
+    /// the bins, or writes what its atomic returned) and then loads its
+    /// share of the result.
+    fn exchange_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+        let result_type = op.types.rsplit("->").next().unwrap_or(&op.types);
+        let (bits, registers) = match scratch::parse_type(result_type) {
+            Some(t) => {
+                let Some(bits) = scratch::element_bits(&t.element) else {
+                    return Vec::new();
+                };
+                let Some((_, layout)) = self.layout(&t) else {
+                    return Vec::new();
+                };
+                (bits, distinct_registers(&layout))
+            }
+            None => match scratch::element_bits(result_type) {
+                Some(bits) => (bits, 1),
+                None => return Vec::new(),
+            },
+        };
+        let bits = bits.clamp(8, 64);
+        let scalar = scratch::parse_type(result_type).is_none();
+        let store = match self.vendor {
+            // A scalar goes through Triton's `storeShared`, which PTX spells
+            // with the `::cta` state space.
+            Vendor::Nvidia if scalar => format!("st.shared::cta.b{bits}"),
+            Vendor::Nvidia => format!("st.shared.b{bits}"),
+            Vendor::Amd => format!("ds_write_b{bits}"),
+        };
+        let load = match self.vendor {
+            Vendor::Nvidia => format!("ld.shared.b{bits}"),
+            Vendor::Amd => format!("ds_read_b{bits}"),
+        };
+        let stores = if op.name == "tt.histogram" {
+            // Every thread zeroes its share of the bins.
+            let bins = scratch::parse_type(result_type).map_or(1, |t| t.elements());
+            let threads = self.threads as u64 * self.num_warps.max(1) as u64;
+            bins.max(self.threads as u64).div_ceil(threads)
+        } else {
+            registers
+        };
+        [(store, stores), (load, registers)]
+            .into_iter()
+            .map(|(mnemonic, count)| InstructionCount {
+                mnemonic,
+                count,
+                wavefronts: count,
+                conflicts: 0,
+            })
+            .collect()
+    }
+
+    /// A reduction across warps: the conversions that bring each warp's
+    /// partial results together, analysed as conversions are.
+    fn reduce_instructions(&self, f: &Function, id: OpId) -> Vec<InstructionCount> {
+        let op = &f.ops[id];
+        let line = &self.text[op.span.start..op.span.end];
+        let arrow = op.types.find("->").unwrap_or(op.types.len());
+        let inputs = scratch::parse_types(&op.types[..arrow]);
+        let (Some(first), Some(axis)) = (inputs.first(), scratch::axis(line)) else {
+            return Vec::new();
+        };
+        let Some((_, layout)) = self.layout(first) else {
+            return Vec::new();
+        };
+        let Ok(steps) = layout_algebra::triton::reduce::reduce_conversions(&layout, axis) else {
+            return Vec::new();
+        };
+        let mut out: Vec<InstructionCount> = Vec::new();
+        for (from, to) in steps {
+            for t in &inputs {
+                let Some(bits) = scratch::element_bits(&t.element) else {
+                    continue;
+                };
+                let bits = bits.clamp(8, 64);
+                let Ok(c) = layout_algebra::triton::convert_layout::analyse_conversion(
+                    &from,
+                    &to,
+                    bits,
+                    &self.machine.banks,
+                    self.machine.matrix,
+                ) else {
+                    continue;
+                };
+                let Some(trip) = c.shared else { continue };
+                for i in self.round_trip_instructions(
+                    [&from, &to],
+                    bits,
+                    &trip.layout,
+                    [Some(trip.store), Some(trip.load)],
+                    [trip.write_conflicts, trip.read_conflicts],
+                ) {
+                    match out.iter_mut().find(|o| o.mnemonic == i.mnemonic) {
+                        Some(o) => {
+                            o.count += i.count;
+                            o.wavefronts += i.wavefronts;
+                            o.conflicts = o.conflicts.max(i.conflicts);
+                        }
+                        None => out.push(i),
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
