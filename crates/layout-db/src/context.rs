@@ -398,19 +398,9 @@ impl<'db> Cx<'db> {
     }
 }
 
-/// MLIR element types to bits.
+/// MLIR element types to bits (the one table: the kernel summary's).
 pub(crate) fn element_bits(ty: &str) -> Option<u32> {
-    match ty {
-        "i1" => Some(8), // Triton stores i1 as one byte
-        "i8" | "ui8" | "si8" => Some(8),
-        "i16" | "f16" | "bf16" => Some(16),
-        "i32" | "f32" | "tf32" => Some(32),
-        "i64" | "f64" => Some(64),
-        t if t.starts_with("f8") => Some(8),
-        t if t.starts_with("f4") => Some(4),
-        t if t.starts_with("f6") => Some(8),
-        _ => None,
-    }
+    crate::kernel::scratch::element_bits(ty)
 }
 
 /// An `nvmma_shared` written without CTA facts defaults to rank 2; a

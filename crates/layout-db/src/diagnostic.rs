@@ -65,7 +65,8 @@ impl Diagnostic {
 /// A file's bytes as text. Each byte that is not part of UTF-8 becomes
 /// U+001A (SUBSTITUTE, one byte), so every offset after it still points at
 /// the same byte of the file and the rest is still checked; the first bad
-/// byte is an E0002 at its place.
+/// byte is an E0002 at its place. A binary (a NUL byte, or more than
+/// [`BINARY_BAD_BYTES`] bad bytes) is one E0002 and no text.
 pub fn decode_source(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
     let bytes = match String::from_utf8(bytes) {
         Ok(text) => return (text, None),
@@ -73,14 +74,30 @@ pub fn decode_source(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
     };
     let mut text = String::with_capacity(bytes.len());
     let mut first_bad = None;
+    let mut bad = 0usize;
     for chunk in bytes.utf8_chunks() {
         text.push_str(chunk.valid());
         for _ in chunk.invalid() {
             first_bad.get_or_insert(text.len());
             text.push(SUBSTITUTE);
+            bad += 1;
         }
     }
     let at = first_bad.expect("invalid UTF-8 has a bad byte");
+    if bytes.contains(&0) || bad > BINARY_BAD_BYTES {
+        // Not a text file with a stray byte but a binary: checking it
+        // would only report every byte.
+        let d = Diagnostic::error(
+            Code::NotUtf8,
+            Span::new(0, 0),
+            format!(
+                "this file is binary, not text: {bad} of its {} bytes are not UTF-8 (the first at byte {at}, 0x{:02X}); nothing was checked",
+                bytes.len(),
+                bytes[at]
+            ),
+        );
+        return (String::new(), Some(d));
+    }
     let d = Diagnostic::error(
         Code::NotUtf8,
         Span::new(at, at + 1),
@@ -94,6 +111,10 @@ pub fn decode_source(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
     );
     (text, Some(d))
 }
+
+/// More bytes that are not UTF-8 than this (or any NUL byte) make a file
+/// binary: [`decode_source`] then reports it once and returns no text.
+pub const BINARY_BAD_BYTES: usize = 16;
 
 /// What [`decode_source`] puts in place of a byte that is not UTF-8.
 pub const SUBSTITUTE: char = '\u{1A}';

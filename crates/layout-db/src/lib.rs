@@ -104,6 +104,10 @@ pub struct SourceFile {
     /// The `module` and `target` items, which set the file's target.
     #[returns(ref)]
     target_items: Vec<SourceItem>,
+    /// The dump analysed when the file holds several (an
+    /// `MLIR_ENABLE_DUMP` log, pasted dumps): the rest is blanked out.
+    #[returns(ref)]
+    pub selection: Option<layout_syntax::dump::Selection>,
 }
 
 /// One item's text: the key of its parse and evaluation.
@@ -123,12 +127,22 @@ impl SourceFile {
     /// A file as read from disk: every item `HIGH`.
     pub fn open(db: &mut Database, path: String, text: String) -> SourceFile {
         use salsa::{Durability, Setter};
+        let (analysed, selection) = layout_syntax::dump::analysed_text(&text);
+        let text = analysed.into_owned();
         let outline = layout_syntax::outline(&text);
-        let file = SourceFile::builder(path, String::new(), vec![], vec![], vec![], vec![])
-            .durability(Durability::HIGH)
-            .source_durability(Durability::LOW)
-            .offsets_durability(Durability::LOW)
-            .new(db);
+        let file = SourceFile::builder(
+            path,
+            String::new(),
+            vec![],
+            vec![],
+            vec![],
+            vec![],
+            selection,
+        )
+        .durability(Durability::HIGH)
+        .source_durability(Durability::LOW)
+        .offsets_durability(Durability::LOW)
+        .new(db);
         // An item names its file, so the file's item fields are filled in
         // once it exists (nothing has read them yet).
         let texts: Vec<&str> = outline.iter().map(|o| &text[o.range.clone()]).collect();
@@ -173,6 +187,11 @@ impl SourceFile {
     /// made for the rest.
     pub fn edit(self, db: &mut Database, text: String) {
         use salsa::{Durability, Setter};
+        let (analysed, selection) = layout_syntax::dump::analysed_text(&text);
+        let text = analysed.into_owned();
+        if *self.selection(db) != selection {
+            self.set_selection(db).to(selection);
+        }
         let old_text = self.source(db).clone();
         let old_items = self.items(db).clone();
         let old_offsets = self.offsets(db).clone();
@@ -343,6 +362,8 @@ pub struct ItemSyntax {
     pub span: Span,
     /// The declared name (`#x` for aliases), its span and the item's span.
     pub declares: Option<(String, Span, Span)>,
+    /// A `module ... {` line whose `}` comes later in the file.
+    pub opens_module: bool,
 }
 
 impl ItemSyntax {
@@ -373,6 +394,10 @@ impl ItemSyntax {
                 Some(ItemKind::Check { .. })
             ),
             declares,
+            opens_module: matches!(
+                parsed.item.as_ref().map(|i| &i.kind),
+                Some(ItemKind::Module { body: Some(b), .. }) if b.end - b.start == 1
+            ),
         }
     }
 }
@@ -579,11 +604,19 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
     // The machine as stated so far, and where each fact was stated.
     let mut stated: Vec<(TargetFacts, Span)> = Vec::new();
     let offsets = file.offsets(db);
+    // `module ... {` lines whose `}` has not come yet: a later item may
+    // close them.
+    let mut open_modules = 0usize;
     for (index, &item) in file.items(db).iter().enumerate() {
         let evaluated = evaluate_item(db, item);
         let syntax = &evaluated.syntax;
         let shift = offsets[index];
+        open_modules += usize::from(syntax.opens_module);
         for e in &syntax.errors {
+            if e.message == layout_syntax::parser::UNOPENED_CLOSER && open_modules > 0 {
+                open_modules -= 1;
+                continue;
+            }
             report.diagnostics.push(Diagnostic::error(
                 Code::Syntax,
                 e.span.shift(shift),
@@ -645,10 +678,53 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
     report
         .diagnostics
         .extend(kernel::diagnostics(kernel_summaries(db, file)));
+    report.diagnostics.extend(whole_file_diagnostics(db, file));
     report
         .diagnostics
         .sort_by_key(|d| (d.span.start, d.span.end, d.code));
     report
+}
+
+/// The most diagnostics one file reports: past the first hundred, a file
+/// is not what its extension says (or is badly broken), and more lines
+/// only bury the first ones.
+pub const DIAGNOSTIC_LIMIT: usize = 100;
+
+/// The first [`DIAGNOSTIC_LIMIT`] diagnostics of a file, and one that says
+/// how many more there were, by code: what the command line and the
+/// language server show (the report itself keeps them all).
+pub fn capped_diagnostics(all: &[Diagnostic]) -> Vec<Diagnostic> {
+    let mut diagnostics = all.to_vec();
+    if diagnostics.len() <= DIAGNOSTIC_LIMIT {
+        return diagnostics;
+    }
+    let rest = diagnostics.split_off(DIAGNOSTIC_LIMIT);
+    let mut by_code: Vec<(Code, usize)> = Vec::new();
+    for d in &rest {
+        match by_code.iter_mut().find(|(c, _)| *c == d.code) {
+            Some((_, n)) => *n += 1,
+            None => by_code.push((d.code, 1)),
+        }
+    }
+    by_code.sort();
+    let counts: Vec<String> = by_code
+        .iter()
+        .map(|(c, n)| format!("{n} x {}", c.as_str()))
+        .collect();
+    let at = rest[0].span;
+    diagnostics.push(
+        Diagnostic::warning(
+            Code::TooManyDiagnostics,
+            at,
+            format!(
+                "{} more diagnostics from here on are not shown ({}): the first {DIAGNOSTIC_LIMIT} are",
+                rest.len(),
+                counts.join(", ")
+            ),
+        )
+        .with_note("fix the first ones, or check that this is the file you meant"),
+    );
+    diagnostics
 }
 
 /// Every item of a file, named or not, with its span in the file and its
@@ -683,4 +759,42 @@ pub fn named_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<NamedValu
             },
         })
         .collect()
+}
+
+/// What a file as a whole says: which of several dumps is analysed, and
+/// that an empty file holds nothing.
+fn whole_file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Diagnostic> {
+    use layout_syntax::dump::SelectionKind;
+    let mut out = Vec::new();
+    if let Some(s) = file.selection(db) {
+        let span = Span::new(s.header.start, s.header.end);
+        let message = match s.kind {
+            SelectionKind::Log => format!(
+                "this is an MLIR_ENABLE_DUMP log of {} dumps: layoutc analyses the last TritonGPU one, the module printed before {}",
+                s.dumps,
+                s.pass.as_deref().unwrap_or("the lowering")
+            ),
+            SelectionKind::Modules => format!(
+                "this file holds {} dumps: layoutc analyses the last TritonGPU one, here",
+                s.dumps
+            ),
+        };
+        out.push(
+            Diagnostic::warning(Code::SeveralDumps, span, message)
+                .with_note("names are file-wide: split the file to check the other dumps"),
+        );
+    }
+    let blank = file.items(db).is_empty()
+        || file.source(db).lines().all(|l| {
+            let l = l.trim();
+            l.is_empty() || l.starts_with("//")
+        });
+    if blank && file.selection(db).is_none() {
+        out.push(Diagnostic::warning(
+            Code::NothingHere,
+            Span::new(0, 0),
+            "the file holds nothing to check: no declaration, no dump",
+        ));
+    }
+    out
 }

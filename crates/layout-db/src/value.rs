@@ -81,7 +81,7 @@ impl ConversionReport {
     /// What a conversion through shared memory costs, in one line.
     pub fn shared_cost(&self) -> String {
         format!(
-            "{} scratch bytes, {} round(s), {} / {}, {} read / {} write conflicts",
+            "{} scratch bytes, {} round(s), {} / {}, {} read / {} write extra per wavefront",
             self.scratch_bytes,
             self.rounds,
             self.store.unwrap_or("-"),
@@ -363,7 +363,7 @@ impl fmt::Display for Value {
             ),
             Value::Access(a) => write!(
                 f,
-                "{} ({} bits): {} x {}, {} wavefronts, {} conflicts",
+                "{} ({} bits): {} x {}, {} wavefronts, {} extra per wavefront",
                 a.op.mlir_name(),
                 a.element_bits,
                 a.instructions,

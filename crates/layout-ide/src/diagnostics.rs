@@ -23,8 +23,7 @@ pub struct EditorDiagnostic {
 }
 
 pub fn diagnostics(db: &dyn Db, file: SourceFile) -> Vec<EditorDiagnostic> {
-    check_file(db, file)
-        .diagnostics
+    layout_db::capped_diagnostics(&check_file(db, file).diagnostics)
         .iter()
         .map(|d| {
             let mut message = d.message.clone();

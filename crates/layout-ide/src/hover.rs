@@ -51,6 +51,9 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
             markdown,
         });
     }
+    if let Some(h) = kernel_hover(db, file, offset) {
+        return Some(h);
+    }
     if let Some(h) = word_hover(db, file, offset) {
         return Some(h);
     }
@@ -272,6 +275,56 @@ fn shorten(s: &str) -> String {
     } else {
         one_line
     }
+}
+
+/// On a `tt.func` line of a dump: the kernel's shared memory, buffer by
+/// buffer, as Triton's allocator lays it out.
+fn kernel_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    let kernels = layout_db::kernel_summaries(db, file);
+    let k = kernels
+        .iter()
+        .find(|k| k.span.start <= offset && offset <= k.span.end)?;
+    let text = file.text(db);
+    let line = |at: usize| text[..at].matches('\n').count() + 1;
+    let mut md = format!(
+        "**kernel @{}**: {} bytes of shared memory",
+        k.name, k.shared_bytes
+    );
+    if let Some(limit) = k.limit {
+        md += &format!(" of {limit}");
+    }
+    if let Some(t) = &k.target {
+        md += &format!(" on {t}");
+    }
+    if let Some(recorded) = k.recorded_shared_bytes {
+        md += &format!(" (Triton's allocation: {recorded})");
+    }
+    md += "\n\n| line | op | bytes | offset | instructions |\n|---|---|---|---|---|\n";
+    for o in &k.ops {
+        let instructions: Vec<String> = o
+            .instructions
+            .iter()
+            .map(|i| format!("{} x `{}`", i.count, i.mnemonic))
+            .collect();
+        let (bytes, at) = if o.shared_bytes > 0 {
+            (o.shared_bytes.to_string(), o.offset.to_string())
+        } else {
+            ("-".into(), "-".into())
+        };
+        md += &format!(
+            "| {} | `{}` | {bytes} | {at} | {} |\n",
+            line(o.span.start),
+            o.op,
+            instructions.join(", ")
+        );
+    }
+    if !k.complete {
+        md += "\nThe dump ends inside this function: what follows the cut is not counted.\n";
+    }
+    Some(Hover {
+        span: k.span,
+        markdown: md,
+    })
 }
 
 #[cfg(test)]
@@ -514,7 +567,7 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
                 **epilogue**: a layout conversion
 
                 ```text
-                  convert shared (16 bits): 4096 scratch bytes, 2 round(s), stmatrix / ld.shared, 0 read / 0 write conflicts
+                  convert shared (16 bits): 4096 scratch bytes, 2 round(s), stmatrix / ld.shared, 0 read / 0 write extra per wavefront
                   scratch buffer (-> tensor):
                   in-dims:  vector 8, bank 8, segment 32, block 1, reps 2
                   out-dims: dim0 64, dim1 64

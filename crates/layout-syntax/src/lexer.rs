@@ -41,9 +41,12 @@ impl std::fmt::Display for Token<'_> {
 pub type Spanned<T> = (T, SimpleSpan);
 
 /// The raw token classes; [`lex`] turns them into [`Token`]s.
+///
+/// Whitespace and comments are skipped by [`raw_tokens`], not by logos, and
+/// logos sees a bounded window of text: its generated matcher calls itself
+/// once per byte of a match, which in an unoptimised build overflows the
+/// stack on a long run of spaces.
 #[derive(logos::Logos, Clone, Copy, Debug, PartialEq, Eq)]
-#[logos(skip r"[\s]+")]
-#[logos(skip r"//[^\n]*")]
 enum Raw {
     #[regex("[0-9]+")]
     Int,
@@ -75,16 +78,44 @@ fn raw_tokens(
     start: usize,
 ) -> impl Iterator<Item = (Result<Raw, ()>, std::ops::Range<usize>)> + '_ {
     use logos::Logos;
-    let mut lexer = Raw::lexer(&src[start..]);
+    let mut pos = start;
     std::iter::from_fn(move || {
-        let raw = lexer.next()?;
-        if raw == Ok(Raw::Op) && lexer.slice() == "%" {
-            let extra = ssa_name_length(src, start + lexer.span().start);
-            lexer.bump(extra);
+        pos = skip_trivia(src, pos);
+        if pos >= src.len() {
+            return None;
         }
-        let range = lexer.span();
-        Some((raw, start + range.start..start + range.end))
+        let mut end = (pos + WINDOW).min(src.len());
+        while !src.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut lexer = Raw::lexer(&src[pos..end]);
+        let raw = lexer.next()?;
+        let mut range = pos + lexer.span().start..pos + lexer.span().end;
+        if raw == Ok(Raw::Op) && lexer.slice() == "%" {
+            range.end += ssa_name_length(src, range.start);
+        }
+        pos = range.end.max(pos + 1);
+        Some((raw, range))
     })
+}
+
+/// The longest text logos matches at once (a longer token is cut).
+const WINDOW: usize = 4096;
+
+/// The first byte at or after `pos` that is not whitespace or inside a
+/// `//` comment.
+fn skip_trivia(src: &str, mut pos: usize) -> usize {
+    let bytes = src.as_bytes();
+    loop {
+        let rest = &src[pos..];
+        let trimmed = rest.trim_start();
+        pos += rest.len() - trimmed.len();
+        if bytes.get(pos..pos + 2) == Some(b"//") {
+            pos = src[pos..].find('\n').map_or(src.len(), |n| pos + n);
+        } else {
+            return pos;
+        }
+    }
 }
 
 /// How many bytes after the `%` at `at` belong to an SSA name: none when
@@ -168,4 +199,33 @@ pub fn lex_from(
         let token = token(raw.ok()?, &src[range.clone()])?;
         Some((token, range))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_runs_of_anything_lex_without_exhausting_the_stack() {
+        let text = format!(
+            "{}// {}\nlet {} = 1",
+            " \n".repeat(200_000),
+            "c".repeat(300_000),
+            "x".repeat(100_000),
+        );
+        let (tokens, errors) = lex(&text);
+        assert!(errors.is_empty());
+        assert_eq!(
+            tokens.first().map(|t| t.0.clone()),
+            Some(Token::Ident("let"))
+        );
+        assert_eq!(tokens.last().map(|t| t.0.clone()), Some(Token::Int(1)));
+        // A 100 000-byte name is cut into tokens of at most 4 KB.
+        let total: usize = tokens
+            .iter()
+            .filter(|t| matches!(t.0, Token::Ident(n) if n.starts_with('x')))
+            .map(|t| t.1.end - t.1.start)
+            .sum();
+        assert_eq!(total, 100_000);
+    }
 }

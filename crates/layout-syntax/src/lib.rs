@@ -3,6 +3,7 @@
 //! problem; an item with an error does not stop the ones after it.
 
 pub mod ast;
+pub mod dump;
 pub mod format;
 pub mod lexer;
 pub mod parser;
@@ -134,7 +135,19 @@ pub fn outline(src: &str) -> Vec<ItemSource> {
         let line_end = src[line_start..]
             .find('\n')
             .map_or(src.len(), |i| line_start + i);
-        if let Some((tok, span)) = lexer::lex_from(src, line_start).next()
+        let first = lexer::lex_from(src, line_start).next();
+        if let Some((_, span)) = &first
+            && span.start > line_end
+        {
+            // Blank lines and comments up to the next token: go to its line
+            // (a log with most of its text blanked out has long runs).
+            line_start = src[..span.start].rfind('\n').map_or(0, |n| n + 1);
+            continue;
+        }
+        if first.is_none() {
+            break;
+        }
+        if let Some((tok, span)) = first
             && span.start < line_end
         {
             let is_start = starts_item(&tok, &span) || !first_token_seen;

@@ -1015,13 +1015,18 @@ where
             .map(|(name, value)| ItemKind::Alias { name, value }),
         kw("module")
             .ignore_then(ctrl('@').then(ident()).or_not())
-            .ignore_then(kw("attributes"))
+            // TTIR's `module {` has no attributes.
             .ignore_then(
-                module_attr
-                    .separated_by(ctrl(','))
-                    .allow_trailing()
-                    .collect::<Vec<_>>()
-                    .delimited_by(ctrl('{'), ctrl('}')),
+                kw("attributes")
+                    .ignore_then(
+                        module_attr
+                            .separated_by(ctrl(','))
+                            .allow_trailing()
+                            .collect::<Vec<_>>()
+                            .delimited_by(ctrl('{'), ctrl('}')),
+                    )
+                    .or_not()
+                    .map(Option::unwrap_or_default),
             )
             // The `{` that opens the module's body, as a dump prints it (and
             // the `}` that closes it, when the body is not pasted).
@@ -1101,10 +1106,7 @@ where
                 _ => false,
             };
             if let (false, Some(first)) = (pasted, closers.first()) {
-                emitter.emit(Er::custom(
-                    *first,
-                    "unexpected '}': nothing here is open".to_string(),
-                ));
+                emitter.emit(Er::custom(*first, UNOPENED_CLOSER.to_string()));
             }
             Item {
                 kind,
@@ -1113,6 +1115,10 @@ where
             }
         })
 }
+
+/// The error of a `}` that closes nothing the item opened: the checker
+/// drops it when the file's `module ... {` line is still open.
+pub const UNOPENED_CLOSER: &str = "unexpected '}': nothing here is open";
 
 /// The operations a pasted line is analysed for; any other is accepted as
 /// it is.

@@ -54,8 +54,17 @@ pub fn translate(path: &str, text: &str) -> String {
             .map_or(String::new(), |p| format!(", {p}"))
     };
 
-    let parsed = layout_syntax::parse(text);
+    let parsed = layout_syntax::parse(file.text(&db));
     let mut header = format!("// Imported from {path} by `layoutc import`.\n");
+    for k in layout_db::kernel_summaries(&db, file) {
+        header += &format!(
+            "// Kernel @{} (dump line {}): {} bytes of shared memory; its buffers: {}.\n",
+            k.name,
+            line(k.span.start),
+            k.shared_bytes,
+            k.buffer_list()
+        );
+    }
     let mut aliases = String::new();
     let mut operations = String::new();
     for item in &parsed.items {

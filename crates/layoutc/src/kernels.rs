@@ -52,6 +52,20 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> Json {
     if !k.complete {
         j["complete"] = json!(false);
     }
+    if !k.tensor_memory.is_empty() {
+        j["tensor_memory_columns"] = json!(k.tensor_memory_columns());
+        j["tensor_memory"] = k
+            .tensor_memory
+            .iter()
+            .map(|t| {
+                let mut e = json!({"line": line(t.span.start), "columns": t.columns});
+                if let Some(c) = t.recorded_column {
+                    e["triton_column"] = json!(c);
+                }
+                e
+            })
+            .collect();
+    }
     if !k.unmeasured.is_empty() {
         j["unmeasured"] = k
             .unmeasured
@@ -128,6 +142,14 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
             line(o.span.start),
             o.op,
             instructions.join("; ")
+        );
+    }
+    for t in &k.tensor_memory {
+        out += &format!(
+            "  line {:<5} {:<36} {} columns of tensor memory\n",
+            line(t.span.start),
+            "ttng.tmem_alloc",
+            t.columns
         );
     }
     for (span, op) in &k.unmeasured {

@@ -35,7 +35,14 @@ pub fn check_text(path: PathBuf, source: files::Source, with_values: bool) -> Ch
             .diagnostics
             .retain(|e| !(e.code == layout_db::Code::Syntax && e.span == d.span));
         report.diagnostics.insert(0, d);
+        // A binary's text is left empty: it holds nothing because it was
+        // not read, which E0002 says.
+        report
+            .diagnostics
+            .retain(|e| e.code != layout_db::Code::NothingHere);
     }
+    // What the command line shows of a file: the first hundred and a count.
+    report.diagnostics = layout_db::capped_diagnostics(&report.diagnostics);
     let (values, kernels) = if with_values {
         (
             layout_db::named_values(&db, file),

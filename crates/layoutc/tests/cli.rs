@@ -475,3 +475,30 @@ fn show_json_gives_a_padded_layouts_offsets_with_the_padding() {
     assert_eq!(v["padded"]["offsets"], case["padded_offsets"]);
     assert_eq!(v["padded"]["alloc_elements"], case["alloc_elements"]);
 }
+
+#[test]
+fn a_binary_is_one_error_not_a_flood() {
+    let dir = tempfile::tempdir().unwrap();
+    // 100 KB of bytes from a fixed generator (xorshift): mostly not UTF-8.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let bytes: Vec<u8> = (0..100_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 56) as u8
+        })
+        .collect();
+    let path = dir.path().join("random.ttgir");
+    std::fs::write(&path, &bytes).unwrap();
+    let path = path.display().to_string();
+    let o = layoutc(&["check", &path, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let diags = j["files"][0]["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    assert_eq!(diags[0]["code"], "E0002");
+    assert!(diags[0]["message"].as_str().unwrap().contains("binary"));
+    let o = layoutc(&["check", &path]);
+    assert!(stdout(&o).len() + String::from_utf8_lossy(&o.stderr).len() < 2000);
+}

@@ -276,6 +276,25 @@ def allocations(text):
     return out
 
 
+def count_async_copies(asm, backend):
+    """Copies from global into shared memory by exact mnemonic: PTX ``cp.async.cg.shared.global``
+    and ``cp.async.ca.shared.global`` (not commit/wait), ``cp.async.bulk.tensor.*`` (TMA);
+    AMDGCN's direct-to-LDS loads (``global_load_lds_dwordx4``, ``buffer_load_dword ... lds``)."""
+    counts = {}
+    for line in asm.splitlines():
+        s = line.strip()
+        if s.startswith("@"):
+            s = s.split(None, 1)[1] if " " in s else ""
+        mn = s.split(None, 1)[0].rstrip(";") if s else ""
+        if backend == "cuda":
+            keep = mn.startswith("cp.async.") and ".shared" in mn
+        else:
+            keep = mn.startswith("global_load_lds") or (mn.startswith("buffer_load") and s.rstrip().endswith(" lds"))
+        if keep:
+            counts[mn] = counts.get(mn, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 class CapturedStderr:
     """The process's file descriptor 2 (where MLIR prints its dumps) into a file."""
 
@@ -350,6 +369,7 @@ def main():
                 entry["lds"] = base.count_lds_mnemonics(asm)
             else:
                 entry["shared_mnemonics"] = base.count_shared_mnemonics(asm)
+            entry["async_copies"] = count_async_copies(asm, backend)
             manifest.append(entry)
             print(f"ok   {name} {tname}: shared={k.metadata.shared} {entry['allocations']}")
     order = [c[0] for c in CASES]

@@ -231,6 +231,15 @@ pub(crate) fn convert_layout(
         span,
     )?;
     let shared = c.shared.as_ref();
+    // The LDS has no `st.shared`: AMD's names for the same accesses.
+    let amd = facts.machine().vendor == layout_algebra::machine::Vendor::Amd;
+    let named = |kind: &'static str| -> &'static str {
+        match (amd, kind) {
+            (true, "st.shared") => "ds_write",
+            (true, "ld.shared") => "ds_read",
+            _ => kind,
+        }
+    };
     Ok(Value::Conversion(Box::new(ConversionReport {
         src,
         dst,
@@ -242,7 +251,7 @@ pub(crate) fn convert_layout(
         scratch_bytes: shared.map_or(0, |s| s.scratch_bytes),
         read_conflicts: shared.map_or(0, |s| s.read_conflicts),
         write_conflicts: shared.map_or(0, |s| s.write_conflicts),
-        store: shared.map(|s| s.store),
-        load: shared.map(|s| s.load),
+        store: shared.map(|s| named(s.store)),
+        load: shared.map(|s| named(s.load)),
     })))
 }

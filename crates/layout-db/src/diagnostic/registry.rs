@@ -422,6 +422,153 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 4096 : i32, ttg.targe
   }
 }
 ```"##;
+    SeveralDumps = "W0405", "a file of several dumps: one is analysed",
+        r##"The file holds more than one dump: an `MLIR_ENABLE_DUMP=1` log (one
+`// -----// IR Dump Before PASS` section per pass) or several dumps pasted one after the
+other. Each module has its own `#blocked` while layoutc's names are file-wide, so layoutc
+analyses one: the last TritonGPU module (the one the lowering to LLVM starts from). The rest
+of the file is left out; line numbers still point into the file.
+
+```lay
+#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @first() {
+    tt.return
+  }
+}
+#a = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @second() {
+    tt.return
+  }
+}
+```"##;
+    CutDump = "W0406", "the dump ends inside a function",
+        r##"The text ends before a `tt.func`'s body is closed: the dump was cut (a log truncated,
+a copy that stopped short). What layoutc reports covers the part it saw; the kernel's shared
+memory may be more than it says.
+
+```lay
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @cut() {
+    tt.return
+```"##;
+    NothingHere = "W0407", "the file holds nothing to check",
+        r##"The file is empty, or holds only comments: no declaration, no dump. A CI lint that
+checks it passes without having checked anything.
+
+```lay
+// nothing but a comment
+```"##;
+    TooManyDiagnostics = "W0408", "more diagnostics than are shown",
+        r##"A file with more than 100 diagnostics reports the first 100 and this one, which
+counts the rest by code: past that many, the file is usually not what it seems (a binary,
+a log in another format) or one early mistake repeats. The command line and the language
+server cap alike.
+
+```lay
+let a = (
+let b = (
+let c = (
+let d = (
+let e = (
+let f = (
+let g = (
+let h = (
+let i = (
+let j = (
+let k = (
+let l = (
+let m = (
+let n = (
+let o = (
+let p = (
+let q = (
+let r = (
+let s = (
+let t = (
+let u = (
+let v = (
+let w = (
+let x = (
+let y = (
+let z = (
+let a1 = (
+let b1 = (
+let c1 = (
+let d1 = (
+let e1 = (
+let f1 = (
+let g1 = (
+let h1 = (
+let i1 = (
+let j1 = (
+let k1 = (
+let l1 = (
+let m1 = (
+let n1 = (
+let o1 = (
+let p1 = (
+let q1 = (
+let r1 = (
+let s1 = (
+let t1 = (
+let u1 = (
+let v1 = (
+let w1 = (
+let x1 = (
+let y1 = (
+let z1 = (
+let a2 = (
+let b2 = (
+let c2 = (
+let d2 = (
+let e2 = (
+let f2 = (
+let g2 = (
+let h2 = (
+let i2 = (
+let j2 = (
+let k2 = (
+let l2 = (
+let m2 = (
+let n2 = (
+let o2 = (
+let p2 = (
+let q2 = (
+let r2 = (
+let s2 = (
+let t2 = (
+let u2 = (
+let v2 = (
+let w2 = (
+let x2 = (
+let y2 = (
+let z2 = (
+let a3 = (
+let b3 = (
+let c3 = (
+let d3 = (
+let e3 = (
+let f3 = (
+let g3 = (
+let h3 = (
+let i3 = (
+let j3 = (
+let k3 = (
+let l3 = (
+let m3 = (
+let n3 = (
+let o3 = (
+let p3 = (
+let q3 = (
+let r3 = (
+let s3 = (
+let t3 = (
+let u3 = (
+let v3 = (
+let w3 = (
+```"##;
     StaleAnswer = "W0501", "the recorded answer is not the solver's",
         r##"A `solve` block's `answer = ...` (as `layoutc solve --write` recorded it) is not the
 answer the solver finds now: the accesses, the family or the machine changed since it

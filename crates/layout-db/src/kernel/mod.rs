@@ -42,6 +42,28 @@ pub struct KernelSummary {
     pub unmeasured: Vec<(Span, String)>,
     /// Whether the function's body ends before the text does.
     pub complete: bool,
+    /// Blackwell's tensor memory: each `ttng.tmem_alloc` with its 32-bit
+    /// columns (of 128 lanes) and Triton's column offset when recorded.
+    pub tensor_memory: Vec<TensorMemoryAlloc>,
+    /// The module's `ttg.tensor_memory_size`, after Triton's allocation.
+    pub recorded_tensor_memory_columns: Option<u64>,
+}
+
+/// One allocation in tensor memory.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TensorMemoryAlloc {
+    pub span: Span,
+    pub columns: u64,
+    pub recorded_column: Option<u64>,
+}
+
+impl KernelSummary {
+    /// Columns of tensor memory the kernel's allocations take together
+    /// (Triton shares columns between allocations that are not live at the
+    /// same time, so this is at most what it allocates).
+    pub fn tensor_memory_columns(&self) -> u64 {
+        self.tensor_memory.iter().map(|t| t.columns).sum()
+    }
 }
 
 /// One operation's shared memory.
@@ -114,6 +136,7 @@ struct ModuleFacts {
     num_warps: Option<u32>,
     threads_per_warp: Option<u32>,
     shared: Option<u64>,
+    tensor_memory: Option<u64>,
 }
 
 impl ModuleFacts {
@@ -139,6 +162,7 @@ impl ModuleFacts {
             num_warps: int("\"ttg.num-warps\"").map(|n| n as u32),
             threads_per_warp: int("\"ttg.threads-per-warp\"").map(|n| n as u32),
             shared: int("ttg.shared"),
+            tensor_memory: int("ttg.tensor_memory_size"),
         }
     }
 }
@@ -235,11 +259,17 @@ impl Context<'_> {
             .collect();
         // Operations that touch a buffer without owning one
         // (`ttg.local_load`, `ttg.local_store`, async copies).
-        for op in &f.ops {
-            if pending.iter().any(|p| f.ops[p.op].span == op.span) {
+        for (id, op) in f.ops.iter().enumerate() {
+            if pending.iter().any(|p| p.op == id) {
                 continue;
             }
-            let instructions = self.access_instructions(op);
+            let instructions = match op.name.as_str() {
+                "ttg.async_copy_global_to_local" => self.async_copy_instructions(op),
+                "ttng.async_tma_copy_global_to_local" | "ttng.async_tma_copy_local_to_global" => {
+                    tma_instructions(op)
+                }
+                _ => self.access_instructions(op),
+            };
             if !instructions.is_empty() {
                 ops.push(SharedOp {
                     span: op.span,
@@ -264,6 +294,20 @@ impl Context<'_> {
             ops,
             unmeasured,
             complete: f.complete,
+            tensor_memory: f
+                .ops
+                .iter()
+                .filter(|op| op.name == "ttng.tmem_alloc")
+                .filter_map(|op| {
+                    let t = scratch::parse_type(op.types.rsplit("->").next()?)?;
+                    Some(TensorMemoryAlloc {
+                        span: op.span,
+                        columns: scratch::tensor_memory_columns(&t)?,
+                        recorded_column: Function::int_attribute(op, "tensor_memory_col_offset"),
+                    })
+                })
+                .collect(),
+            recorded_tensor_memory_columns: module.tensor_memory,
         }
     }
 
@@ -413,6 +457,7 @@ impl Context<'_> {
         match op.name.as_str() {
             "tt.reduce" => self.reduce_instructions(f, id),
             "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
+            "ttg.async_copy_global_to_local" => self.async_copy_instructions(op),
             _ => self.access_instructions(op),
         }
     }
@@ -495,6 +540,73 @@ impl Context<'_> {
                 })
             })
             .collect()
+    }
+
+    /// `ttg.async_copy_global_to_local`: each thread copies vectors of its
+    /// share of the tensor from global memory straight into the buffer
+    /// (NVIDIA's `cp.async`, 16 bytes as `.cg`, 4 or 8 as `.ca`; AMD's
+    /// direct-to-LDS `global_load_lds_dword*`). The vector is the widest the
+    /// pointers' contiguity, the buffer's layout and 16 bytes allow; its
+    /// writes into shared memory meet bank conflicts like any store.
+    fn async_copy_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+        let Some((from, to)) = op.types.split_once("->") else {
+            return Vec::new();
+        };
+        let (Some(src), Some(dst)) = (
+            scratch::parse_type(from),
+            // The result prints as `<128x64xi8, #shared, #smem, mutable>`.
+            scratch::parse_type(&format!(
+                "memdesc{}",
+                to.trim().trim_start_matches("!ttg.memdesc")
+            )),
+        ) else {
+            return Vec::new();
+        };
+        let (Some(bits), Some((_, distributed)), Some((_, shared))) = (
+            scratch::element_bits(&dst.element),
+            self.layout(&src),
+            self.layout(&dst),
+        ) else {
+            return Vec::new();
+        };
+        // Without the pipeliner's `contiguity`, the pointers' own analysis
+        // decides; the layouts bound it.
+        let contiguity = Function::int_attribute(op, "contiguity")
+            .unwrap_or(u64::MAX)
+            .max(1);
+        let Ok((widest, _)) =
+            layout_algebra::bank::largest_vectorisation(&distributed, &shared, bits)
+        else {
+            return Vec::new();
+        };
+        let vector = widest.min(contiguity).min(128 / bits as u64).max(1) as u32;
+        let access = layout_algebra::bank::Access {
+            distributed: &distributed,
+            shared: &shared,
+            element_bits: bits,
+            instruction: Instruction::LdSt {
+                bits: vector * bits,
+            },
+            direction: Direction::Store,
+        };
+        let Ok(w) = layout_algebra::bank::wavefronts_by_rank(&access, &self.machine.banks) else {
+            return Vec::new();
+        };
+        let bytes = vector * bits / 8;
+        let mnemonic = match (self.vendor, bytes) {
+            (Vendor::Nvidia, 16) => "cp.async.cg.shared.global".to_string(),
+            (Vendor::Nvidia, _) => "cp.async.ca.shared.global".to_string(),
+            (Vendor::Amd, 16) => "global_load_lds_dwordx4".to_string(),
+            (Vendor::Amd, 12) => "global_load_lds_dwordx3".to_string(),
+            (Vendor::Amd, 8) => "global_load_lds_dwordx2".to_string(),
+            (Vendor::Amd, _) => "global_load_lds_dword".to_string(),
+        };
+        vec![InstructionCount {
+            mnemonic,
+            count: w.instructions,
+            wavefronts: w.wavefronts,
+            conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
+        }]
     }
 
     /// A histogram's bins and an atomic's broadcast result go through
@@ -737,6 +849,16 @@ fn explicit_liveness(
 pub fn diagnostics(summaries: &[KernelSummary]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for s in summaries {
+        if !s.complete {
+            out.push(Diagnostic::warning(
+                Code::CutDump,
+                s.span,
+                format!(
+                    "the input ends inside `tt.func @{}`: the dump was cut, and what came after the cut is not seen",
+                    s.name
+                ),
+            ));
+        }
         if let (Some(limit), Some(target)) = (s.limit, &s.target)
             && s.shared_bytes > limit
         {
@@ -801,4 +923,30 @@ impl KernelSummary {
             parts.join(", ")
         }
     }
+}
+
+/// A TMA copy (`ttng.async_tma_copy_global_to_local` and back): one
+/// `cp.async.bulk.tensor` per operation (Triton loops over the boxes of a
+/// large block), moving the whole memdesc; the copy engine writes
+/// swizzled 128-byte lines, so its wavefronts are the bytes over 128.
+fn tma_instructions(op: &mlir::Op) -> Vec<InstructionCount> {
+    let Some(block) = scratch::parse_types(&op.types).into_iter().last() else {
+        return Vec::new();
+    };
+    let Some(bits) = scratch::element_bits(&block.element) else {
+        return Vec::new();
+    };
+    let rank = block.shape.len();
+    let mnemonic = if op.name.ends_with("global_to_local") {
+        format!("cp.async.bulk.tensor.{rank}d.shared::cta.global.mbarrier::complete_tx::bytes")
+    } else {
+        format!("cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group")
+    };
+    let bytes = block.elements() * bits as u64 / 8;
+    vec![InstructionCount {
+        mnemonic,
+        count: 1,
+        wavefronts: bytes.div_ceil(128),
+        conflicts: 0,
+    }]
 }

@@ -1,0 +1,214 @@
+//! Files that hold more than one dump: an `MLIR_ENABLE_DUMP=1` log (one
+//! `// -----// IR Dump Before PASS` section per pass, the whole module
+//! each time) or several dumps pasted one after another. Names are
+//! file-wide in layoutc while each module has its own `#blocked`, so one
+//! dump is analysed — the last TritonGPU module, the last one Triton's
+//! layouts shape before it lowers to LLVM — and the rest of the text is
+//! blanked out (newlines kept), so that every offset and line number still
+//! points into the file as it is.
+
+use std::ops::Range;
+
+/// The dump of a multi-dump file that is analysed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Selection {
+    pub kind: SelectionKind,
+    /// How many dumps the file holds.
+    pub dumps: usize,
+    /// The chosen dump's text.
+    pub range: Range<usize>,
+    /// The line that starts it (a log section's header, or the `module` line).
+    pub header: Range<usize>,
+    /// The pass the section was printed before (a log).
+    pub pass: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SelectionKind {
+    /// `MLIR_ENABLE_DUMP=1` output.
+    Log,
+    /// Several modules pasted into one file.
+    Modules,
+}
+
+const HEADER: &str = "// -----// IR Dump ";
+
+/// The dump to analyse, when `text` holds several; `None` for one dump or
+/// a `.lay` file.
+pub fn select(text: &str) -> Option<Selection> {
+    let lines = line_ranges(text);
+    let headers: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| text[(*r).clone()].starts_with(HEADER))
+        .map(|(i, _)| i)
+        .collect();
+    if !headers.is_empty() {
+        let sections: Vec<(usize, Range<usize>)> = headers
+            .iter()
+            .enumerate()
+            .map(|(k, &h)| {
+                let end = headers
+                    .get(k + 1)
+                    .map_or(text.len(), |&next| lines[next].start);
+                (h, lines[h].start..end)
+            })
+            .collect();
+        // The last section that is still TritonGPU: a `tt.func` with
+        // Triton's encodings (`ttg.` ops or attributes), not yet LLVM.
+        let (h, range) = sections
+            .iter()
+            .rev()
+            .find(|(_, r)| is_tritongpu(&text[r.clone()]))
+            .or_else(|| sections.last())?
+            .clone();
+        let header = lines[h].clone();
+        let pass = text[header.clone()]
+            .trim_start_matches(HEADER)
+            .split_whitespace()
+            .nth(1)
+            .map(|p| p.trim_end_matches(':').to_string());
+        return Some(Selection {
+            kind: SelectionKind::Log,
+            dumps: sections.len(),
+            range,
+            header,
+            pass,
+        });
+    }
+    let modules: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            let l = &text[(*r).clone()];
+            l.starts_with("module ") || l == "module{" || l.starts_with("module{")
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if modules.len() < 2 {
+        return None;
+    }
+    // A dump prints its aliases, then its leading `#loc`s, then the module
+    // (and trailing `#loc`s after it): each dump starts at its first alias.
+    let starts: Vec<usize> = modules
+        .iter()
+        .map(|&m| {
+            let line = |s: usize| text[lines[s].clone()].trim();
+            let mut s = m;
+            while s > 0 && (line(s - 1).starts_with("#loc") || line(s - 1).is_empty()) {
+                s -= 1;
+            }
+            while s > 0 && line(s - 1).starts_with('#') && !line(s - 1).starts_with("#loc") {
+                s -= 1;
+            }
+            s
+        })
+        .collect();
+    let k = (0..modules.len())
+        .rev()
+        .find(|&k| {
+            let end = starts.get(k + 1).map_or(text.len(), |&s| lines[s].start);
+            is_tritongpu(&text[lines[starts[k]].start..end])
+        })
+        .unwrap_or(modules.len() - 1);
+    let end = starts.get(k + 1).map_or(text.len(), |&s| lines[s].start);
+    Some(Selection {
+        kind: SelectionKind::Modules,
+        dumps: modules.len(),
+        range: lines[starts[k]].start..end,
+        header: lines[modules[k]].clone(),
+        pass: None,
+    })
+}
+
+fn is_tritongpu(section: &str) -> bool {
+    section.contains("tt.func") && section.contains("ttg.")
+}
+
+/// `text` with everything outside `keep` replaced by spaces, newlines kept.
+pub fn blank_outside(text: &str, keep: &Range<usize>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if keep.contains(&i) || c == '\n' {
+            out.push(c);
+        } else {
+            // Same length in bytes, so every offset stays where it was.
+            for _ in 0..c.len_utf8() {
+                out.push(' ');
+            }
+        }
+    }
+    out
+}
+
+/// The text layoutc analyses of a file, and the selection when the file
+/// holds several dumps.
+pub fn analysed_text(text: &str) -> (std::borrow::Cow<'_, str>, Option<Selection>) {
+    match select(text) {
+        Some(s) => (blank_outside(text, &s.range).into(), Some(s)),
+        None => (text.into(), None),
+    }
+}
+
+/// Each line's byte range, without its newline.
+fn line_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        out.push(start..start + content.len());
+        start += line.len();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = "// -----// IR Dump Before Inliner: inline ('builtin.module' operation) //----- //
+module {
+  tt.func public @k() { tt.return }
+}
+// -----// IR Dump Before TritonGPURemoveLayoutConversions: tritongpu-remove-layout-conversions ('builtin.module' operation) //----- //
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {\"ttg.num-warps\" = 4 : i32} {
+  tt.func public @k() { tt.return }
+}
+// -----// IR Dump Before ConvertNVVMToLLVMPass: convert-nvvm-to-llvm ('builtin.module' operation) //----- //
+module attributes {\"ttg.num-warps\" = 4 : i32} {
+  llvm.func @k() { llvm.return }
+}
+";
+
+    #[test]
+    fn a_log_is_read_at_its_last_tritongpu_section() {
+        let s = select(LOG).unwrap();
+        assert_eq!(s.kind, SelectionKind::Log);
+        assert_eq!(s.dumps, 3);
+        assert_eq!(s.pass.as_deref(), Some("TritonGPURemoveLayoutConversions"));
+        assert!(LOG[s.range.clone()].contains("#blocked"));
+        let (text, _) = analysed_text(LOG);
+        assert_eq!(text.len(), LOG.len());
+        assert_eq!(text.lines().count(), LOG.lines().count());
+        assert!(!text.contains("Inliner") && !text.contains("llvm.func"));
+    }
+
+    #[test]
+    fn pasted_dumps_are_read_at_the_last_one() {
+        let two = "#a = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {\"ttg.num-warps\" = 4 : i32} {
+  tt.func @x() { tt.return }
+}
+#loc = loc(\"x.py\":1:1)
+#a = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {\"ttg.num-warps\" = 4 : i32} {
+  tt.func @y() { tt.return }
+}
+";
+        let s = select(two).unwrap();
+        assert_eq!((s.kind, s.dumps), (SelectionKind::Modules, 2));
+        assert!(two[s.range.clone()].starts_with("#a = #ttg.blocked<{sizePerThread = [2]"));
+        assert!(select("module {\n}\n").is_none());
+    }
+}
