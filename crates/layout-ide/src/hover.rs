@@ -554,6 +554,38 @@ layout acc = tensor<32x16xf32, #m$0ma>
     }
 
     #[test]
+    fn hover_on_a_kernel_shows_its_shared_memory() {
+        check(
+            r#"#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 8], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @row_s$0um(%x: tensor<16x1024xf32, #blocked>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<2x16x64xf32, #shared, #smem, mutable>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<16x1024xf32, #blocked>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    ttg.local_dealloc %buf : !ttg.memdesc<2x16x64xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}
+"#,
+            expect![[r#"
+                  tt.func public @row_sum(%x: tensor<16x1024xf32, #blocked>) {
+                ---
+                **kernel @row_sum**: 8320 bytes of shared memory of 232448 on cuda:90
+
+                | line | op | bytes | offset | instructions |
+                |---|---|---|---|---|
+                | 6 | `ttg.local_alloc` | 8192 | 0 |  |
+                | 7 | `tt.reduce` | 128 | 8192 | 4 x `st.shared.v4.b32`, 4 x `ld.shared.v4.b32` |
+            "#]],
+        );
+    }
+
+    #[test]
     fn hover_on_a_conversion_shows_kind_scratch_and_conflicts() {
         check(
             r#"module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
