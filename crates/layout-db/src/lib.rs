@@ -127,7 +127,8 @@ impl SourceFile {
     /// A file as read from disk: every item `HIGH`.
     pub fn open(db: &mut Database, path: String, text: String) -> SourceFile {
         use salsa::{Durability, Setter};
-        let (analysed, selection) = layout_syntax::dump::analysed_text(&text);
+        let original = text;
+        let (analysed, selection) = layout_syntax::dump::analysed_text(&original);
         let text = analysed.into_owned();
         let outline = layout_syntax::outline(&text);
         let file = SourceFile::builder(
@@ -162,7 +163,7 @@ impl SourceFile {
         file.set_items(db).to(items);
         file.set_names(db).to(names);
         file.set_target_items(db).to(target_items);
-        file.set_source(db).to(text);
+        file.set_source(db).to(original);
         file
     }
 
@@ -187,12 +188,14 @@ impl SourceFile {
     /// made for the rest.
     pub fn edit(self, db: &mut Database, text: String) {
         use salsa::{Durability, Setter};
-        let (analysed, selection) = layout_syntax::dump::analysed_text(&text);
+        // Items are matched on the analysed texts, old and new.
+        let original = text;
+        let old_text = self.analysed_text(db).into_owned();
+        let (analysed, selection) = layout_syntax::dump::analysed_text(&original);
         let text = analysed.into_owned();
         if *self.selection(db) != selection {
             self.set_selection(db).to(selection);
         }
-        let old_text = self.source(db).clone();
         let old_items = self.items(db).clone();
         let old_offsets = self.offsets(db).clone();
         let old_range =
@@ -253,7 +256,18 @@ impl SourceFile {
         if *self.offsets(db) != offsets {
             self.set_offsets(db).to(offsets);
         }
-        self.set_source(db).to(text);
+        self.set_source(db).to(original);
+    }
+
+    /// The text the checker reads: the file's, with everything outside
+    /// the analysed dump blanked out when it holds several (offsets and
+    /// lines unchanged).
+    pub fn analysed_text(self, db: &dyn salsa::Database) -> std::borrow::Cow<'_, str> {
+        let source = self.source(db);
+        match self.selection(db) {
+            Some(s) => layout_syntax::dump::blank_outside(source, &s.range).into(),
+            None => source.as_str().into(),
+        }
     }
 }
 

@@ -85,7 +85,19 @@ pub fn select(text: &str) -> Option<Selection> {
         })
         .map(|(i, _)| i)
         .collect();
-    if modules.len() < 2 {
+    // Several modules with functions: pasted dumps (a `.lay` file may
+    // repeat a module line, which is not a second dump).
+    let with_functions = modules
+        .iter()
+        .enumerate()
+        .filter(|&(k, &m)| {
+            let end = modules
+                .get(k + 1)
+                .map_or(text.len(), |&next| lines[next].start);
+            text[lines[m].start..end].contains("tt.func")
+        })
+        .count();
+    if with_functions < 2 {
         return None;
     }
     // A dump prints its aliases, then its leading `#loc`s, then the module

@@ -54,7 +54,8 @@ pub fn translate(path: &str, text: &str) -> String {
             .map_or(String::new(), |p| format!(", {p}"))
     };
 
-    let parsed = layout_syntax::parse(file.text(&db));
+    let analysed = file.analysed_text(&db);
+    let parsed = layout_syntax::parse(&analysed);
     let mut header = format!("// Imported from {path} by `layoutc import`.\n");
     for k in layout_db::kernel_summaries(&db, file) {
         header += &format!(

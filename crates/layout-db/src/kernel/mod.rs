@@ -73,7 +73,10 @@ pub struct SharedOp {
     pub span: Span,
     pub op: String,
     pub kind: BufferKind,
+    /// The bytes the operation owns (0 for one that reads or writes another's
+    /// buffer: `local_load`, `local_store`, copies).
     pub shared_bytes: u64,
+    /// Where its bytes sit, or where the buffer it uses does.
     pub offset: u64,
     /// Triton's `allocation.offset` / `allocation.size`, when the dump has them.
     pub recorded: Option<(u64, Option<u64>)>,
@@ -103,7 +106,8 @@ pub struct InstructionCount {
 /// The summary of every `tt.func` of a dump (empty for a `.lay` file).
 #[salsa::tracked(returns(ref))]
 pub fn kernel_summaries(db: &dyn salsa::Database, file: SourceFile) -> Vec<KernelSummary> {
-    let text = file.text(db);
+    let analysed = file.analysed_text(db);
+    let text: &str = &analysed;
     let functions = mlir::functions(text);
     if functions.is_empty() {
         return Vec::new();
@@ -271,12 +275,22 @@ impl Context<'_> {
                 _ => self.access_instructions(op),
             };
             if !instructions.is_empty() {
+                // Where the buffer it reads or writes sits (it owns no bytes).
+                let offset = op
+                    .operands
+                    .iter()
+                    .filter_map(|v| aliases.get(v)?.first())
+                    .find_map(|alloc| {
+                        let k = pending.iter().position(|p| p.op == *alloc)?;
+                        Some(offsets[k])
+                    })
+                    .unwrap_or(0);
                 ops.push(SharedOp {
                     span: op.span,
                     op: op.name.clone(),
                     kind: BufferKind::Explicit,
                     shared_bytes: 0,
-                    offset: 0,
+                    offset,
                     recorded: None,
                     instructions,
                 });
