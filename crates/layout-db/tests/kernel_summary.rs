@@ -293,3 +293,27 @@ fn tensor_memory_is_counted_in_columns() {
     }
     assert!(compared >= 2);
 }
+
+#[test]
+fn scans_store_and_load_what_the_ptx_does() {
+    // Every scan kernel on NVIDIA: the summary's counts equal the PTX's.
+    let mut compared = 0;
+    for k in corpus("kernels") {
+        let Some(file) = k["file"].as_str() else { continue };
+        if !k["kernel"].as_str().unwrap().starts_with("cumsum") || k.get("lds").is_some() {
+            continue;
+        }
+        let summaries = summarise(file, read("kernels", file));
+        let scan = summaries[0].ops.iter().find(|o| o.op == "tt.scan").unwrap();
+        for i in &scan.instructions {
+            compared += 1;
+            assert_eq!(
+                k["shared_mnemonics"][i.mnemonic.as_str()].as_u64(),
+                Some(i.count),
+                "{file}: {}",
+                i.mnemonic
+            );
+        }
+    }
+    assert!(compared >= 12, "{compared}");
+}

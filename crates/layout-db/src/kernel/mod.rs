@@ -470,6 +470,7 @@ impl Context<'_> {
         }
         match op.name.as_str() {
             "tt.reduce" => self.reduce_instructions(f, id),
+            "tt.scan" => self.scan_instructions(op),
             "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
             "ttg.async_copy_global_to_local" => self.async_copy_instructions(op),
             _ => self.access_instructions(op),
@@ -621,6 +622,59 @@ impl Context<'_> {
             wavefronts: w.wavefronts,
             conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
         }]
+    }
+
+    /// A scan across warps (NVIDIA): every thread stores one partial per
+    /// chunk (Triton's `storeShared`, `st.shared::cta`), then reads the
+    /// partials of the warps along the axis — all of them to carry into the
+    /// next block, all but the last in the last block (LLVM drops the load
+    /// nothing uses), as one vector when a chunk's partials are adjacent.
+    fn scan_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+        if self.vendor != Vendor::Nvidia {
+            return Vec::new();
+        }
+        let line = &self.text[op.span.start..op.span.end];
+        let arrow = op.types.find("->").unwrap_or(op.types.len());
+        let inputs = scratch::parse_types(&op.types[..arrow]);
+        let (Some(first), Some(axis)) = (inputs.first(), scratch::axis(line)) else {
+            return Vec::new();
+        };
+        let Some((encoding, layout)) = self.layout(first) else {
+            return Vec::new();
+        };
+        let Some(walk) = scratch::scan_walk(&first.shape, &encoding, &layout, axis) else {
+            return Vec::new();
+        };
+        let chunks = walk.chunks_per_block * walk.axis_blocks;
+        let mut out = Vec::new();
+        for t in &inputs {
+            let Some(bits) = scratch::element_bits(&t.element) else {
+                continue;
+            };
+            let bits = bits.clamp(8, 64);
+            out.push(InstructionCount {
+                mnemonic: format!("st.shared::cta.b{bits}"),
+                count: chunks,
+                wavefronts: chunks,
+                conflicts: 0,
+            });
+            let (mnemonic, count) = if walk.contiguous {
+                let lanes = walk.axis_warps.min(128 / bits as u64);
+                (format!("ld.shared.v{lanes}.b{bits}"), chunks * walk.axis_warps / lanes)
+            } else {
+                (
+                    format!("ld.shared.b{bits}"),
+                    walk.chunks_per_block * (walk.axis_blocks * walk.axis_warps - 1),
+                )
+            };
+            out.push(InstructionCount {
+                mnemonic,
+                count,
+                wavefronts: count,
+                conflicts: 0,
+            });
+        }
+        out
     }
 
     /// A histogram's bins and an atomic's broadcast result go through

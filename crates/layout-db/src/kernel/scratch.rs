@@ -228,6 +228,54 @@ pub fn scan(
     Some(elements * bytes)
 }
 
+/// How Triton's scan lowering walks a blocked tensor across warps: each
+/// thread stores one partial per chunk (a run of registers off the axis in
+/// one block along it), then reads the partials of the warps along the axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanWalk {
+    /// Chunks a thread holds in one block along the axis.
+    pub chunks_per_block: u64,
+    /// Blocks along the axis.
+    pub axis_blocks: u64,
+    /// Warps that hold different parts of the axis.
+    pub axis_warps: u64,
+    /// Whether the scratch holds one row of warps only (then each chunk's
+    /// partials are contiguous and read as one vector).
+    pub contiguous: bool,
+}
+
+pub fn scan_walk(
+    shape: &[u32],
+    encoding: &Encoding,
+    layout: &LinearLayout,
+    axis: usize,
+) -> Option<ScanWalk> {
+    let Encoding::Blocked(b) = encoding else {
+        return None;
+    };
+    let axis_warps = warps_along(layout, axis);
+    if axis_warps == 1 {
+        return None;
+    }
+    let rank = shape.len();
+    let per = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(1) as u64;
+    let blocks = |i: usize| {
+        (shape[i] as u64).div_ceil(
+            per(&b.size_per_thread, i) * per(&b.threads_per_warp, i) * per(&b.warps_per_cta, i),
+        )
+    };
+    let off_axis = |v: &[u32]| -> u64 { (0..rank).filter(|&i| i != axis).map(|i| per(v, i)).product() };
+    let off_axis_blocks: u64 = (0..rank).filter(|&i| i != axis).map(blocks).product();
+    let warps: u64 = b.warps_per_cta.iter().map(|&w| w as u64).product();
+    let per_warp = off_axis(&b.threads_per_warp) * off_axis(&b.size_per_thread);
+    Some(ScanWalk {
+        chunks_per_block: off_axis_blocks * off_axis(&b.size_per_thread),
+        axis_blocks: blocks(axis),
+        axis_warps,
+        contiguous: (warps / axis_warps) * per_warp * off_axis_blocks == 1,
+    })
+}
+
 /// Scratch of `tt.histogram`: one counter per bin, at least one per lane.
 pub fn histogram(result: &TypeText, threads_per_warp: u32) -> Option<u64> {
     let bits = element_bits(&result.element)? as u64;
