@@ -272,6 +272,19 @@ impl Context<'_> {
                 "ttng.async_tma_copy_global_to_local" | "ttng.async_tma_copy_local_to_global" => {
                     tma_instructions(op)
                 }
+                // `tcgen05.alloc` writes the tensor-memory base address to
+                // the start of shared memory, once per kernel; every thread
+                // reads it back.
+                "ttng.tmem_alloc"
+                    if f.ops.iter().position(|o| o.name == "ttng.tmem_alloc") == Some(id) =>
+                {
+                    vec![InstructionCount {
+                        mnemonic: "ld.shared.b32".into(),
+                        count: 1,
+                        wavefronts: 1,
+                        conflicts: 0,
+                    }]
+                }
                 _ => self.access_instructions(op),
             };
             if !instructions.is_empty() {
@@ -471,6 +484,13 @@ impl Context<'_> {
         match op.name.as_str() {
             "tt.reduce" => self.reduce_instructions(f, id),
             "tt.scan" => self.scan_instructions(op),
+            // The descriptor's 128 bytes are zeroed first, a word per lane.
+            "ttng.tensormap_create" if self.vendor == Vendor::Nvidia => vec![InstructionCount {
+                mnemonic: "st.shared::cta.b32".into(),
+                count: 1,
+                wavefronts: 1,
+                conflicts: 0,
+            }],
             "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
             "ttg.async_copy_global_to_local" => self.async_copy_instructions(op),
             _ => self.access_instructions(op),
@@ -660,7 +680,10 @@ impl Context<'_> {
             });
             let (mnemonic, count) = if walk.contiguous {
                 let lanes = walk.axis_warps.min(128 / bits as u64);
-                (format!("ld.shared.v{lanes}.b{bits}"), chunks * walk.axis_warps / lanes)
+                (
+                    format!("ld.shared.v{lanes}.b{bits}"),
+                    chunks * walk.axis_warps / lanes,
+                )
             } else {
                 (
                     format!("ld.shared.b{bits}"),

@@ -264,7 +264,12 @@ pub fn scan_walk(
             per(&b.size_per_thread, i) * per(&b.threads_per_warp, i) * per(&b.warps_per_cta, i),
         )
     };
-    let off_axis = |v: &[u32]| -> u64 { (0..rank).filter(|&i| i != axis).map(|i| per(v, i)).product() };
+    let off_axis = |v: &[u32]| -> u64 {
+        (0..rank)
+            .filter(|&i| i != axis)
+            .map(|i| per(v, i))
+            .product()
+    };
     let off_axis_blocks: u64 = (0..rank).filter(|&i| i != axis).map(blocks).product();
     let warps: u64 = b.warps_per_cta.iter().map(|&w| w as u64).product();
     let per_warp = off_axis(&b.threads_per_warp) * off_axis(&b.size_per_thread);
