@@ -36,30 +36,172 @@ fn cancellable<T>(db: &dyn salsa::Database, search: impl FnOnce(&Cancel) -> T) -
     out
 }
 
-/// Every key a solve block takes.
-pub const KEYS: [&str; 21] = [
-    "kind",
-    "write",
-    "read",
-    "family",
-    "instructions",
-    "target",
-    "array",
-    "weights",
-    "min_vector",
-    "budget",
-    "timeout",
-    "minor_dim",
-    "max_padding",
-    "tiles",
-    "tile_multiple",
-    "min_tile_elements",
-    "max_tile_elements",
-    "answer",
-    "fixed",
-    "base",
-    "instruction",
+/// A key of a `solve` block: the one table that reading a block,
+/// completion, hover and the docs take their keys from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolveKey {
+    Kind,
+    Write,
+    Read,
+    Family,
+    Instructions,
+    Target,
+    Array,
+    Weights,
+    MinVector,
+    Budget,
+    Timeout,
+    MinorDim,
+    MaxPadding,
+    Tiles,
+    TileMultiple,
+    MinTileElements,
+    MaxTileElements,
+    Base,
+    Fixed,
+    Answer,
+}
+
+/// A solve key's name and its one-line meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveKeyInfo {
+    pub key: SolveKey,
+    pub name: &'static str,
+    pub doc: &'static str,
+}
+
+/// Every key a solve block takes, in the order the docs list them.
+pub const SOLVE_KEYS: &[SolveKeyInfo] = &[
+    SolveKeyInfo {
+        key: SolveKey::Kind,
+        name: "kind",
+        doc: "`swizzle` (a shared-memory layout) or `tiling` (an XLA tiled layout)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Write,
+        name: "write",
+        doc: "a tensor type stored into the buffer (one per access)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Read,
+        name: "read",
+        doc: "a tensor type loaded from the buffer (one per access)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Family,
+        name: "family",
+        doc: "`linear` (default), `triton`, `nvmma`, `cute` or `padded`",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Instructions,
+        name: "instructions",
+        doc: "`vector` (default), `matrix` (ldmatrix/stmatrix where legal) or `best`",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Target,
+        name: "target",
+        doc: "the machine: a GPU preset (`sm80`, `sm90`, `sm100`, `gfx942`, `gfx950`) for a swizzle, `tpu` for a tiling",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Array,
+        name: "array",
+        doc: "the XLA shape to tile (`xla bf16[1000,300]`)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Weights,
+        name: "weights",
+        doc: "how much each access's wavefronts count, one integer per access in the order written (`[1, 4]`)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::MinVector,
+        name: "min_vector",
+        doc: "the narrowest access allowed, in bits per lane (8, 16, 32, 64 or 128)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Budget,
+        name: "budget",
+        doc: "the most bytes of shared memory the answer may use (padding counts)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Timeout,
+        name: "timeout",
+        doc: "milliseconds Z3 may search before the best answer found is reported (default 2000)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::MinorDim,
+        name: "minor_dim",
+        doc: "a tiling: the dim that must stay most minor",
+    },
+    SolveKeyInfo {
+        key: SolveKey::MaxPadding,
+        name: "max_padding",
+        doc: "a tiling: the most padded bytes an answer may have",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Tiles,
+        name: "tiles",
+        doc: "a tiling: candidate tilings instead of the TPU formats, `[[[8, 128], [2, 1]], [[16, 128]]]`",
+    },
+    SolveKeyInfo {
+        key: SolveKey::TileMultiple,
+        name: "tile_multiple",
+        doc: "a tiling: search one-level tile sizes, each dim a multiple of its granule (the most minor last, `[8, 128]`); listed when few, Z3 otherwise",
+    },
+    SolveKeyInfo {
+        key: SolveKey::MinTileElements,
+        name: "min_tile_elements",
+        doc: "a tile-size search: the fewest elements a tile may hold",
+    },
+    SolveKeyInfo {
+        key: SolveKey::MaxTileElements,
+        name: "max_tile_elements",
+        doc: "a tile-size search: the most elements a tile may hold",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Base,
+        name: "base",
+        doc: "the cute family's base instead of row- and column-major (`cute (64,64):(1,64)`); the answer is `Sw<B,M,S> o base`",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Fixed,
+        name: "fixed",
+        doc: "pins the first offset bases to these tensor coordinates (`[[0, 1], [0, 2]]`, as `#ttg.shared_linear` writes them)",
+    },
+    SolveKeyInfo {
+        key: SolveKey::Answer,
+        name: "answer",
+        doc: "the answer as `layoutc solve --write` recorded it; W0501 when the solver now finds another",
+    },
 ];
+
+impl SolveKey {
+    /// The key a block writes as `name` (`instruction` is an old spelling
+    /// of `instructions`).
+    pub fn named(name: &str) -> Option<SolveKey> {
+        let name = if name == "instruction" {
+            "instructions"
+        } else {
+            name
+        };
+        SOLVE_KEYS.iter().find(|k| k.name == name).map(|k| k.key)
+    }
+
+    pub fn info(self) -> &'static SolveKeyInfo {
+        SOLVE_KEYS
+            .iter()
+            .find(|k| k.key == self)
+            .expect("every key is in the table")
+    }
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Accesses repeat; every other key is given once.
+    pub fn repeats(self) -> bool {
+        matches!(self, SolveKey::Write | SolveKey::Read)
+    }
+}
 
 /// Z3's time limit when the block names none.
 const DEFAULT_TIMEOUT_MS: u64 = 2000;
@@ -151,15 +293,27 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
     let mut k = Keys::default();
     let mut failed = false;
     // Keys given once each (accesses repeat): the first span of each.
-    let mut seen: Vec<(&str, Span)> = Vec::new();
+    let mut seen: Vec<(&'static str, Span)> = Vec::new();
     for f in fields {
         let key = f.key.name.as_str();
-        let canonical = if key == "instruction" {
-            "instructions"
-        } else {
-            key
+        let Some(solve_key) = SolveKey::named(key) else {
+            let names: Vec<&str> = SOLVE_KEYS.iter().map(|k| k.name).collect();
+            let mut d = Diagnostic::error(
+                Code::UnknownKey,
+                f.key.span,
+                format!("a solve block has no key `{key}`"),
+            );
+            if let Some(s) = did_you_mean(key, names.iter().copied()) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            } else {
+                d = d.with_note(format!("the keys are {}", names.join(", ")));
+            }
+            ctx.cx.report(d);
+            failed = true;
+            continue;
         };
-        if !matches!(key, "write" | "read") {
+        let canonical = solve_key.name();
+        if !solve_key.repeats() {
             if let Some(&(_, first)) = seen.iter().find(|(k, _)| *k == canonical) {
                 let d = Diagnostic::error(
                     Code::InvalidSolve,
@@ -174,17 +328,17 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
             seen.push((canonical, f.key.span));
         }
         let result: R<()> = (|| {
-            match key {
-                "kind" => {
+            match solve_key {
+                SolveKey::Kind => {
                     let kind = one_of(ctx, f, &[("swizzle", "swizzle"), ("tiling", "tiling")])?;
                     k.kind = Some((kind.to_string(), f.value.span));
                 }
-                "family" => {
+                SolveKey::Family => {
                     let options: Vec<(&str, Family)> =
                         Family::ALL.iter().map(|f| (f.name(), *f)).collect();
                     k.family = Some(one_of(ctx, f, &options)?);
                 }
-                "instructions" | "instruction" => {
+                SolveKey::Instructions => {
                     k.instructions = Some(one_of(
                         ctx,
                         f,
@@ -195,7 +349,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         ],
                     )?);
                 }
-                "target" => {
+                SolveKey::Target => {
                     let mut names: Vec<&str> =
                         crate::target::PRESETS.iter().map(|p| p.name).collect();
                     names.push("tpu");
@@ -203,9 +357,9 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     let t = one_of(ctx, f, &options)?;
                     k.target = Some((t.to_string(), f.value.span));
                 }
-                "write" | "read" => match ctx.expr(&f.value)? {
+                SolveKey::Write | SolveKey::Read => match ctx.expr(&f.value)? {
                     Value::Tensor(t) if !t.encoding.is_shared() => {
-                        let direction = if key == "write" {
+                        let direction = if solve_key == SolveKey::Write {
                             Direction::Store
                         } else {
                             Direction::Load
@@ -227,7 +381,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         ));
                     }
                 },
-                "array" => match ctx.expr(&f.value)? {
+                SolveKey::Array => match ctx.expr(&f.value)? {
                     Value::Xla(x) => k.array = Some((*x, f.value.span)),
                     other => {
                         return Err(ctx.cx.error(
@@ -240,7 +394,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         ));
                     }
                 },
-                "weights" => {
+                SolveKey::Weights => {
                     let v = ctx.expr(&f.value)?;
                     match int_list(&v) {
                         Some(w) if w.iter().all(|&x| x > 0) => {
@@ -256,7 +410,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         }
                     }
                 }
-                "min_vector" => {
+                SolveKey::MinVector => {
                     let bits = positive(ctx, f, "bits per lane")?;
                     if ![8, 16, 32, 64, 128].contains(&bits) {
                         return Err(ctx.cx.error(
@@ -267,8 +421,8 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                     }
                     k.min_vector = Some(bits as u32);
                 }
-                "answer" => k.answer = Some((ctx.expr(&f.value)?, f.value.span)),
-                "base" => match ctx.expr(&f.value)? {
+                SolveKey::Answer => k.answer = Some((ctx.expr(&f.value)?, f.value.span)),
+                SolveKey::Base => match ctx.expr(&f.value)? {
                     Value::Cute(l) => k.base = Some((*l, f.value.span)),
                     other => {
                         return Err(ctx.cx.error(
@@ -281,7 +435,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         ));
                     }
                 },
-                "fixed" => {
+                SolveKey::Fixed => {
                     let v = ctx.expr(&f.value)?;
                     let bases: Option<Vec<Vec<i64>>> = match &v {
                         Value::List(items) => items.iter().map(int_list).collect(),
@@ -298,16 +452,16 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         }
                     }
                 }
-                "budget" => k.budget = Some(positive(ctx, f, "bytes of shared memory")?),
-                "timeout" => k.timeout_ms = Some(positive(ctx, f, "milliseconds")?),
-                "max_padding" => k.max_padding = Some(positive(ctx, f, "padded bytes")?),
-                "min_tile_elements" => {
+                SolveKey::Budget => k.budget = Some(positive(ctx, f, "bytes of shared memory")?),
+                SolveKey::Timeout => k.timeout_ms = Some(positive(ctx, f, "milliseconds")?),
+                SolveKey::MaxPadding => k.max_padding = Some(positive(ctx, f, "padded bytes")?),
+                SolveKey::MinTileElements => {
                     k.min_tile_elements = Some(positive(ctx, f, "elements in a tile")?)
                 }
-                "max_tile_elements" => {
+                SolveKey::MaxTileElements => {
                     k.max_tile_elements = Some(positive(ctx, f, "elements in a tile")?)
                 }
-                "tile_multiple" => {
+                SolveKey::TileMultiple => {
                     let v = ctx.expr(&f.value)?;
                     match int_list(&v) {
                         Some(g) if !g.is_empty() && g.iter().all(|&x| x >= 1) => {
@@ -322,7 +476,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         }
                     }
                 }
-                "minor_dim" => match ctx.expr(&f.value)? {
+                SolveKey::MinorDim => match ctx.expr(&f.value)? {
                     Value::Int(n) if n >= 0 => k.minor_dim = Some(n as usize),
                     _ => {
                         return Err(ctx.cx.error(
@@ -332,7 +486,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         ));
                     }
                 },
-                "tiles" => {
+                SolveKey::Tiles => {
                     let v = ctx.expr(&f.value)?;
                     let parsed: Option<Vec<Vec<Vec<i64>>>> = match &v {
                         Value::List(options) => options
@@ -354,22 +508,6 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                             ));
                         }
                     }
-                }
-                _ => {
-                    let mut d = Diagnostic::error(
-                        Code::UnknownKey,
-                        f.key.span,
-                        format!("a solve block has no key `{key}`"),
-                    );
-                    if let Some(s) = did_you_mean(key, KEYS) {
-                        d = d.with_note(format!("did you mean `{s}`?"));
-                    } else {
-                        d = d.with_note(format!(
-                            "the keys are {}",
-                            KEYS[..KEYS.len() - 1].join(", ")
-                        ));
-                    }
-                    return Err(ctx.cx.report(d));
                 }
             }
             Ok(())

@@ -109,9 +109,14 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
         return out;
     }
     if line_before.trim().is_empty() && in_solve_block(item_before) {
-        for (key, doc) in docs::SOLVE_KEYS {
-            let mut it = item(key, CompletionKind::SolveKey, None, Some(doc.to_string()));
-            it.insert = format!("{key} = ");
+        for k in layout_db::solve::SOLVE_KEYS {
+            let mut it = item(
+                k.name,
+                CompletionKind::SolveKey,
+                None,
+                Some(k.doc.to_string()),
+            );
+            it.insert = format!("{} = ", k.name);
             out.push(it);
         }
         return out;

@@ -146,10 +146,10 @@ fn word_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         if let ItemKind::Solve { fields, .. } = &item.kind {
             for f in fields {
                 if f.key.span.contains(rel) {
-                    let doc = docs::SOLVE_KEYS.iter().find(|(k, _)| *k == f.key.name)?;
+                    let key = layout_db::solve::SolveKey::named(&f.key.name)?.info();
                     return Some(Hover {
                         span,
-                        markdown: format!("**{}** (solve key): {}", doc.0, doc.1),
+                        markdown: format!("**{}** (solve key): {}", key.name, key.doc),
                     });
                 }
             }

@@ -189,7 +189,7 @@ pub fn solve_swizzle(
     let start = Instant::now();
     validate(request)?;
     let problem = Problem::new(request)?;
-    if request.family == Family::Padded {
+    if !request.family.is_linear() {
         // Padded offsets are not linear: every member is counted by walking
         // each warp's requests, which is only quick for a modest share.
         let most = problem
@@ -206,7 +206,7 @@ pub fn solve_swizzle(
     }
     let plans = linear::plans(&problem);
     // Padding is not linear: the bound holds for the XOR families only.
-    let linear_bound = if plans.complete && request.family != Family::Padded {
+    let linear_bound = if plans.complete && request.family.is_linear() {
         bound::linear_bound(&problem, &plans.list)
     } else {
         None
@@ -239,20 +239,24 @@ pub fn solve_swizzle(
     };
     // The families users write, listed once: to prefer them among equal
     // answers and to write the answer in their notations.
-    let mut familiar_members: Vec<(Family, Vec<families::Member>)> =
-        [Family::Triton, Family::Nvmma, Family::Cute]
-            .into_iter()
-            .map(|f| {
-                (
-                    f,
-                    families::members(f, &request.tensor, request.element_bits),
-                )
-            })
-            .collect();
+    let mut familiar_members: Vec<(Family, Vec<families::Member>)> = Family::FAMILIAR
+        .into_iter()
+        .map(|f| {
+            (
+                f,
+                families::members(f, &request.tensor, request.element_bits),
+            )
+        })
+        .collect();
     if let Some(base) = &request.cute_base {
         let over =
             families::cute_members_over(base, &request.tensor).map_err(SolveError::Invalid)?;
-        familiar_members[2].1 = over;
+        if let Some((_, members)) = familiar_members
+            .iter_mut()
+            .find(|(f, _)| *f == Family::Cute)
+        {
+            *members = over;
+        }
     }
     let (status, why);
     match request.family {
@@ -353,7 +357,7 @@ pub fn solve_swizzle(
             // (one wavefront per phase at the widest vector they allow);
             // once that reaches the best found, no later member can win.
             members.sort_by_cached_key(|m| member_floor(&problem, &m.candidate));
-            let padded_floor = (family == Family::Padded).then(|| floor_within(&problem, u64::MAX));
+            let padded_floor = (!family.is_linear()).then(|| floor_within(&problem, u64::MAX));
             for m in members {
                 if let Some((_, b)) = &best
                     && (member_floor(&problem, &m.candidate) > b.weighted
