@@ -85,8 +85,6 @@ pub fn presets() -> impl Iterator<Item = (&'static str, &'static str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn every_solve_key_is_in_the_language_reference() {
         // Reading a block, completion and hover share layout-db's table;
