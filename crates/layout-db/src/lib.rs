@@ -126,10 +126,24 @@ pub struct SourceItem {
 impl SourceFile {
     /// A file as read from disk: every item `HIGH`.
     pub fn open(db: &mut Database, path: String, text: String) -> SourceFile {
+        let selection = layout_syntax::dump::select(&text);
+        SourceFile::open_selecting(db, path, text, selection)
+    }
+
+    /// A file read at a dump the caller chose (`layoutc --section`) when it
+    /// holds several.
+    pub fn open_selecting(
+        db: &mut Database,
+        path: String,
+        text: String,
+        selection: Option<layout_syntax::dump::Selection>,
+    ) -> SourceFile {
         use salsa::{Durability, Setter};
         let original = text;
-        let (analysed, selection) = layout_syntax::dump::analysed_text(&original);
-        let text = analysed.into_owned();
+        let text = match &selection {
+            Some(s) => layout_syntax::dump::blank_outside(&original, &s.range),
+            None => original.clone(),
+        };
         let outline = layout_syntax::outline(&text);
         let file = SourceFile::builder(
             path,
@@ -782,20 +796,27 @@ fn whole_file_diagnostics(db: &dyn salsa::Database, file: SourceFile) -> Vec<Dia
     let mut out = Vec::new();
     if let Some(s) = file.selection(db) {
         let span = Span::new(s.header.start, s.header.end);
+        let which = if s.chosen {
+            format!("dump {}, as asked", s.number)
+        } else {
+            format!("the last TritonGPU one (dump {})", s.number)
+        };
         let message = match s.kind {
             SelectionKind::Log => format!(
-                "this is an MLIR_ENABLE_DUMP log of {} dumps: layoutc analyses the last TritonGPU one, the module printed before {}",
+                "this is an MLIR_ENABLE_DUMP log of {} dumps: layoutc analyses {which}, the module printed before {}",
                 s.dumps,
                 s.pass.as_deref().unwrap_or("the lowering")
             ),
-            SelectionKind::Modules => format!(
-                "this file holds {} dumps: layoutc analyses the last TritonGPU one, here",
-                s.dumps
-            ),
+            SelectionKind::Modules => {
+                format!(
+                    "this file holds {} dumps: layoutc analyses {which}, here",
+                    s.dumps
+                )
+            }
         };
         out.push(
             Diagnostic::warning(Code::SeveralDumps, span, message)
-                .with_note("names are file-wide: split the file to check the other dumps"),
+                .with_note("`--section PASS` or `--section N` picks another dump; names are file-wide, so one is analysed at a time"),
         );
     }
     let blank = file.items(db).is_empty()

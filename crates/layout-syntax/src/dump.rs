@@ -21,6 +21,10 @@ pub struct Selection {
     pub header: Range<usize>,
     /// The pass the section was printed before (a log).
     pub pass: Option<String>,
+    /// Its position among the dumps, from 1.
+    pub number: usize,
+    /// Whether the user named it (else it is the last TritonGPU module).
+    pub chosen: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,9 +37,97 @@ pub enum SelectionKind {
 
 const HEADER: &str = "// -----// IR Dump ";
 
+/// Which dump of a multi-dump file to analyse.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SectionChoice {
+    /// The last TritonGPU module (the default).
+    #[default]
+    LastTritonGpu,
+    /// A log's last section printed before this pass
+    /// (`TritonGPURemoveLayoutConversions`, `ConvertTritonGPUToLLVM`).
+    Pass(String),
+    /// The n-th dump, counting from 1.
+    Number(usize),
+}
+
+impl std::str::FromStr for SectionChoice {
+    type Err = std::convert::Infallible;
+
+    /// A number is a position, anything else a pass name.
+    fn from_str(s: &str) -> Result<SectionChoice, Self::Err> {
+        Ok(match s.trim().parse::<usize>() {
+            Ok(n) => SectionChoice::Number(n),
+            Err(_) => SectionChoice::Pass(s.trim().to_string()),
+        })
+    }
+}
+
 /// The dump to analyse, when `text` holds several; `None` for one dump or
 /// a `.lay` file.
 pub fn select(text: &str) -> Option<Selection> {
+    select_with(text, &SectionChoice::LastTritonGpu).unwrap_or_default()
+}
+
+/// The dump `choice` names; an error that lists what there is when the
+/// file has no such dump.
+pub fn select_with(text: &str, choice: &SectionChoice) -> Result<Option<Selection>, String> {
+    let Some(all) = dumps(text) else {
+        return match choice {
+            SectionChoice::LastTritonGpu => Ok(None),
+            _ => Err("this file holds one dump: there is no section to choose".into()),
+        };
+    };
+    let k = match choice {
+        SectionChoice::LastTritonGpu => (0..all.len())
+            .rev()
+            .find(|&k| is_tritongpu(&text[all[k].range.clone()]))
+            .unwrap_or(all.len() - 1),
+        SectionChoice::Number(n) => {
+            if *n == 0 || *n > all.len() {
+                return Err(format!(
+                    "there is no dump {n}: this file holds {} (1 to {})",
+                    all.len(),
+                    all.len()
+                ));
+            }
+            n - 1
+        }
+        SectionChoice::Pass(pass) => match (0..all.len())
+            .rev()
+            .find(|&k| all[k].pass.as_deref() == Some(pass.as_str()))
+        {
+            Some(k) => k,
+            None => {
+                let mut passes: Vec<&str> = Vec::new();
+                for p in all.iter().filter_map(|d| d.pass.as_deref()) {
+                    if !passes.contains(&p) {
+                        passes.push(p);
+                    }
+                }
+                return Err(if passes.is_empty() {
+                    format!(
+                        "no dump here is printed before `{pass}`: the dumps have no pass names; name one by number (1 to {})",
+                        all.len()
+                    )
+                } else {
+                    format!(
+                        "no dump here is printed before `{pass}`; the passes are {}",
+                        passes.join(", ")
+                    )
+                });
+            }
+        },
+    };
+    let mut chosen = all[k].clone();
+    chosen.dumps = all.len();
+    chosen.number = k + 1;
+    chosen.chosen = !matches!(choice, SectionChoice::LastTritonGpu);
+    Ok(Some(chosen))
+}
+
+/// Every dump of a multi-dump file, in order (`dumps` and `number` to be
+/// filled in); `None` for a file with one dump or none.
+fn dumps(text: &str) -> Option<Vec<Selection>> {
     let lines = line_ranges(text);
     let headers: Vec<usize> = lines
         .iter()
@@ -54,27 +146,28 @@ pub fn select(text: &str) -> Option<Selection> {
                 (h, lines[h].start..end)
             })
             .collect();
-        // The last section that is still TritonGPU: a `tt.func` with
-        // Triton's encodings (`ttg.` ops or attributes), not yet LLVM.
-        let (h, range) = sections
-            .iter()
-            .rev()
-            .find(|(_, r)| is_tritongpu(&text[r.clone()]))
-            .or_else(|| sections.last())?
-            .clone();
-        let header = lines[h].clone();
-        let pass = text[header.clone()]
-            .trim_start_matches(HEADER)
-            .split_whitespace()
-            .nth(1)
-            .map(|p| p.trim_end_matches(':').to_string());
-        return Some(Selection {
-            kind: SelectionKind::Log,
-            dumps: sections.len(),
-            range,
-            header,
-            pass,
-        });
+        return Some(
+            sections
+                .into_iter()
+                .map(|(h, range)| {
+                    let header = lines[h].clone();
+                    let pass = text[header.clone()]
+                        .trim_start_matches(HEADER)
+                        .split_whitespace()
+                        .nth(1)
+                        .map(|p| p.trim_end_matches(':').to_string());
+                    Selection {
+                        kind: SelectionKind::Log,
+                        dumps: 0,
+                        number: 0,
+                        chosen: false,
+                        range,
+                        header,
+                        pass,
+                    }
+                })
+                .collect(),
+        );
     }
     let modules: Vec<usize> = lines
         .iter()
@@ -116,21 +209,22 @@ pub fn select(text: &str) -> Option<Selection> {
             s
         })
         .collect();
-    let k = (0..modules.len())
-        .rev()
-        .find(|&k| {
-            let end = starts.get(k + 1).map_or(text.len(), |&s| lines[s].start);
-            is_tritongpu(&text[lines[starts[k]].start..end])
-        })
-        .unwrap_or(modules.len() - 1);
-    let end = starts.get(k + 1).map_or(text.len(), |&s| lines[s].start);
-    Some(Selection {
-        kind: SelectionKind::Modules,
-        dumps: modules.len(),
-        range: lines[starts[k]].start..end,
-        header: lines[modules[k]].clone(),
-        pass: None,
-    })
+    Some(
+        (0..modules.len())
+            .map(|k| {
+                let end = starts.get(k + 1).map_or(text.len(), |&s| lines[s].start);
+                Selection {
+                    kind: SelectionKind::Modules,
+                    dumps: 0,
+                    number: 0,
+                    chosen: false,
+                    range: lines[starts[k]].start..end,
+                    header: lines[modules[k]].clone(),
+                    pass: None,
+                }
+            })
+            .collect(),
+    )
 }
 
 fn is_tritongpu(section: &str) -> bool {
@@ -222,5 +316,25 @@ module attributes {\"ttg.num-warps\" = 4 : i32} {
         assert_eq!((s.kind, s.dumps), (SelectionKind::Modules, 2));
         assert!(two[s.range.clone()].starts_with("#a = #ttg.blocked<{sizePerThread = [2]"));
         assert!(select("module {\n}\n").is_none());
+    }
+
+    #[test]
+    fn a_named_section_is_chosen_by_pass_or_number() {
+        let by_pass = select_with(LOG, &"Inliner".parse().unwrap())
+            .unwrap()
+            .unwrap();
+        assert_eq!((by_pass.number, by_pass.chosen), (1, true));
+        assert!(LOG[by_pass.range.clone()].contains("module {"));
+        let by_number = select_with(LOG, &SectionChoice::Number(3))
+            .unwrap()
+            .unwrap();
+        assert_eq!(by_number.pass.as_deref(), Some("ConvertNVVMToLLVMPass"));
+        let missing = select_with(LOG, &"Nowhere".parse().unwrap()).unwrap_err();
+        assert!(
+            missing.contains("Inliner, TritonGPURemoveLayoutConversions, ConvertNVVMToLLVMPass"),
+            "{missing}"
+        );
+        assert!(select_with(LOG, &SectionChoice::Number(4)).is_err());
+        assert!(select_with("module {\n}\n", &SectionChoice::Number(1)).is_err());
     }
 }

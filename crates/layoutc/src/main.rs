@@ -70,14 +70,22 @@ enum Command {
         paths: Vec<String>,
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
+        /// In an MLIR_ENABLE_DUMP log or a file of several dumps, the dump to
+        /// analyse: a pass name (the last section printed before it) or a
+        /// number from 1. By default, the last TritonGPU module.
+        #[arg(long, value_name = "PASS|N")]
+        section: Option<layout_syntax::dump::SectionChoice>,
     },
     /// Show the values a file declares: bases, ownership grids, tables.
     Show {
         file: String,
-        /// Show only this declaration.
+        /// Show only this declaration (or kernel, `@name`).
         name: Option<String>,
         #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
         format: ShowFormat,
+        /// The dump to analyse in a file of several (see `check --section`).
+        #[arg(long, value_name = "PASS|N")]
+        section: Option<layout_syntax::dump::SectionChoice>,
     },
     /// Answer every `solve` block: the layout, its cost per access, the
     /// lower bound and why it is (or is not) proved optimal.
@@ -190,8 +198,17 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Check { paths, format } => render::check(&paths, format, color),
-        Command::Show { file, name, format } => show::show(&file, name.as_deref(), format),
+        Command::Check {
+            paths,
+            format,
+            section,
+        } => render::check(&paths, format, color, &section.unwrap_or_default()),
+        Command::Show {
+            file,
+            name,
+            format,
+            section,
+        } => show::show(&file, name.as_deref(), format, &section.unwrap_or_default()),
         Command::Solve {
             file,
             format,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
 use layout_db::{Database, Diagnostic, FileReport, Severity, SourceFile, check_file};
 use layout_syntax::Span;
+use layout_syntax::dump::SectionChoice;
 use serde_json::{Value as Json, json};
 
 use crate::files::{self, LineIndex};
@@ -23,10 +24,21 @@ pub struct Checked {
 }
 
 /// Checks one file in a fresh database.
-pub fn check_text(path: PathBuf, source: files::Source, with_values: bool) -> Checked {
+pub fn check_text(
+    path: PathBuf,
+    source: files::Source,
+    with_values: bool,
+    section: &SectionChoice,
+) -> Result<Checked, Usage> {
     let text = source.text;
     let mut db = Database::default();
-    let file = SourceFile::open(&mut db, path.display().to_string(), text.clone());
+    let selection = match section {
+        SectionChoice::LastTritonGpu => layout_syntax::dump::select(&text),
+        chosen => layout_syntax::dump::select_with(&text, chosen)
+            .map_err(|why| Usage(format!("{}: --section: {why}", path.display())))?,
+    };
+    let file =
+        SourceFile::open_selecting(&mut db, path.display().to_string(), text.clone(), selection);
     let mut report = check_file(&db, file).clone();
     if let Some(d) = source.not_utf8 {
         // The first bad byte outside comments and strings is also a stray
@@ -51,17 +63,17 @@ pub fn check_text(path: PathBuf, source: files::Source, with_values: bool) -> Ch
     } else {
         (Vec::new(), Vec::new())
     };
-    Checked {
+    Ok(Checked {
         path,
         text,
         report,
         values,
         kernels,
-    }
+    })
 }
 
 /// Checks files on all cores; results come back in input order.
-fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
+fn check_all(paths: Vec<PathBuf>, section: &SectionChoice) -> Result<Vec<Checked>, Usage> {
     let texts: Vec<(PathBuf, files::Source)> = paths
         .into_iter()
         .map(|p| files::read(&p).map(|t| (p, t)))
@@ -70,7 +82,7 @@ fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
         .map_or(1, |n| n.get())
         .min(texts.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut results: Vec<Option<Checked>> = (0..texts.len()).map(|_| None).collect();
+    let mut results: Vec<Option<Result<Checked, Usage>>> = (0..texts.len()).map(|_| None).collect();
     let slots = std::sync::Mutex::new(&mut results);
     let progress = crate::progress::FileProgress::start(texts.len());
     std::thread::scope(|s| {
@@ -79,7 +91,7 @@ fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((p, t)) = texts.get(i) else { break };
-                    let c = check_text(p.clone(), t.clone(), false);
+                    let c = check_text(p.clone(), t.clone(), false, section);
                     progress.checked(p);
                     if let Ok(mut slots) = slots.lock() {
                         slots[i] = Some(c);
@@ -89,12 +101,17 @@ fn check_all(paths: Vec<PathBuf>) -> Result<Vec<Checked>, Usage> {
         }
     });
     progress.finish();
-    Ok(results.into_iter().flatten().collect())
+    results.into_iter().flatten().collect()
 }
 
-pub fn check(paths: &[String], format: CheckFormat, color: bool) -> Result<u8, Usage> {
+pub fn check(
+    paths: &[String],
+    format: CheckFormat,
+    color: bool,
+    section: &SectionChoice,
+) -> Result<u8, Usage> {
     let files = files::expand(paths)?;
-    let checked = check_all(files)?;
+    let checked = check_all(files, section)?;
     let failed = checked.iter().any(|c| c.report.has_errors());
     match format {
         CheckFormat::Text => crate::out!("{}", text_report(&checked, color)),

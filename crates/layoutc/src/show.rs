@@ -13,9 +13,14 @@ use crate::kernels;
 use crate::render::{ariadne_report, check_text, diagnostic_json, source_cache, span_json};
 use crate::{ShowFormat, Usage};
 
-pub fn show(path: &str, name: Option<&str>, format: ShowFormat) -> Result<u8, Usage> {
+pub fn show(
+    path: &str,
+    name: Option<&str>,
+    format: ShowFormat,
+    section: &layout_syntax::dump::SectionChoice,
+) -> Result<u8, Usage> {
     let text = files::read(std::path::Path::new(path))?;
-    let checked = check_text(PathBuf::from(path), text, true);
+    let checked = check_text(PathBuf::from(path), text, true, section)?;
     let values: Vec<&NamedValue> = checked
         .values
         .iter()

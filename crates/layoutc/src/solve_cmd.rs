@@ -17,7 +17,12 @@ use layout_ide::present::solution_text;
 pub fn solve(path: &str, format: ShowFormat, write: bool) -> Result<u8, Usage> {
     let source = files::read(Path::new(path))?;
     let progress = Progress::start(path, format);
-    let checked = check_text(PathBuf::from(path), source, true);
+    let checked = check_text(
+        PathBuf::from(path),
+        source,
+        true,
+        &layout_syntax::dump::SectionChoice::LastTritonGpu,
+    )?;
     progress.finish();
     let solved: Vec<(&NamedValue, &SolveOutcome)> = checked
         .values

@@ -502,3 +502,44 @@ fn a_binary_is_one_error_not_a_flood() {
     let o = layoutc(&["check", &path]);
     assert!(stdout(&o).len() + String::from_utf8_lossy(&o.stderr).len() < 2000);
 }
+
+#[test]
+fn a_log_section_is_chosen_by_pass_or_number() {
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/kernels/cumsum_1d_sm80.dump.log"
+    );
+    // By default the last TritonGPU module: the scan's 32 bytes (Triton's
+    // allocation is already in it).
+    let o = layoutc(&["show", log, "--format", "json"]);
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["kernels"][0]["shared_bytes"], 32);
+    assert_eq!(j["kernels"][0]["triton_shared_bytes"], 32);
+    // The module before the first layout cleanup: no allocation recorded yet.
+    let o = layoutc(&[
+        "show",
+        log,
+        "--section",
+        "TritonGPURemoveLayoutConversions",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["kernels"][0]["shared_bytes"], 32);
+    assert!(j["kernels"][0].get("triton_shared_bytes").is_none());
+    let said = j["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(said.contains("as asked"), "{said}");
+    // A pass the log does not have is bad usage, with the passes it has.
+    let o = layoutc(&["check", log, "--section", "NoSuchPass"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("ConvertTritonGPUToLLVM"), "{err}");
+    let o = layoutc(&["check", log, "--section", "999"]);
+    assert_eq!(o.status.code(), Some(2));
+}
