@@ -52,6 +52,20 @@ pub struct Block {
     pub ops: Vec<OpId>,
 }
 
+impl Op {
+    /// The operands' types: the text before `->` (all of it without one).
+    pub fn operand_types(&self) -> &str {
+        self.types
+            .split_once("->")
+            .map_or(&self.types, |(from, _)| from)
+    }
+
+    /// The results' types: the text after `->` (all of it without one).
+    pub fn result_types(&self) -> &str {
+        self.types.rsplit("->").next().unwrap_or(&self.types)
+    }
+}
+
 impl Function {
     /// Operations in post order (an operation after everything nested in
     /// it), as Triton's allocator numbers them.

@@ -326,7 +326,7 @@ impl Context<'_> {
                 .iter()
                 .filter(|op| op.name == "ttng.tmem_alloc")
                 .filter_map(|op| {
-                    let t = scratch::parse_type(op.types.rsplit("->").next()?)?;
+                    let t = scratch::parse_type(op.result_types())?;
                     Some(TensorMemoryAlloc {
                         span: op.span,
                         columns: scratch::tensor_memory_columns(&t)?,
@@ -384,7 +384,7 @@ impl Context<'_> {
     /// A `local_alloc`'s buffer: `Some(None)` when it is not in shared
     /// memory, `None` when it cannot be sized.
     fn explicit(&self, op: &mlir::Op) -> Option<Option<(u64, u64)>> {
-        let result = op.types.rsplit("->").next().unwrap_or(&op.types);
+        let result = op.result_types();
         let memdesc = scratch::parse_type(result)?;
         if memdesc.in_tensor_memory() {
             return Some(None);
@@ -399,13 +399,7 @@ impl Context<'_> {
         let op = &f.ops[id];
         let line = &self.text[op.span.start..op.span.end];
         let types = scratch::parse_types(&op.types);
-        let inputs = |types: &[TypeText]| -> Vec<TypeText> {
-            let arrow = op.types.find("->").unwrap_or(op.types.len());
-            scratch::parse_types(&op.types[..arrow])
-                .into_iter()
-                .take(types.len())
-                .collect()
-        };
+        let inputs = || scratch::parse_types(op.operand_types());
         match op.name.as_str() {
             "ttg.convert_layout" | "triton_gpu.convert_layout" => self.conversion(op).map(|c| {
                 if c.kind.name() == "shared" {
@@ -415,12 +409,12 @@ impl Context<'_> {
                 }
             }),
             "tt.reduce" => {
-                let ins = inputs(&types);
+                let ins = inputs();
                 let (_, layout) = self.layout(ins.first()?)?;
                 scratch::reduce(&ins, &layout, scratch::axis(line)?)
             }
             "tt.scan" => {
-                let ins = inputs(&types);
+                let ins = inputs();
                 let (encoding, layout) = self.layout(ins.first()?)?;
                 scratch::scan(&ins, &encoding, &layout, scratch::axis(line)?)
             }
@@ -433,7 +427,7 @@ impl Context<'_> {
                 if !used {
                     return Some(0);
                 }
-                let result_type = op.types.rsplit("->").next().unwrap_or(&op.types);
+                let result_type = op.result_types();
                 match scratch::parse_type(result_type) {
                     Some(t) => {
                         let (_, layout) = self.layout(&t)?;
@@ -654,8 +648,7 @@ impl Context<'_> {
             return Vec::new();
         }
         let line = &self.text[op.span.start..op.span.end];
-        let arrow = op.types.find("->").unwrap_or(op.types.len());
-        let inputs = scratch::parse_types(&op.types[..arrow]);
+        let inputs = scratch::parse_types(op.operand_types());
         let (Some(first), Some(axis)) = (inputs.first(), scratch::axis(line)) else {
             return Vec::new();
         };
@@ -705,7 +698,7 @@ impl Context<'_> {
     /// the bins, or writes what its atomic returned) and then loads its
     /// share of the result.
     fn exchange_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
-        let result_type = op.types.rsplit("->").next().unwrap_or(&op.types);
+        let result_type = op.result_types();
         let (bits, registers) = match scratch::parse_type(result_type) {
             Some(t) => {
                 let Some(bits) = scratch::element_bits(&t.element) else {
@@ -758,8 +751,7 @@ impl Context<'_> {
     fn reduce_instructions(&self, f: &Function, id: OpId) -> Vec<InstructionCount> {
         let op = &f.ops[id];
         let line = &self.text[op.span.start..op.span.end];
-        let arrow = op.types.find("->").unwrap_or(op.types.len());
-        let inputs = scratch::parse_types(&op.types[..arrow]);
+        let inputs = scratch::parse_types(op.operand_types());
         let (Some(first), Some(axis)) = (inputs.first(), scratch::axis(line)) else {
             return Vec::new();
         };
@@ -860,7 +852,7 @@ fn memdesc_aliases(f: &Function) -> HashMap<String, Vec<OpId>> {
             if op.name.ends_with("local_alloc") {
                 continue;
             }
-            let result_type = op.types.rsplit("->").next().unwrap_or("");
+            let result_type = op.result_types();
             if !op.regions.is_empty() {
                 // Loop-carried and yielded values.
                 let carried_from = if op.name == "scf.for" { 3 } else { 0 };
