@@ -187,45 +187,22 @@ pub fn reduce(inputs: &[TypeText], layout: &LinearLayout, axis: usize) -> Option
 
 /// Scratch of `tt.scan` over `axis` (blocked layouts only; Triton lowers
 /// nothing else): each warp's partial result for every element it holds
-/// off the axis, per block of the tensor.
+/// off the axis, per block of the tensor, for each input.
 pub fn scan(
     inputs: &[TypeText],
     encoding: &Encoding,
     layout: &LinearLayout,
     axis: usize,
 ) -> Option<u64> {
-    let Encoding::Blocked(b) = encoding else {
-        return Some(0);
-    };
     let first = inputs.first()?;
-    if warps_along(layout, axis) == 1 {
+    let Some(walk) = scan_walk(&first.shape, encoding, layout, axis) else {
         return Some(0);
-    }
-    let rank = first.shape.len();
-    let per = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(1) as u64;
-    let blocks = |i: usize| {
-        (first.shape[i] as u64).div_ceil(
-            per(&b.size_per_thread, i) * per(&b.threads_per_warp, i) * per(&b.warps_per_cta, i),
-        )
     };
-    let warps: u64 = b.warps_per_cta.iter().map(|&w| w as u64).product();
-    let off_axis = |v: &[u32]| -> u64 {
-        (0..rank)
-            .filter(|&i| i != axis)
-            .map(|i| per(v, i))
-            .product()
-    };
-    let off_axis_blocks: u64 = (0..rank).filter(|&i| i != axis).map(blocks).product();
-    let elements = warps
-        * off_axis(&b.threads_per_warp)
-        * off_axis(&b.size_per_thread)
-        * blocks(axis)
-        * off_axis_blocks;
     let bytes: u64 = inputs
         .iter()
         .map(|t| element_bytes(&t.element))
         .sum::<Option<u64>>()?;
-    Some(elements * bytes)
+    Some(walk.scratch_elements * bytes)
 }
 
 /// How Triton's scan lowering walks a blocked tensor across warps: each
@@ -242,6 +219,9 @@ pub struct ScanWalk {
     /// Whether the scratch holds one row of warps only (then each chunk's
     /// partials are contiguous and read as one vector).
     pub contiguous: bool,
+    /// Elements of the scratch: every warp's partial for each element it
+    /// holds off the axis, per block.
+    pub scratch_elements: u64,
 }
 
 pub fn scan_walk(
@@ -278,6 +258,7 @@ pub fn scan_walk(
         axis_blocks: blocks(axis),
         axis_warps,
         contiguous: (warps / axis_warps) * per_warp * off_axis_blocks == 1,
+        scratch_elements: warps * per_warp * blocks(axis) * off_axis_blocks,
     })
 }
 
