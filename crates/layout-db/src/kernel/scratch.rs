@@ -40,6 +40,11 @@ impl TypeText {
             .unwrap_or_else(|| self.shape.clone())
     }
 
+    /// Elements of a memdesc's whole allocation (every pipeline stage).
+    pub fn allocation_elements(&self) -> u64 {
+        self.allocation_shape().iter().map(|&d| d as u64).product()
+    }
+
     pub fn in_tensor_memory(&self) -> bool {
         self.extra.iter().any(|p| p.contains("tensor_memory"))
     }
@@ -286,23 +291,9 @@ pub fn atomic(result: Option<(&TypeText, &LinearLayout)>, scalar: Option<&str>) 
 /// and its alignment.
 pub fn local_alloc(memdesc: &TypeText, encoding: Option<&Encoding>) -> Option<(u64, u64)> {
     let bits = element_bits(&memdesc.element)? as u64;
-    let elements: u64 = memdesc
-        .allocation_shape()
-        .iter()
-        .map(|&d| d as u64)
-        .product();
+    let elements = memdesc.allocation_elements();
     let (elements, alignment) = match encoding {
-        Some(Encoding::PaddedShared(p)) => {
-            let mut padding = 0u64;
-            for &(interval, pad) in &p.intervals {
-                let (interval, pad) = (interval as u64, pad as u64);
-                padding += (elements / interval) * pad;
-                if elements.is_multiple_of(interval) {
-                    padding -= pad;
-                }
-            }
-            (elements + padding, 16)
-        }
+        Some(Encoding::PaddedShared(p)) => (p.alloc_elements(elements), 16),
         Some(Encoding::NvmmaShared(n)) => {
             let phases = (n.swizzling_byte_width / 16).max(1) as u64;
             (elements, 128 * phases)
@@ -317,12 +308,9 @@ pub fn local_alloc(memdesc: &TypeText, encoding: Option<&Encoding>) -> Option<(u
 /// in whole allocation granules (a power of two, at least 32 columns).
 pub fn tensor_memory_columns(memdesc: &TypeText) -> Option<u64> {
     let bits = element_bits(&memdesc.element)? as u64;
-    let elements: u64 = memdesc
-        .allocation_shape()
-        .iter()
-        .map(|&d| d as u64)
-        .product();
-    let columns = (elements * bits).div_ceil(32).div_ceil(128);
+    let columns = (memdesc.allocation_elements() * bits)
+        .div_ceil(32)
+        .div_ceil(128);
     Some(columns.next_power_of_two().max(32))
 }
 
