@@ -13,16 +13,9 @@ fn vectors() -> serde_json::Value {
 }
 
 fn bases(v: &serde_json::Value) -> Vec<Vec<u32>> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            b.as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_u64().unwrap() as u32)
-                .collect()
-        })
+    layout_test_support::lists(v)
+        .into_iter()
+        .map(|b| b.into_iter().map(|x| x as u32).collect())
         .collect()
 }
 

@@ -27,7 +27,8 @@ pub fn typed_vectors<T: for<'de> Deserialize<'de>>(rel: &str) -> T {
     serde_json::from_str(&vectors_text(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-fn lists(v: &Value) -> Vec<Vec<i64>> {
+/// A JSON list of integer lists (a dim's bases, as the generators write them).
+pub fn lists(v: &Value) -> Vec<Vec<i64>> {
     v.as_array()
         .unwrap()
         .iter()
