@@ -641,12 +641,16 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
         let shift = offsets[index];
         open_modules += usize::from(syntax.opens_module);
         for e in &syntax.errors {
-            if e.message == layout_syntax::parser::UNOPENED_CLOSER && open_modules > 0 {
+            if e.kind == layout_syntax::SyntaxErrorKind::UnopenedCloser && open_modules > 0 {
                 open_modules -= 1;
                 continue;
             }
+            let code = match e.kind {
+                layout_syntax::SyntaxErrorKind::TooDeep => Code::TooDeep,
+                _ => Code::Syntax,
+            };
             report.diagnostics.push(Diagnostic::error(
-                Code::Syntax,
+                code,
                 e.span.shift(shift),
                 e.message.clone(),
             ));
@@ -716,6 +720,14 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
 /// The most diagnostics one file reports: past the first hundred, a file
 /// is not what its extension says (or is badly broken), and more lines
 /// only bury the first ones.
+/// The stack a thread that checks files should have. Parsing and
+/// evaluating recurse once per level of an item's nesting, which the parser
+/// bounds ([`layout_syntax::parser::MAX_NESTING`]); a level costs up to a
+/// few hundred KiB of stack in an unoptimised build, more than the 2 MiB a
+/// spawned thread gets by default. The CLI and the server run their work on
+/// threads of this size (untouched pages cost no memory).
+pub const STACK_BYTES: usize = 64 << 20;
+
 pub const DIAGNOSTIC_LIMIT: usize = 100;
 
 /// The first [`DIAGNOSTIC_LIMIT`] diagnostics of a file, and one that says

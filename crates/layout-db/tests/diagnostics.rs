@@ -55,11 +55,16 @@ fn every_code_is_documented_with_an_example_that_triggers_it() {
     for code in Code::ALL {
         if matches!(
             code,
-            Code::Internal | Code::NotUtf8 | Code::SharedConversion | Code::BankConflicts
+            Code::Internal
+                | Code::NotUtf8
+                | Code::TooDeep
+                | Code::SharedConversion
+                | Code::BankConflicts
         ) {
             // A bug of layoutc's own has no example; a file that is not
-            // UTF-8 cannot be written in UTF-8, and the dump warnings need a
-            // dump (tests/cli.rs has both).
+            // UTF-8 cannot be written in UTF-8, E0003's is 500 characters
+            // long (`nesting_is_bounded` below), and the dump warnings need
+            // a dump (tests/cli.rs has both).
             continue;
         }
         assert!(
@@ -161,4 +166,64 @@ fn contradictory_solve_keys_are_errors_at_their_keys() {
             "{extra}: {diags:#?}"
         );
     }
+}
+
+/// No input exhausts the stack: an item nested deeper than the limit is one
+/// E0003 at the token that passes it, and the items around it are checked.
+#[test]
+fn nesting_is_bounded() {
+    // On a thread as large as the CLI's and the server's.
+    std::thread::Builder::new()
+        .stack_size(layout_db::STACK_BYTES)
+        .spawn(deep_items)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn deep_items() {
+    let limit = layout_syntax::parser::MAX_NESTING;
+    let deep = |depth: usize| format!("{}1{}", "(".repeat(depth), ")".repeat(depth));
+    let sum = |terms: usize| vec!["1"; terms].join(" + ");
+    let cases = [
+        ("parentheses", format!("let a = {}", deep(10_000))),
+        ("a flat sum", format!("let a = {}", sum(3_000))),
+        (
+            "negations",
+            format!("let a = {}true", "not ".repeat(100_000)),
+        ),
+        (
+            "brackets",
+            format!("let a = {}1{}", "[".repeat(5_000), "]".repeat(5_000)),
+        ),
+        ("indexing", format!("let a = [1]{}", "[0]".repeat(5_000))),
+        (
+            "a CuTe tuple",
+            format!("check cute {}:1 == cute 1:1", deep(5_000)),
+        ),
+        (
+            "a pasted type",
+            format!(
+                "%0 = tt.splat %p : {}f16{}",
+                "tensor<4x".repeat(5_000),
+                ">".repeat(5_000)
+            ),
+        ),
+    ];
+    for (what, item) in cases {
+        let src = format!("let before = 1\n{item}\ncheck before + 1 == 3\n");
+        let diags = diagnose(&src);
+        let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["E0003", "E0401"], "{what}: {diags:#?}");
+        assert!(diags[0].span.start > src.find('\n').unwrap(), "{what}");
+    }
+    // Just inside the limit, the item is read and evaluated.
+    let src = format!("let a = {}\ncheck a == 2\n", deep(limit));
+    let codes: Vec<String> = diagnose(&src)
+        .iter()
+        .map(|d| d.code.as_str().into())
+        .collect();
+    assert_eq!(codes, ["E0401"]);
+    let src = format!("let a = {}\ncheck a == {limit}\n", sum(limit));
+    assert!(diagnose(&src).is_empty());
 }

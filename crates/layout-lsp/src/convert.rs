@@ -34,6 +34,45 @@ pub fn text_edit(index: &LineIndex, text: &str, e: &layout_ide::TextEdit) -> lsp
     lsp::TextEdit::new(range(index, text, e.span), e.new_text.clone())
 }
 
+/// layout-ide's Markdown, as Markdown or, for a client that reads only
+/// plain text, without its markup.
+pub fn markup(value: String, plain: bool) -> lsp::MarkupContent {
+    if plain {
+        lsp::MarkupContent {
+            kind: lsp::MarkupKind::PlainText,
+            value: plain_text(&value),
+        }
+    } else {
+        markdown(value)
+    }
+}
+
+/// Markdown's text without fences, emphasis, code marks or heading marks;
+/// the fenced blocks (grids, tables) keep their lines as they are.
+pub fn plain_text(markdown: &str) -> String {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            out.push(line.to_string());
+            continue;
+        }
+        // A heading's marks, not an alias's `#`.
+        let hashes = line.len() - line.trim_start_matches('#').len();
+        let line = match line[hashes..].strip_prefix(' ') {
+            Some(title) if (1..=6).contains(&hashes) => title,
+            _ => line,
+        };
+        let line = if line == "---" { "" } else { line };
+        out.push(line.replace("**", "").replace('`', ""));
+    }
+    out.join("\n")
+}
+
 pub fn markdown(value: String) -> lsp::MarkupContent {
     lsp::MarkupContent {
         kind: lsp::MarkupKind::Markdown,

@@ -20,16 +20,25 @@ pub struct Backend {
     next_result_id: std::sync::atomic::AtomicU64,
     /// Whether the client shows `$/progress` (window.workDoneProgress).
     progress: std::sync::atomic::AtomicBool,
+    /// Whether hovers and completion documentation go as plain text: the
+    /// client said which formats it reads, and Markdown was not one.
+    plain_hover: std::sync::atomic::AtomicBool,
+    plain_completion_docs: std::sync::atomic::AtomicBool,
+    /// Set by `shutdown`: an `exit` after it ends the process with 0.
+    shut_down: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Backend {
-    pub fn new(client: Client) -> Backend {
+    pub fn new(client: Client, shut_down: Arc<std::sync::atomic::AtomicBool>) -> Backend {
         Backend {
             client,
             docs: Arc::new(Mutex::new(Documents::default())),
             tokens: Default::default(),
             next_result_id: Default::default(),
             progress: Default::default(),
+            plain_hover: Default::default(),
+            plain_completion_docs: Default::default(),
+            shut_down,
         }
     }
 
@@ -219,6 +228,30 @@ impl LanguageServer for Backend {
             .unwrap_or(false);
         self.progress
             .store(shows_progress, std::sync::atomic::Ordering::Relaxed);
+        let text_caps = params.capabilities.text_document.as_ref();
+        let plain = |formats: Option<&Vec<MarkupKind>>| {
+            formats.is_some_and(|f| !f.contains(&MarkupKind::Markdown))
+        };
+        self.plain_hover.store(
+            plain(
+                text_caps
+                    .and_then(|t| t.hover.as_ref())
+                    .and_then(|h| h.content_format.as_ref()),
+            ),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        self.plain_completion_docs.store(
+            plain(
+                text_caps
+                    .and_then(|t| t.completion.as_ref())
+                    .and_then(|c| c.completion_item.as_ref())
+                    .and_then(|i| i.documentation_format.as_ref()),
+            ),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        if let Some(pid) = params.process_id {
+            crate::parent::watch(pid);
+        }
         Ok(InitializeResult {
             server_info: Some(ServerInfo {
                 name: "layoutc".into(),
@@ -273,6 +306,8 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.shut_down
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         Ok(())
     }
 
@@ -309,13 +344,19 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
-        self.at("hover", &p.text_document.uri, p.position, |s, offset| {
-            let h = layout_ide::hover::hover(&s.db, s.file, offset)?;
-            Some(Hover {
-                contents: HoverContents::Markup(convert::markdown(h.markdown)),
-                range: Some(convert::range(&s.index, &s.text, h.span)),
-            })
-        })
+        let plain = self.plain_hover.load(std::sync::atomic::Ordering::Relaxed);
+        self.at(
+            "hover",
+            &p.text_document.uri,
+            p.position,
+            move |s, offset| {
+                let h = layout_ide::hover::hover(&s.db, s.file, offset)?;
+                Some(Hover {
+                    contents: HoverContents::Markup(convert::markup(h.markdown, plain)),
+                    range: Some(convert::range(&s.index, &s.text, h.span)),
+                })
+            },
+        )
         .await
     }
 
@@ -531,11 +572,14 @@ impl LanguageServer for Backend {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let p = params.text_document_position;
+        let plain = self
+            .plain_completion_docs
+            .load(std::sync::atomic::Ordering::Relaxed);
         self.at(
             "completion",
             &p.text_document.uri,
             p.position,
-            |s, offset| {
+            move |s, offset| {
                 let items = layout_ide::completion::completions(&s.db, s.file, offset)
                     .into_iter()
                     .map(|c| CompletionItem {
@@ -544,7 +588,7 @@ impl LanguageServer for Backend {
                         detail: c.detail,
                         documentation: c
                             .doc
-                            .map(|d| Documentation::MarkupContent(convert::markdown(d))),
+                            .map(|d| Documentation::MarkupContent(convert::markup(d, plain))),
                         text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
                             convert::range(&s.index, &s.text, c.replace),
                             c.insert,

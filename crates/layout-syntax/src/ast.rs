@@ -400,4 +400,19 @@ pub enum AttrValueKind {
 pub struct SyntaxError {
     pub span: Span,
     pub message: String,
+    pub kind: SyntaxErrorKind,
+}
+
+/// What went wrong, for the checker to decide the code without reading the
+/// message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SyntaxErrorKind {
+    /// A token the grammar does not allow here.
+    Unexpected,
+    /// A `}` with nothing open in its item: it may close a `module` line
+    /// that an earlier item opened.
+    UnopenedCloser,
+    /// An item nested deeper than [`crate::parser::MAX_NESTING`] levels; it
+    /// is not parsed, so that no input can exhaust the stack.
+    TooDeep,
 }

@@ -4,7 +4,7 @@
 
 use chumsky::span::SimpleSpan;
 
-use crate::ast::{Span, SyntaxError};
+use crate::ast::{Span, SyntaxError, SyntaxErrorKind};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Token<'src> {
@@ -174,6 +174,7 @@ pub fn lex(src: &str) -> (Vec<Spanned<Token<'_>>>, Vec<SyntaxError>) {
             errors.push(SyntaxError {
                 span,
                 message: format!("unexpected character '{text}'"),
+                kind: SyntaxErrorKind::Unexpected,
             });
             continue;
         };
@@ -182,6 +183,7 @@ pub fn lex(src: &str) -> (Vec<Spanned<Token<'_>>>, Vec<SyntaxError>) {
             None => errors.push(SyntaxError {
                 span,
                 message: "this integer does not fit in 64 bits".into(),
+                kind: SyntaxErrorKind::Unexpected,
             }),
         }
     }

@@ -1171,6 +1171,21 @@ pub fn parse_items<'t, 's: 't>(
                 return (empty, errors);
             };
             let last = tokens.last().map_or(first.1.end, |t| t.1.end);
+            let whole = Item {
+                kind: ItemKind::Error,
+                span: Span::new(first.1.start, last),
+                location: None,
+            };
+            if let Some(at) = too_deep(tokens) {
+                errors.push(SyntaxError {
+                    span: span(at),
+                    message: format!(
+                        "nested more than {MAX_NESTING} levels deep: layoutc does not read this item"
+                    ),
+                    kind: SyntaxErrorKind::TooDeep,
+                });
+                return (whole, errors);
+            }
             let eoi: SimpleSpan = (last..last).into();
             let input = || tokens.map(eoi, |(t, s)| (t, s));
             let (out, failed) = quick
@@ -1184,21 +1199,87 @@ pub fn parse_items<'t, 's: 't>(
                     .parse_with_state(input(), &mut SimpleState(src))
                     .into_output_errors();
                 for e in errs {
+                    let message = describe(&e);
+                    let kind = if message == UNOPENED_CLOSER {
+                        SyntaxErrorKind::UnopenedCloser
+                    } else {
+                        SyntaxErrorKind::Unexpected
+                    };
                     errors.push(SyntaxError {
                         span: span(*e.span()),
-                        message: describe(&e),
+                        message,
+                        kind,
                     });
                 }
                 out
             };
-            let item = out.unwrap_or(Item {
-                kind: ItemKind::Error,
-                span: Span::new(first.1.start, last),
-                location: None,
-            });
-            (item, errors)
+            (out.unwrap_or(whole), errors)
         })
         .collect()
+}
+
+/// How deeply one item may nest: brackets, operator chains and postfix
+/// chains together. Real items nest a few levels; a generated or hostile one
+/// could nest 100,000, and every pass over the tree (parse, evaluate,
+/// format, hash) recurses once per level.
+pub const MAX_NESTING: usize = 128;
+
+/// Where `tokens` first nest deeper than [`MAX_NESTING`], counted on the
+/// tokens before parsing, as a bound on the depth of the tree any parse
+/// could build: each open bracket is a level, and so is each operator,
+/// `.` and closed bracket since the last separator at its bracket level
+/// (a chain `1+1+...` folds into a tree as deep as it is long).
+fn too_deep(tokens: &[Spanned<Token<'_>>]) -> Option<SimpleSpan> {
+    // Per open bracket: its opener and the levels its chain adds.
+    let mut frames: Vec<(char, usize)> = vec![(' ', 0)];
+    let mut depth = 0usize;
+    let chain = |frames: &mut Vec<(char, usize)>, depth: &mut usize| {
+        if let Some(top) = frames.last_mut() {
+            top.1 += 1;
+            *depth += 1;
+        }
+    };
+    for (token, at) in tokens {
+        match token {
+            Token::Ctrl(open @ ('(' | '[' | '{' | '<')) => {
+                frames.push((*open, 0));
+                depth += 1;
+            }
+            Token::Ctrl(close @ (')' | ']' | '}' | '>')) => {
+                let opener = match close {
+                    ')' => '(',
+                    ']' => '[',
+                    '}' => '{',
+                    _ => '<',
+                };
+                // A closer with no opener (or a `>` that compares) closes
+                // nothing; one with an opener below unclosed `<`s (which
+                // compared) closes them all.
+                if let Some(at) = frames.iter().rposition(|f| f.0 == opener)
+                    && at > 0
+                {
+                    for (_, levels) in frames.drain(at..) {
+                        depth -= 1 + levels;
+                    }
+                    chain(&mut frames, &mut depth);
+                }
+            }
+            Token::Ctrl(',' | ';' | ':' | '=') => {
+                if let Some(top) = frames.last_mut() {
+                    depth -= top.1;
+                    top.1 = 0;
+                }
+            }
+            Token::Op(_) | Token::Ctrl('.') | Token::Ident("not" | "and" | "or" | "in") => {
+                chain(&mut frames, &mut depth)
+            }
+            _ => {}
+        }
+        if depth > MAX_NESTING {
+            return Some(*at);
+        }
+    }
+    None
 }
 
 /// `lhs op rhs` over `s`, for the left folds of the operator levels.

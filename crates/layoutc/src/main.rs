@@ -197,7 +197,31 @@ fn main() -> ExitCode {
             std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
-    let result = match cli.command {
+    // Checking recurses once per level of an item's nesting (bounded by
+    // the parser), so commands run on a thread with room for that bound.
+    let run = move || run_command(cli.command, color);
+    let result = std::thread::Builder::new()
+        .name("layoutc".into())
+        .stack_size(layout_db::STACK_BYTES)
+        .spawn(run)
+        .map_err(|e| Usage(format!("cannot start a thread: {e}")))
+        .and_then(|thread| {
+            thread
+                .join()
+                .unwrap_or_else(|_| Err(Usage("internal error: a command panicked".into())))
+        });
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(Usage(msg)) => {
+            eprintln!("layoutc: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs one command; the exit status, or a usage error.
+fn run_command(command: Command, color: bool) -> Result<u8, Usage> {
+    match command {
         Command::Check {
             paths,
             format,
@@ -222,16 +246,6 @@ fn main() -> ExitCode {
             check,
             write,
         } => fmt_cmd::fmt(&paths, check, write),
-        Command::Lsp => {
-            layout_lsp::run_stdio();
-            Ok(0)
-        }
-    };
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(Usage(msg)) => {
-            eprintln!("layoutc: {msg}");
-            ExitCode::from(2)
-        }
+        Command::Lsp => Ok(layout_lsp::run_stdio()),
     }
 }

@@ -85,21 +85,27 @@ fn check_all(paths: Vec<PathBuf>, section: &SectionChoice) -> Result<Vec<Checked
     let mut results: Vec<Option<Result<Checked, Usage>>> = (0..texts.len()).map(|_| None).collect();
     let slots = std::sync::Mutex::new(&mut results);
     let progress = crate::progress::FileProgress::start(texts.len());
+    let work = || {
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some((p, t)) = texts.get(i) else { break };
+            let c = check_text(p.clone(), t.clone(), false, section);
+            progress.checked(p);
+            if let Ok(mut slots) = slots.lock() {
+                slots[i] = Some(c);
+            }
+        }
+    };
     std::thread::scope(|s| {
         for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((p, t)) = texts.get(i) else { break };
-                    let c = check_text(p.clone(), t.clone(), false, section);
-                    progress.checked(p);
-                    if let Ok(mut slots) = slots.lock() {
-                        slots[i] = Some(c);
-                    }
-                }
-            });
+            let worker = std::thread::Builder::new().stack_size(layout_db::STACK_BYTES);
+            if worker.spawn_scoped(s, work).is_err() {
+                break;
+            }
         }
     });
+    // Whatever no worker took (none could start) is checked here.
+    work();
     progress.finish();
     results.into_iter().flatten().collect()
 }

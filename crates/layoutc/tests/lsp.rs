@@ -1,7 +1,8 @@
 //! `layoutc lsp` end to end: the real binary driven over stdio by a small
 //! JSON-RPC client. A burst of incremental edits lands in order, positions
 //! are UTF-16 on lines with non-ASCII text, a panic inside one request is
-//! answered with an error, and no example crashes any feature.
+//! answered with an error, no example crashes any feature, and no frame a
+//! client can send ends the session.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -24,6 +25,11 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 impl Client {
     fn start() -> Client {
+        Client::start_with(json!({"capabilities": {}}))
+    }
+
+    /// A server initialized with `params` (capabilities, processId).
+    fn start_with(params: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_layoutc"))
             .arg("lsp")
             .env("LAYOUTC_LSP_TEST_HOOKS", "1")
@@ -68,7 +74,7 @@ impl Client {
             next_id: 1,
             notifications: Vec::new(),
         };
-        client.request("initialize", json!({"capabilities": {}}));
+        client.request("initialize", params);
         client.notify("initialized", json!({}));
         client
     }
@@ -76,6 +82,12 @@ impl Client {
     fn send(&mut self, message: Value) {
         let body = message.to_string();
         write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Bytes as they are, for frames no well-behaved client sends.
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
         self.stdin.flush().unwrap();
     }
 
@@ -453,6 +465,139 @@ fn a_long_solve_never_blocks_hovers_or_edits() {
         started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
+    );
+    c.shutdown();
+}
+
+/// An LSP frame around `body`, whatever the body is.
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+#[test]
+fn no_frame_a_client_can_send_ends_the_session() {
+    let mut c = Client::start();
+    c.open(URI, "let n = 3\n");
+    let bad: [(&[u8], i64); 6] = [
+        (b"{\"bad json", -32700),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":\"\xff\xfe\"}",
+            -32700,
+        ),
+        (b"{}", -32600),
+        (b"[1, 2]", -32600),
+        (
+            br#"{"jsonrpc":"2.0","id":{"x":1},"method":"textDocument/hover"}"#,
+            -32600,
+        ),
+        (b"null", -32600),
+    ];
+    let mut wire = Vec::new();
+    for (body, _) in &bad {
+        wire.extend(frame(body));
+    }
+    // A Content-Length no message has: the reader skips to the next header.
+    wire.extend(b"Content-Length: 99999999999999999999\r\n\r\n{}\r\n");
+    c.send_raw(&wire);
+    // A lone surrogate escape, as a client sends half an emoji: the text
+    // is kept, the half read as U+FFFD.
+    c.send_raw(&frame(
+        br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/half.lay","languageId":"lay","version":1,"text":"let half = 1 // \ud83d\n"}}}"#,
+    ));
+    // Parameters a method does not take are its own error, not the end.
+    let wrong = c.request("textDocument/hover", json!({"position": "here"}));
+    assert_eq!(wrong["error"]["code"], json!(-32602), "{wrong}");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///tmp/half.lay"}, "position": pos(0, 4)}),
+    );
+    assert!(
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("**half**"),
+        "{hover}"
+    );
+    let errors: Vec<i64> = c
+        .notifications
+        .iter()
+        .filter(|m| m["id"].is_null() && m.get("error").is_some())
+        .map(|m| m["error"]["code"].as_i64().unwrap())
+        .collect();
+    let mut expected: Vec<i64> = bad.iter().map(|(_, code)| *code).collect();
+    expected.push(-32700);
+    assert_eq!(errors, expected);
+    c.shutdown();
+}
+
+#[test]
+fn a_deeply_nested_document_is_a_diagnostic_not_a_crash() {
+    let mut c = Client::start();
+    let deep = format!(
+        "let a = {}1{}\nlet b = {}true\nlet c = 1\n",
+        "(".repeat(10_000),
+        ")".repeat(10_000),
+        "not ".repeat(100_000)
+    );
+    c.open(URI, &deep);
+    let diagnostics = c.diagnostics(1);
+    let codes: Vec<&str> = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["E0003", "E0003"]);
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": pos(2, 4)}),
+    );
+    assert!(
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("**c**")
+    );
+    c.shutdown();
+}
+
+#[test]
+fn exit_without_shutdown_is_status_1() {
+    let mut c = Client::start();
+    c.notify("exit", Value::Null);
+    assert_eq!(wait(&mut c.child).code(), Some(1));
+}
+
+#[test]
+fn the_server_exits_when_its_client_process_is_gone() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let mut parent = Command::new("sleep").arg("60").spawn().unwrap();
+    let mut c = Client::start_with(json!({"capabilities": {}, "processId": parent.id()}));
+    parent.kill().unwrap();
+    parent.wait().unwrap();
+    assert_eq!(wait(&mut c.child).code(), Some(1));
+}
+
+#[test]
+fn a_plain_text_client_gets_plain_text_hovers() {
+    let mut c = Client::start_with(json!({"capabilities": {
+        "textDocument": {"hover": {"contentFormat": ["plaintext"]}}
+    }}));
+    c.open(URI, "let n = 3\n");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": pos(0, 4)}),
+    );
+    let contents = &hover["result"]["contents"];
+    assert_eq!(contents["kind"], "plaintext", "{hover}");
+    let text = contents["value"].as_str().unwrap();
+    assert!(
+        text.contains('n') && !text.contains("**") && !text.contains("```"),
+        "{text}"
     );
     c.shutdown();
 }

@@ -117,6 +117,13 @@ no character; every such byte is read as U+001A (one byte, so positions stay
 those of the file) and the rest of the file is checked as usual. `layoutc
 fmt` leaves such a file alone. (Its example cannot be written in this UTF-8
 page: a Latin-1 `café` in a comment, byte 0xE9, is one.)"##;
+    TooDeep = "E0003", "nested too deeply",
+        r##"An item nests more than 256 levels deep: brackets inside brackets, or a
+chain of operators (`1 + 1 + ...`, `not not ...`) that folds into a tree as
+deep as it is long. layoutc does not read that item (every pass over it would
+recurse once per level, and a machine-made file could exhaust the stack); the
+rest of the file is checked as usual. Name the parts with `let` instead. The
+example is not printed here: it is 257 parentheses around a `1`."##;
     UndefinedName = "E0101", "undefined name",
         r##"Undefined name. When a declared name is close, the message suggests it.
 
