@@ -19,6 +19,7 @@ pub mod kernel;
 pub mod names;
 pub mod position;
 pub mod solve;
+pub mod ssa;
 pub mod target;
 pub mod value;
 

@@ -7,6 +7,7 @@
 //! (`#blocked`, stored with their `#`). A declared plain name shadows a
 //! builtin function of the same name.
 
+use layout_syntax::lexer::Token;
 use layout_syntax::{
     AttrValue, AttrValueKind, Expr, ExprKind, Item, ItemKind, Span, TritonAttribute,
 };
@@ -41,8 +42,45 @@ pub fn name_refs(db: &dyn salsa::Database, key: SourceItem) -> Vec<NameRef> {
     let mut out = Vec::new();
     if let Some(item) = &parse_item(db, key).item {
         collect(item, &mut out);
+        if item.is_pasted_mlir() {
+            pasted_aliases(key.text(db), item, &mut out);
+        }
     }
     out
+}
+
+/// The `#alias` uses of a pasted MLIR line that no expression holds: an
+/// operation that is not evaluated (`tt.splat ... #blocked>`), an
+/// operation's `loc(#loc3)`, a module's attributes. They are found on the
+/// tokens: `#name` not followed by `.` (which would be a dialect attribute,
+/// `#ttg.shared_memory`), and not the item's own declared name.
+fn pasted_aliases(text: &str, item: &Item, out: &mut Vec<NameRef>) {
+    let (tokens, _) = layout_syntax::lexer::lex(text);
+    let declared = item.name().map(|n| n.span);
+    let known: std::collections::HashSet<Span> = out.iter().map(|r| r.span).collect();
+    for window in tokens.windows(2) {
+        let [(Token::Hash, hash), (Token::Ident(name), at)] = window else {
+            continue;
+        };
+        let span = Span::new(hash.start, at.end);
+        let next = tokens
+            .iter()
+            .find(|(_, s)| s.start >= at.end)
+            .map(|(t, _)| t);
+        if hash.end != at.start
+            || next == Some(&Token::Ctrl('.'))
+            || known.contains(&span)
+            || declared.is_some_and(|d| span.start < d.end && d.start < span.end)
+        {
+            continue;
+        }
+        out.push(NameRef {
+            name: format!("#{name}"),
+            span,
+            kind: RefKind::Alias,
+        });
+    }
+    out.sort_by_key(|r| r.span.start);
 }
 
 /// What a name stands for.

@@ -13,6 +13,30 @@ use layout_syntax::{ExprKind, ItemKind, Span};
 use crate::present::{self, Limits};
 use crate::{Db, SourceFile, coalesce, docs, name_at};
 
+/// A dump's SSA value: the line that defines it and how often it is used.
+fn value_hover(db: &dyn Db, file: SourceFile, value: &layout_db::ssa::SsaOccurrence) -> Hover {
+    let text = file.text(db);
+    let all = layout_db::ssa::same_value(db, file, value);
+    let uses = all.iter().filter(|o| !o.is_definition).count();
+    let mut markdown = format!("**{}**", value.name);
+    if let Some(def) = all.iter().find(|o| o.is_definition) {
+        let start = text[..def.span.start].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[def.span.end..]
+            .find('\n')
+            .map_or(text.len(), |i| def.span.end + i);
+        let line = text[..def.span.start].matches('\n').count() + 1;
+        markdown += &format!(
+            ", defined on line {line}, used {uses} time{}\n\n```mlir\n{}\n```",
+            if uses == 1 { "" } else { "s" },
+            text[start..end].trim()
+        );
+    }
+    Hover {
+        span: value.span,
+        markdown,
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hover {
     /// The text the hover is about.
@@ -21,6 +45,9 @@ pub struct Hover {
 }
 
 pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    if let Some(value) = layout_db::ssa::ssa_at(db, file, offset) {
+        return Some(value_hover(db, file, value));
+    }
     if let Some(n) = name_at(db, file, offset) {
         let markdown = match n.resolution {
             Resolution::Declared(item) => {

@@ -1,8 +1,10 @@
 //! Go to definition, find references, document highlight and rename.
 //! Names are file-wide (CONTRACT: a `.lay` file is one scope), so every
 //! use of a name resolves to the same declaration; a declared name
-//! shadows a builtin of the same name.
+//! shadows a builtin of the same name. A dump's SSA values (`%41`) are
+//! scoped by function ([`layout_db::ssa`]).
 
+use layout_db::ssa::{SsaOccurrence, same_value, ssa_at};
 use layout_db::{Resolution, name_refs};
 
 use crate::{Db, SourceFile, Span, TextEdit, declarations, name_at};
@@ -15,6 +17,15 @@ pub struct NavTarget {
 }
 
 pub fn definition(db: &dyn Db, file: SourceFile, offset: usize) -> Option<NavTarget> {
+    if let Some(value) = ssa_at(db, file, offset) {
+        let def = same_value(db, file, value)
+            .into_iter()
+            .find(|o| o.is_definition)?;
+        return Some(NavTarget {
+            name_span: def.span,
+            full_span: line_of(file.text(db), def.span),
+        });
+    }
     let n = name_at(db, file, offset)?;
     let Resolution::Declared(_) = n.resolution else {
         return None;
@@ -37,6 +48,15 @@ pub struct Occurrence {
 /// Every occurrence of the name under the cursor, declarations included,
 /// in file order. Builtins have occurrences too (every call of `compose`).
 pub fn references(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Occurrence> {
+    if let Some(value) = ssa_at(db, file, offset) {
+        return same_value(db, file, value)
+            .into_iter()
+            .map(|o| Occurrence {
+                span: o.span,
+                is_declaration: o.is_definition,
+            })
+            .collect();
+    }
     let Some(n) = name_at(db, file, offset) else {
         return Vec::new();
     };
@@ -81,6 +101,9 @@ pub fn highlight(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Occurrence
 /// Where a rename may start: the name under the cursor, if it is declared
 /// in the file.
 pub fn prepare_rename(db: &dyn Db, file: SourceFile, offset: usize) -> Result<Span, String> {
+    if let Some(value) = ssa_at(db, file, offset) {
+        return Ok(value.span);
+    }
     let n = name_at(db, file, offset).ok_or("no name here")?;
     match n.resolution {
         Resolution::Declared(_) => Ok(n.span),
@@ -98,6 +121,9 @@ pub fn rename(
     new_name: &str,
 ) -> Result<Vec<TextEdit>, String> {
     prepare_rename(db, file, offset)?;
+    if let Some(value) = ssa_at(db, file, offset) {
+        return rename_value(db, file, value, new_name);
+    }
     let n = name_at(db, file, offset).ok_or("no name here")?;
     let alias = n.name.starts_with('#');
     let bare = new_name.strip_prefix('#').unwrap_or(new_name);
@@ -132,6 +158,47 @@ pub fn rename(
             },
         })
         .collect())
+}
+
+/// Renames an SSA value of a dump within its function. MLIR's names are
+/// letters, digits, `_`, `$`, `.` and `-`; the `%` is kept.
+fn rename_value(
+    db: &dyn Db,
+    file: SourceFile,
+    value: &SsaOccurrence,
+    new_name: &str,
+) -> Result<Vec<TextEdit>, String> {
+    let bare = new_name.strip_prefix('%').unwrap_or(new_name);
+    let valid = !bare.is_empty()
+        && bare
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_$.-".contains(c));
+    if !valid {
+        return Err(format!("`{new_name}` is not a valid value name"));
+    }
+    let full = format!("%{bare}");
+    let taken = layout_db::ssa::ssa_values(db, file)
+        .iter()
+        .any(|o| o.scope == value.scope && o.name == full && o.name != value.name);
+    if taken {
+        return Err(format!("`{full}` is already a value of this function"));
+    }
+    Ok(same_value(db, file, value)
+        .into_iter()
+        .map(|o| TextEdit {
+            span: o.span,
+            new_text: full.clone(),
+        })
+        .collect())
+}
+
+/// The line around `span`, without its line break.
+fn line_of(text: &str, span: Span) -> Span {
+    let start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i);
+    Span::new(start, end)
 }
 
 #[cfg(test)]
@@ -200,6 +267,107 @@ check size(acc) == 512
             check [[acc]](register = 2) == (dim0 = 8, dim1 = 0)
             check size([[acc]]) == 512
         "#]],
+        );
+    }
+
+    /// Every `#alias` of a dump, by a plain scan of the text: `#name` not
+    /// followed by a name character or a `.`.
+    fn alias_uses_by_scan(text: &str, name: &str) -> Vec<Span> {
+        text.match_indices(name)
+            .filter(|(at, _)| {
+                let after = text[at + name.len()..].chars().next();
+                !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            })
+            .map(|(at, _)| Span::new(at, at + name.len()))
+            .collect()
+    }
+
+    #[test]
+    fn references_and_rename_of_an_alias_reach_every_line_of_a_dump() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ttgir");
+        for kernel in [
+            "flash_attention_fwd_sm90",
+            "flash_attention_fwd_gfx942",
+            "matmul_int8_sm100",
+            "matmul_fp16_tma_gfx950",
+        ] {
+            let text = std::fs::read_to_string(format!("{dir}/{kernel}.ttgir")).unwrap();
+            let (db, file) = fixture::open(&text);
+            let aliases: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with('#') && !l.starts_with("#loc"))
+                .filter_map(|l| l.split_whitespace().next())
+                .collect();
+            assert!(aliases.len() >= 3, "{kernel}");
+            for alias in aliases {
+                let expected = alias_uses_by_scan(&text, alias);
+                let use_at = expected.last().unwrap().start + 1;
+                let found: Vec<Span> = references(&db, file, use_at)
+                    .iter()
+                    .map(|o| o.span)
+                    .collect();
+                assert_eq!(found, expected, "{kernel}: {alias}");
+                let edits = rename(&db, file, use_at, "renamed").unwrap();
+                assert_eq!(edits.len(), expected.len(), "{kernel}: {alias}");
+                assert!(edits.iter().all(|e| e.new_text == "#renamed"));
+            }
+            // A `#loc` use in an operation goes to its definition.
+            let use_at = text.find("loc(#loc").unwrap() + 5;
+            let target = definition(&db, file, use_at).unwrap();
+            assert!(
+                text[target.name_span.start..].starts_with("#loc"),
+                "{kernel}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_dump_value_goes_to_its_definition_and_renames_within_its_function() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ttgir");
+        let text =
+            std::fs::read_to_string(format!("{dir}/flash_attention_fwd_sm90.ttgir")).unwrap();
+        let (db, file) = fixture::open(&text);
+        // A value defined by an operation layoutc does not evaluate.
+        let def = text.find("%0 = ").unwrap();
+        let use_at = def
+            + 1
+            + text[def + 1..]
+                .find("%0 ")
+                .or_else(|| text[def + 1..].find("%0,"))
+                .unwrap();
+        let target = definition(&db, file, use_at + 1).unwrap();
+        assert_eq!(target.name_span, Span::new(def, def + 2));
+        assert!(
+            text[target.full_span.start..target.full_span.end]
+                .trim_start()
+                .starts_with("%0 = ")
+        );
+        let refs = references(&db, file, use_at + 1);
+        let by_scan = text
+            .match_indices("%0")
+            .filter(|(at, _)| {
+                !text[at + 2..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            })
+            .count();
+        assert_eq!(refs.len(), by_scan);
+        assert_eq!(refs.iter().filter(|o| o.is_declaration).count(), 1);
+        let edits = rename(&db, file, use_at + 1, "start").unwrap();
+        assert_eq!(edits.len(), by_scan);
+        assert!(edits.iter().all(|e| e.new_text == "%start"));
+        assert!(
+            rename(&db, file, use_at + 1, "%1")
+                .unwrap_err()
+                .contains("already")
+        );
+        let hover = crate::hover::hover(&db, file, use_at + 1).unwrap();
+        let line = text[..def].matches('\n').count() + 1;
+        assert!(
+            hover.markdown.starts_with(&format!(
+                "**%0**, defined on line {line}, used {} time",
+                by_scan - 1
+            )),
+            "{}",
+            hover.markdown
         );
     }
 

@@ -119,7 +119,57 @@ pub fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
             is_comment: true,
         });
     }
+    out.extend(bracket_regions(&file.analysed_text(db)));
+    // One fold per first line (an editor keeps one): the widest.
+    out.sort_by_key(|f| (line_of(text, f.span.start), std::cmp::Reverse(f.span.end)));
+    out.dedup_by_key(|f| line_of(text, f.span.start));
     out.sort_by_key(|f| f.span);
+    out
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset].matches('\n').count()
+}
+
+/// Brackets that open on one line and close on a later one: a dump's
+/// module, `tt.func`, `scf.for` and `scf.if` regions, a solve block, a
+/// long list. The fold ends on the line before the closing bracket, which
+/// stays in sight (as an editor's own bracket folding does); a server's
+/// folding replaces the editor's, so these are the brackets it would fold.
+fn bracket_regions(text: &str) -> Vec<Fold> {
+    let (tokens, _) = layout_syntax::lexer::lex(text);
+    let mut open: Vec<(char, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for (token, at) in &tokens {
+        let layout_syntax::lexer::Token::Ctrl(c) = token else {
+            continue;
+        };
+        let opener = match c {
+            '{' | '(' | '[' => {
+                open.push((*c, at.start));
+                continue;
+            }
+            '}' => '{',
+            ')' => '(',
+            ']' => '[',
+            _ => continue,
+        };
+        let Some(i) = open.iter().rposition(|(o, _)| *o == opener) else {
+            continue;
+        };
+        let start = open[i].1;
+        open.truncate(i);
+        // The end of the line before the closer's.
+        let Some(before) = text[..at.start].rfind('\n') else {
+            continue;
+        };
+        if before > start && text[start..before].contains('\n') {
+            out.push(Fold {
+                span: Span::new(start, before),
+                is_comment: false,
+            });
+        }
+    }
     out
 }
 
@@ -129,6 +179,51 @@ mod tests {
 
     use super::*;
     use crate::fixture;
+
+    #[test]
+    fn a_dump_folds_by_region() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ttgir");
+        let text =
+            std::fs::read_to_string(format!("{dir}/flash_attention_fwd_sm90.ttgir")).unwrap();
+        let (db, file) = fixture::open(&text);
+        let fold_lines: Vec<(usize, usize)> = folding_ranges(&db, file)
+            .iter()
+            .map(|f| (line_of(&text, f.span.start), line_of(&text, f.span.end)))
+            .collect();
+        let lines: Vec<&str> = text.lines().collect();
+        let regions: Vec<usize> = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| {
+                l.trim_end().ends_with('{')
+                    && ["module", "tt.func", "scf.for", "scf.if"]
+                        .iter()
+                        .any(|op| l.contains(op))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        assert!(regions.len() >= 3, "{regions:?}");
+        for start in regions {
+            let (_, end) = fold_lines
+                .iter()
+                .find(|(s, _)| *s == start)
+                .unwrap_or_else(|| panic!("no fold at line {}", start + 1));
+            // It ends just before the line of its closing brace.
+            let indent = lines[start].len() - lines[start].trim_start().len();
+            let closer = &lines[end + 1];
+            assert!(
+                closer.trim_start().starts_with('}'),
+                "{}: {closer}",
+                start + 1
+            );
+            assert_eq!(
+                closer.len() - closer.trim_start().len(),
+                indent,
+                "{}",
+                start + 1
+            );
+        }
+    }
 
     const FILE: &str = r#"// A file with one of each.
 // Two comment lines fold.

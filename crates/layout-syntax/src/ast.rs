@@ -156,6 +156,20 @@ impl Item {
         }
     }
 
+    /// Whether the item is a pasted MLIR line (an operation, a module, a
+    /// `#loc` or other alias of a dump) rather than a `.lay` declaration,
+    /// so that parts of its text are not in its tree.
+    pub fn is_pasted_mlir(&self) -> bool {
+        match &self.kind {
+            ItemKind::Operation { .. } | ItemKind::Module { .. } | ItemKind::MemoryOp { .. } => {
+                true
+            }
+            ItemKind::Convert { operation, .. } => operation.is_some(),
+            ItemKind::Alias { .. } => true,
+            _ => false,
+        }
+    }
+
     /// The declared name as it is looked up file-wide: `#x` for a Triton
     /// alias, the plain name otherwise.
     pub fn declared_name(&self) -> Option<String> {
