@@ -109,6 +109,10 @@ pub struct SourceFile {
     /// `MLIR_ENABLE_DUMP` log, pasted dumps): the rest is blanked out.
     #[returns(ref)]
     pub selection: Option<layout_syntax::dump::Selection>,
+    /// The solver's time limit for every solve block, in place of the
+    /// blocks' own `timeout` (`layoutc solve --timeout`, the editor's
+    /// setting); `None` leaves each block's.
+    pub solver_timeout_ms: Option<u64>,
 }
 
 /// One item's text: the key of its parse and evaluation.
@@ -154,6 +158,7 @@ impl SourceFile {
             vec![],
             vec![],
             selection,
+            None,
         )
         .durability(Durability::HIGH)
         .source_durability(Durability::LOW)

@@ -206,6 +206,14 @@ impl SolveKey {
 /// Z3's time limit when the block names none.
 const DEFAULT_TIMEOUT_MS: u64 = 2000;
 
+/// The block's time limit: the file's override, else its `timeout` key,
+/// else the default.
+fn time_limit(ctx: &Ctx, keys: &Keys) -> Duration {
+    let db = ctx.cx.db;
+    let ms = ctx.item.file(db).solver_timeout_ms(db);
+    Duration::from_millis(ms.or(keys.timeout_ms).unwrap_or(DEFAULT_TIMEOUT_MS))
+}
+
 #[derive(Default)]
 struct Keys {
     kind: Option<(String, Span)>,
@@ -698,7 +706,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         min_vector_bits: keys.min_vector,
         budget_bytes: keys.budget,
         fixed,
-        timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
+        timeout: time_limit(ctx, &keys),
         cute_base: keys.base.as_ref().map(|(l, _)| l.clone()),
     };
     let solution = match cancellable(ctx.cx.db, |cancel| {
@@ -855,7 +863,7 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
             max_elements: keys.max_tile_elements.map(to_i64),
             method: TileMethod::Auto,
         }),
-        timeout: Duration::from_millis(keys.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS)),
+        timeout: time_limit(ctx, &keys),
     };
     let solution = match cancellable(ctx.cx.db, |cancel| {
         layout_solve::tiling::solve_tiling(&request, cancel)

@@ -32,6 +32,9 @@ pub struct Documents {
     /// The snapshots requests run on: an edit cancels them before it
     /// writes, since salsa's write waits until every snapshot is gone.
     pub in_flight: InFlight,
+    /// The client's solver time limit (`initializationOptions` or
+    /// settings: `solverTimeoutMs`), set on every open document.
+    pub solver_timeout_ms: Option<u64>,
 }
 
 impl Documents {
@@ -44,6 +47,11 @@ impl Documents {
             }
             None => SourceFile::open(&mut self.db, uri.as_str().to_string(), text.clone()),
         };
+        if *file.solver_timeout_ms(&self.db) != self.solver_timeout_ms {
+            use layout_db::salsa::Setter;
+            file.set_solver_timeout_ms(&mut self.db)
+                .to(self.solver_timeout_ms);
+        }
         self.open.insert(
             uri,
             Document {
@@ -53,6 +61,20 @@ impl Documents {
                 text: text.into(),
             },
         );
+    }
+
+    /// A new solver time limit, for the open documents and those opened
+    /// later.
+    pub fn set_solver_timeout(&mut self, ms: Option<u64>) {
+        use layout_db::salsa::Setter;
+        if self.solver_timeout_ms == ms {
+            return;
+        }
+        self.in_flight.cancel_all();
+        self.solver_timeout_ms = ms;
+        for doc in self.open.values() {
+            doc.file.set_solver_timeout_ms(&mut self.db).to(ms);
+        }
     }
 
     /// Applies the changes of one `didChange`. Returns whether the

@@ -11,6 +11,16 @@ use crate::convert;
 use crate::documents::Documents;
 use crate::query::{self, Snapshot};
 
+/// `solverTimeoutMs` of the client's options or settings (also under a
+/// `layoutc` section, as VS Code sends its settings); a positive number.
+fn solver_timeout(options: &serde_json::Value) -> Option<u64> {
+    let section = options.get("layoutc").unwrap_or(options);
+    let ms = section
+        .get("solverTimeoutMs")
+        .or_else(|| section.get("solver").and_then(|s| s.get("timeoutMs")))?;
+    ms.as_u64().filter(|&ms| ms > 0)
+}
+
 pub struct Backend {
     client: Client,
     docs: Arc<Mutex<Documents>>,
@@ -249,6 +259,10 @@ impl LanguageServer for Backend {
             ),
             std::sync::atomic::Ordering::Relaxed,
         );
+        if let Some(options) = &params.initialization_options {
+            let ms = solver_timeout(options);
+            self.lock().set_solver_timeout(ms);
+        }
         if let Some(pid) = params.process_id {
             crate::parent::watch(pid);
         }
@@ -324,6 +338,18 @@ impl LanguageServer for Backend {
             .lock()
             .change(&uri, params.text_document.version, params.content_changes);
         if open {
+            self.publish_diagnostics(uri).await;
+        }
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let ms = solver_timeout(&params.settings);
+        let uris: Vec<Uri> = {
+            let mut docs = self.lock();
+            docs.set_solver_timeout(ms);
+            docs.open.keys().cloned().collect()
+        };
+        for uri in uris {
             self.publish_diagnostics(uri).await;
         }
     }

@@ -96,6 +96,10 @@ enum Command {
         /// Record each answer in its block (`answer = ...`), atomically.
         #[arg(long)]
         write: bool,
+        /// The solver's time limit for every block, in milliseconds, in
+        /// place of the blocks' own `timeout` (default 2000).
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+        timeout: Option<u64>,
     },
     /// A Triton TTGIR dump as a .lay file: its aliases, tensor types,
     /// conversions and shared-memory accesses with their analysis.
@@ -237,7 +241,8 @@ fn run_command(command: Command, color: bool) -> Result<u8, Usage> {
             file,
             format,
             write,
-        } => solve_cmd::solve(&file, format, write),
+            timeout,
+        } => solve_cmd::solve(&file, format, write, timeout),
         Command::Render { file, name, output } => picture::render(&file, &name, &output),
         Command::Explain { code } => explain(&code),
         Command::Import { dump, output } => import::import(&dump, output.as_deref()),

@@ -29,6 +29,7 @@ pub fn check_text(
     source: files::Source,
     with_values: bool,
     section: &SectionChoice,
+    solver_timeout_ms: Option<u64>,
 ) -> Result<Checked, Usage> {
     let text = source.text;
     let mut db = Database::default();
@@ -39,6 +40,10 @@ pub fn check_text(
     };
     let file =
         SourceFile::open_selecting(&mut db, path.display().to_string(), text.clone(), selection);
+    if solver_timeout_ms.is_some() {
+        use layout_db::salsa::Setter;
+        file.set_solver_timeout_ms(&mut db).to(solver_timeout_ms);
+    }
     let mut report = check_file(&db, file).clone();
     if let Some(d) = source.not_utf8 {
         // The first bad byte outside comments and strings is also a stray
@@ -89,7 +94,7 @@ fn check_all(paths: Vec<PathBuf>, section: &SectionChoice) -> Result<Vec<Checked
         loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some((p, t)) = texts.get(i) else { break };
-            let c = check_text(p.clone(), t.clone(), false, section);
+            let c = check_text(p.clone(), t.clone(), false, section, None);
             progress.checked(p);
             if let Ok(mut slots) = slots.lock() {
                 slots[i] = Some(c);

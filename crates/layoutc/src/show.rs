@@ -20,7 +20,7 @@ pub fn show(
     section: &layout_syntax::dump::SectionChoice,
 ) -> Result<u8, Usage> {
     let text = files::read(std::path::Path::new(path))?;
-    let checked = check_text(PathBuf::from(path), text, true, section)?;
+    let checked = check_text(PathBuf::from(path), text, true, section, None)?;
     let values: Vec<&NamedValue> = checked
         .values
         .iter()

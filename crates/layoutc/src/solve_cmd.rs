@@ -14,7 +14,12 @@ use crate::show::linear_json;
 use crate::{ShowFormat, Usage};
 use layout_ide::present::solution_text;
 
-pub fn solve(path: &str, format: ShowFormat, write: bool) -> Result<u8, Usage> {
+pub fn solve(
+    path: &str,
+    format: ShowFormat,
+    write: bool,
+    timeout_ms: Option<u64>,
+) -> Result<u8, Usage> {
     let source = files::read(Path::new(path))?;
     let progress = Progress::start(path, format);
     let checked = check_text(
@@ -22,6 +27,7 @@ pub fn solve(path: &str, format: ShowFormat, write: bool) -> Result<u8, Usage> {
         source,
         true,
         &layout_syntax::dump::SectionChoice::LastTritonGpu,
+        timeout_ms,
     )?;
     progress.finish();
     let solved: Vec<(&NamedValue, &SolveOutcome)> = checked

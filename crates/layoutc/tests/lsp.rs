@@ -601,3 +601,38 @@ fn a_plain_text_client_gets_plain_text_hovers() {
     );
     c.shutdown();
 }
+
+#[test]
+fn the_clients_solver_time_limit_replaces_each_blocks() {
+    let mut c = Client::start_with(json!({
+        "capabilities": {},
+        "initializationOptions": {"solverTimeoutMs": 50}
+    }));
+    // A block that allows a minute, for a search that never finishes.
+    c.open(
+        URI,
+        "solve hard {\n    kind = tiling\n    array = xla f32[10007,10009,997]\n    tile_multiple = [1, 1, 1]\n    min_tile_elements = 1000000\n    max_tile_elements = 4000000\n    timeout = 60000\n}\n",
+    );
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": pos(0, 7)}),
+    );
+    let text = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("after 50 ms"), "{hover}");
+    // A new setting applies to the open document.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"layoutc": {"solver": {"timeoutMs": 80}}}}),
+    );
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": URI}, "position": pos(0, 7)}),
+    );
+    let text = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("after 80 ms"), "{hover}");
+    c.shutdown();
+}

@@ -171,3 +171,25 @@ fn a_request_that_cannot_be_met_says_why() {
             .contains("8192 bytes, more than the budget of 4096")
     );
 }
+
+#[test]
+fn timeout_flag_replaces_each_blocks_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hard.lay");
+    // A search far too large to finish, whose block allows a minute.
+    std::fs::write(
+        &path,
+        "solve hard {\n    kind = tiling\n    array = xla f32[10007,10009,997]\n    tile_multiple = [1, 1, 1]\n    min_tile_elements = 1000000\n    max_tile_elements = 4000000\n    timeout = 60000\n}\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let o = layoutc(&["solve", p, "--timeout", "50", "--format", "json"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let s = &v["solutions"][0];
+    assert_eq!(s["status"], "timeout", "{s}");
+    assert!(s["reason"].as_str().unwrap().contains("after 50 ms"), "{s}");
+    for bad in ["0", "-5", "soon"] {
+        let o = layoutc(&["solve", p, "--timeout", bad]);
+        assert_eq!(o.status.code(), Some(2), "--timeout {bad}");
+    }
+}

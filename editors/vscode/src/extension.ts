@@ -15,6 +15,12 @@ import {
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 
+/** `layoutc.solver.timeoutMs`: the solver's limit per solve block. */
+function solverTimeoutMs(): number {
+  const ms = vscode.workspace.getConfiguration("layoutc").get<number>("solver.timeoutMs") ?? 10000;
+  return Math.max(1, Math.round(ms));
+}
+
 function layoutcPath(): string {
   return vscode.workspace.getConfiguration("layoutc").get<string>("path") || "layoutc";
 }
@@ -31,8 +37,11 @@ async function startClient(): Promise<void> {
       { scheme: "untitled", language: "lay" },
     ],
     outputChannel: output,
-    // `layoutc.trace.server` is read by the client under this section.
-    initializationOptions: {},
+    // `layoutc.trace.server` is read by the client under this section; the
+    // server reads `solver.timeoutMs` from the same section, at start and
+    // whenever it changes.
+    initializationOptions: { solverTimeoutMs: solverTimeoutMs() },
+    synchronize: { configurationSection: "layoutc" },
   };
   client = new LanguageClient("layoutc", "layoutc", serverOptions, clientOptions);
   await client.start();
@@ -44,23 +53,28 @@ async function solveCurrentFile(): Promise<void> {
     vscode.window.showWarningMessage("layoutc: open a .lay file to solve it");
     return;
   }
-  if (editor.document.isDirty) {
-    await editor.document.save();
-  }
-  const file = editor.document.uri.fsPath;
-  const timeout = vscode.workspace.getConfiguration("layoutc").get<number>("solver.timeoutMs") ?? 10000;
+  // The text in the editor is solved as it is, saved or not: a copy in a
+  // fresh temporary folder, so the user's file is never written behind
+  // their back.
+  const doc = editor.document;
+  const shown = doc.isUntitled ? "untitled.lay" : doc.uri.fsPath;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "layoutc-solve-"));
+  const file = path.join(dir, path.basename(shown));
+  fs.writeFileSync(file, doc.getText());
+  const timeout = solverTimeoutMs();
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: "layoutc solve", cancellable: true },
     (_progress, token) =>
       new Promise<void>((resolve) => {
         const child = execFile(
           layoutcPath(),
-          ["solve", file],
-          { timeout: timeout + 5000, maxBuffer: 64 * 1024 * 1024 },
+          ["solve", file, "--timeout", String(timeout)],
+          { maxBuffer: 64 * 1024 * 1024 },
           (error, stdout, stderr) => {
-            output.appendLine(`$ layoutc solve ${file}`);
-            output.append(stdout);
-            output.append(stderr);
+            fs.rmSync(dir, { recursive: true, force: true });
+            output.appendLine(`$ layoutc solve ${shown} --timeout ${timeout}`);
+            output.append(stdout.split(file).join(shown));
+            output.append(stderr.split(file).join(shown));
             output.show(true);
             if (error && !token.isCancellationRequested) {
               vscode.window.showErrorMessage(`layoutc solve failed: ${stderr.trim() || error.message}`);
