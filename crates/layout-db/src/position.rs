@@ -100,9 +100,39 @@ pub fn value_at(db: &dyn salsa::Database, file: SourceFile, offset: usize) -> Op
     })
 }
 
-/// Evaluates one expression of `item` outside the item's query (the value
-/// is not memoized; the names it uses are).
+/// Evaluates one expression of `item`, as hovers, inlay hints and code
+/// actions ask. An expression of the item's own tree is memoized by its
+/// span (a repeated request, or one after an edit elsewhere, is not
+/// recomputed: a bank-conflict count of a large padded layout takes
+/// seconds); any other expression is evaluated as it comes.
 pub fn evaluate_expr(db: &dyn salsa::Database, item: SourceItem, expr: &Expr) -> Option<Value> {
+    match expr_in_tree(db, item, expr.span) {
+        Some(found) if found == expr => expr_value(db, item, expr.span).clone(),
+        _ => evaluate_now(db, item, expr),
+    }
+}
+
+/// The outermost expression of `item`'s tree at `span`.
+fn expr_in_tree(db: &dyn salsa::Database, item: SourceItem, span: Span) -> Option<&Expr> {
+    let tree = parse_item(db, item).item.as_ref()?;
+    let mut found = None;
+    for_each_expr(tree, &mut |e, _| {
+        if found.is_none() && e.span == span {
+            found = Some(e);
+        }
+    });
+    found
+}
+
+/// The value of the expression of `item`'s tree at `span` (relative to the
+/// item), memoized.
+#[salsa::tracked]
+fn expr_value(db: &dyn salsa::Database, item: SourceItem, span: Span) -> Option<Value> {
+    evaluate_now(db, item, expr_in_tree(db, item, span)?)
+}
+
+/// Evaluates `expr` outside any query of its own.
+fn evaluate_now(db: &dyn salsa::Database, item: SourceItem, expr: &Expr) -> Option<Value> {
     let mut ctx = Ctx::new(db, item);
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.expr(expr))) {
         Ok(v) => v.ok(),

@@ -75,3 +75,39 @@ fn editing_one_declaration_reevaluates_only_its_users() {
     let _ = check_file(&db, file);
     assert_eq!(evaluations(&log), 3);
 }
+
+/// What hovers and inlay hints evaluate inside an item is memoized: asking
+/// twice, or after an edit elsewhere, does not count the bank conflicts
+/// again.
+#[test]
+fn a_sub_expression_is_evaluated_once() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut db = Database::with_execution_log(log.clone());
+    let file = SourceFile::open(&mut db, "f.lay".into(), FILE.into());
+    // The `bank_conflicts(blk, sm)` call, as a hover or an inlay hint asks.
+    let value_of_call = |db: &Database| {
+        let at = layout_db::item_at(db, file, FILE.find("(blk, sm)").unwrap()).unwrap();
+        let tree = layout_db::parse_item(db, at.item).item.as_ref().unwrap();
+        let mut call = None;
+        layout_db::names::for_each_expr(tree, &mut |e, _| {
+            if matches!(e.kind, layout_syntax::ExprKind::Call { .. }) && call.is_none() {
+                call = Some(e);
+            }
+        });
+        layout_db::position::evaluate_expr(db, at.item, call.unwrap())
+    };
+    let count = |log: &Arc<Mutex<Vec<String>>>| {
+        let mut log = log.lock().unwrap();
+        let n = log.iter().filter(|e| e.contains("expr_value")).count();
+        log.clear();
+        n
+    };
+    let first = value_of_call(&db);
+    assert_eq!(first, Some(layout_db::Value::Int(0)));
+    assert_eq!(count(&log), 1);
+    assert_eq!(value_of_call(&db), first);
+    assert_eq!(count(&log), 0);
+    file.edit(&mut db, FILE.replace("let n = 3\n", "let n = 30\n"));
+    assert_eq!(value_of_call(&db), first);
+    assert_eq!(count(&log), 0);
+}
