@@ -20,6 +20,10 @@ pub struct Diagnostic {
     pub labels: Vec<(Span, String)>,
     /// Hints: "did you mean", another notation, ...
     pub notes: Vec<String>,
+    /// For a use of a declaration that has errors (E0106): that
+    /// declaration's name. The file's report keeps one such diagnostic per
+    /// declaration, at its first use, and lists the other uses.
+    pub broken_dependency: Option<String>,
 }
 
 impl Diagnostic {
@@ -31,6 +35,7 @@ impl Diagnostic {
             span,
             labels: Vec::new(),
             notes: Vec::new(),
+            broken_dependency: None,
         }
     }
 

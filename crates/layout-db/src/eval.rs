@@ -836,11 +836,13 @@ impl<'db> Ctx<'db> {
                     }
                     return Err(Reported);
                 }
-                Err(self.cx.error(
+                let mut d = Diagnostic::error(
                     Code::DependsOnError,
                     span,
                     format!("`{name}` has errors, so this cannot be evaluated"),
-                ))
+                );
+                d.broken_dependency = Some(name.to_string());
+                Err(self.cx.report(d))
             }
             None => {
                 let is_alias = name.starts_with('#');

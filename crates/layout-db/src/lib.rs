@@ -720,12 +720,38 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
     report
         .diagnostics
         .sort_by_key(|d| (d.span.start, d.span.end, d.code));
+    report.diagnostics = one_per_broken_dependency(std::mem::take(&mut report.diagnostics));
     report
 }
 
-/// The most diagnostics one file reports: past the first hundred, a file
-/// is not what its extension says (or is badly broken), and more lines
-/// only bury the first ones.
+/// One E0106 per declaration that has errors, at its first use, labelling
+/// the other uses: its own error already says what is wrong, and one more
+/// error per use would bury it.
+fn one_per_broken_dependency(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut first_use: std::collections::HashMap<String, usize> = Default::default();
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    for d in diagnostics {
+        let Some(name) = d.broken_dependency.clone() else {
+            out.push(d);
+            continue;
+        };
+        match first_use.get(&name) {
+            Some(&at) => {
+                let first = &mut out[at];
+                first.labels.push((d.span, "also uses it".into()));
+                let uses = first.labels.len() + 1;
+                first.message =
+                    format!("`{name}` has errors, so its {uses} uses cannot be evaluated");
+            }
+            None => {
+                first_use.insert(name, out.len());
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
 /// The stack a thread that checks files should have. Parsing and
 /// evaluating recurse once per level of an item's nesting, which the parser
 /// bounds ([`layout_syntax::parser::MAX_NESTING`]); a level costs up to a
@@ -734,6 +760,9 @@ pub fn check_file(db: &dyn salsa::Database, file: SourceFile) -> FileReport {
 /// threads of this size (untouched pages cost no memory).
 pub const STACK_BYTES: usize = 64 << 20;
 
+/// The most diagnostics one file reports: past the first hundred, a file
+/// is not what its extension says (or is badly broken), and more lines
+/// only bury the first ones.
 pub const DIAGNOSTIC_LIMIT: usize = 100;
 
 /// The first [`DIAGNOSTIC_LIMIT`] diagnostics of a file, and one that says
