@@ -24,6 +24,9 @@ pub struct Diagnostic {
     /// declaration's name. The file's report keeps one such diagnostic per
     /// declaration, at its first use, and lists the other uses.
     pub broken_dependency: Option<String>,
+    /// A likely replacement for the text under `span` (a typo's closest
+    /// name): the note says "did you mean", and editors offer it as a fix.
+    pub suggestion: Option<String>,
 }
 
 impl Diagnostic {
@@ -36,6 +39,7 @@ impl Diagnostic {
             labels: Vec::new(),
             notes: Vec::new(),
             broken_dependency: None,
+            suggestion: None,
         }
     }
 
@@ -44,6 +48,14 @@ impl Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, span, message)
         }
+    }
+
+    /// Suggests `replacement` for the text under the diagnostic's span.
+    pub fn with_suggestion(mut self, replacement: impl Into<String>) -> Diagnostic {
+        let replacement = replacement.into();
+        self.notes.push(format!("did you mean `{replacement}`?"));
+        self.suggestion = Some(replacement);
+        self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {

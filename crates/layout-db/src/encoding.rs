@@ -379,7 +379,7 @@ pub fn build(
             format!("`{kind}` is not a Triton encoding"),
         );
         if let Some(s) = did_you_mean(kind, kind_names()) {
-            d = d.with_note(format!("did you mean `{s}`?"));
+            d = d.with_suggestion(s);
         }
         d = d.with_note(format!(
             "the encodings are {}",
@@ -403,7 +403,7 @@ pub fn build(
                 format!("#ttg.{kind} has no key `{}`", p.key),
             );
             if let Some(s) = did_you_mean(&p.key, table.keys.iter().map(|k| k.name)) {
-                d = d.with_note(format!("did you mean `{s}`?"));
+                d = d.with_suggestion(s);
             }
             r.fail(d);
         }

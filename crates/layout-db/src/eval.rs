@@ -379,7 +379,7 @@ impl<'db> Ctx<'db> {
                         format!("a target has no key `{key}`"),
                     );
                     if let Some(s) = did_you_mean(key, KEYS) {
-                        d = d.with_note(format!("did you mean `{s}`?"));
+                        d = d.with_suggestion(s);
                     }
                     return Err(self
                         .cx
@@ -411,7 +411,7 @@ impl<'db> Ctx<'db> {
             format!("there is no target preset `{name}`"),
         );
         if let Some(s) = did_you_mean(name, names) {
-            d = d.with_note(format!("did you mean `{s}`?"));
+            d = d.with_suggestion(s);
         }
         d = d.with_note(format!(
             "the presets are {}",
@@ -861,7 +861,7 @@ impl<'db> Ctx<'db> {
                 };
                 let mut d = Diagnostic::error(code, span, format!("undefined {what} `{name}`"));
                 if let Some(s) = did_you_mean(name, candidates.iter().copied()) {
-                    d = d.with_note(format!("did you mean `{s}`?"));
+                    d = d.with_suggestion(s);
                 } else if builtins::is_builtin(name) {
                     d = d.with_note(format!("`{name}` is a function; call it with arguments"));
                 }

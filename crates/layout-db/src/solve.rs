@@ -261,7 +261,7 @@ fn one_of<T: Copy>(ctx: &mut Ctx, f: &Field, options: &[(&str, T)]) -> R<T> {
         format!("`{}` is one of {}", f.key.name, names.join(", ")),
     );
     if let Some(s) = w.and_then(|w| did_you_mean(w, names.iter().copied())) {
-        d = d.with_note(format!("did you mean `{s}`?"));
+        d = d.with_suggestion(s);
     }
     Err(ctx.cx.report(d))
 }
@@ -312,7 +312,7 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                 format!("a solve block has no key `{key}`"),
             );
             if let Some(s) = did_you_mean(key, names.iter().copied()) {
-                d = d.with_note(format!("did you mean `{s}`?"));
+                d = d.with_suggestion(s);
             } else {
                 d = d.with_note(format!("the keys are {}", names.join(", ")));
             }

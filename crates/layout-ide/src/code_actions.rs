@@ -1,18 +1,18 @@
 //! Code actions. Rewrites into another notation are offered only when
 //! exact, and exactness is checked, not assumed: the rewritten file is
 //! evaluated and its value compared with the original's. Quick fixes
-//! replace a misspelt name or attribute key with the closest one that
-//! exists (the same suggestion the diagnostic's note makes), scale a
+//! apply the suggestion of each diagnostic the selection touches (a
+//! misspelt name, alias, function, key, encoding kind, preset, word or dim:
+//! the diagnostic's "did you mean"), scale a
 //! `#ttg.blocked`'s `threadsPerWarp` to the warp size (E0305), and pad a
 //! size that must be a power of two to the next one (E0301).
 
 use layout_algebra::triton::keys::{self, EncodingTag};
-use layout_db::diagnostic::did_you_mean;
 use layout_db::position::evaluate_expr;
 use layout_db::{ItemAt, RefKind, Resolution, item_at, name_refs, parse_item, resolve};
 use layout_syntax::{AttrValueKind, Expr, ExprKind, ItemKind, TritonAttribute};
 
-use crate::{Database, Db, SourceFile, Span, TextEdit, docs, present};
+use crate::{Database, Db, SourceFile, Span, TextEdit, present};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ActionKind {
@@ -25,11 +25,16 @@ pub struct CodeAction {
     pub title: String,
     pub kind: ActionKind,
     pub edits: Vec<TextEdit>,
+    /// The span of the diagnostic this fixes, if it fixes one.
+    pub fixes: Option<Span>,
 }
 
-pub fn code_actions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<CodeAction> {
+/// The actions for a selection (a cursor is an empty one): fixes for the
+/// diagnostics it touches, and the rewrites of what is at its start.
+pub fn code_actions(db: &dyn Db, file: SourceFile, range: Span) -> Vec<CodeAction> {
+    let offset = range.start;
     let mut out = Vec::new();
-    quick_fixes(db, file, offset, &mut out);
+    suggested_fixes(db, file, range, &mut out);
     warp_size_fix(db, file, offset, &mut out);
     power_of_two_fix(db, file, offset, &mut out);
     rewrites(db, file, offset, &mut out);
@@ -60,71 +65,44 @@ fn record_answer(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<Cod
             title: format!("Record the solver's answer ({})", solved.status.name()),
             kind: ActionKind::Rewrite,
             edits: vec![edit],
+            fixes: None,
         });
     }
 }
 
-fn quick_fixes(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeAction>) {
-    let Some(at) = item_at(db, file, offset) else {
-        return;
-    };
-    let rel = at.relative(offset);
-    for r in name_refs(db, at.item)
-        .iter()
-        .filter(|r| r.span.contains(rel))
-    {
-        if resolve(db, file, &r.name) != Resolution::Unresolved {
+/// The suggestion of each diagnostic that overlaps `range` ("did you
+/// mean `blocked`?": a name, an alias, a function, an attribute key, a
+/// solve or target key, an encoding kind, a preset, a word value, a dim),
+/// as a fix of that diagnostic.
+fn suggested_fixes(db: &dyn Db, file: SourceFile, range: Span, out: &mut Vec<CodeAction>) {
+    let text = file.text(db);
+    for d in &layout_db::check_file(db, file).diagnostics {
+        let Some(fix) = &d.suggestion else {
+            continue;
+        };
+        if d.span.end < range.start || d.span.start > range.end {
             continue;
         }
-        let alias = r.name.starts_with('#');
-        let mut candidates: Vec<&str> = file
-            .declared_names(db)
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .filter(|n| n.starts_with('#') == alias)
-            .collect();
-        if r.kind == RefKind::Call {
-            candidates.extend(layout_db::builtins::all().map(|b| b.name));
+        // Only a word is replaced; a span that is more was not a typo.
+        let current = &text[d.span.start..d.span.end];
+        let is_word = !current.is_empty()
+            && current
+                .trim_start_matches('#')
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        if !is_word {
+            continue;
         }
-        if let Some(fix) = did_you_mean(&r.name, candidates) {
-            out.push(CodeAction {
-                title: format!("Change to `{fix}`"),
-                kind: ActionKind::QuickFix,
-                edits: vec![TextEdit {
-                    span: at.to_file(r.span),
-                    new_text: fix,
-                }],
-            });
-        }
+        out.push(CodeAction {
+            title: format!("Change to `{fix}`"),
+            kind: ActionKind::QuickFix,
+            edits: vec![TextEdit {
+                span: d.span,
+                new_text: fix.clone(),
+            }],
+            fixes: Some(d.span),
+        });
     }
-    // A Triton attribute key the kind does not take.
-    let Some(item) = &parse_item(db, at.item).item else {
-        return;
-    };
-    layout_db::names::for_each_expr(item, &mut |e, _| {
-        let ExprKind::Attribute(a) = &e.kind else {
-            return;
-        };
-        let Some(kind) = docs::encoding_kind(&a.kind.name) else {
-            return;
-        };
-        for entry in &a.entries {
-            let key = &entry.key;
-            if !key.span.contains(rel) || kind.key(&key.name).is_some() {
-                continue;
-            }
-            if let Some(fix) = did_you_mean(&key.name, kind.keys.iter().map(|k| k.name)) {
-                out.push(CodeAction {
-                    title: format!("Change to `{fix}`"),
-                    kind: ActionKind::QuickFix,
-                    edits: vec![TextEdit {
-                        span: at.to_file(key.span),
-                        new_text: fix,
-                    }],
-                });
-            }
-        }
-    });
 }
 
 /// The `#ttg.blocked` under the cursor, or the one a `#alias` under the
@@ -262,6 +240,7 @@ fn warp_size_fix(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<Cod
             span: at.to_file(tpw.value.span),
             new_text: list,
         }],
+        fixes: None,
     });
 }
 
@@ -297,6 +276,7 @@ fn power_of_two_fix(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<
                 title: format!("Pad {n} to {padded}, the next power of two"),
                 kind: ActionKind::QuickFix,
                 edits,
+                fixes: Some(d.span),
             });
         }
     }
@@ -396,6 +376,7 @@ fn rewrites(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<CodeActi
                 title,
                 kind: ActionKind::Rewrite,
                 edits: vec![edit],
+                fixes: None,
             });
         }
     }
@@ -440,7 +421,7 @@ mod tests {
 
     fn check(text: &str, expect: Expect) {
         let (db, file, offset) = fixture::with_cursor(text);
-        let shown: Vec<String> = code_actions(&db, file, offset)
+        let shown: Vec<String> = code_actions(&db, file, Span::new(offset, offset))
             .iter()
             .map(|a| {
                 let mut t = file.text(&db).to_string();
@@ -451,6 +432,52 @@ mod tests {
             })
             .collect();
         expect.assert_eq(&shown.join("\n"));
+    }
+
+    /// Every "did you mean" of a diagnostic is a fix of it: the fixed text
+    /// checks clean.
+    #[test]
+    fn every_suggestion_is_a_fix_that_checks_clean() {
+        let cases = [
+            "layout acc = identity_1d(4, \"i\", \"o\")\ncheck size(ac$0d) == 4\n",
+            "#b = #ttg.blocekd$0<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n",
+            "#b = #ttg.blocked<{sizePerThread = [1], threadPerWarp$0 = [32], warpsPerCTA = [4], order = [0]}>\n",
+            "target = sm9$00x\n",
+            "target t { num_wraps$0 = 4 }\n",
+            "layout a = idenity_1d$0(4, \"i\", \"o\")\n",
+            "#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\nsolve s {\n    kind = swizle$0\n    write = tensor<64x64xf16, #b>\n}\n",
+            "#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\nsolve s {\n    kind = swizzle\n    wrte$0 = tensor<64x64xf16, #b>\n}\n",
+        ];
+        for case in cases {
+            let (db, file, offset) = fixture::with_cursor(case);
+            let fixes: Vec<CodeAction> = code_actions(&db, file, Span::new(offset, offset))
+                .into_iter()
+                .filter(|a| a.kind == ActionKind::QuickFix)
+                .collect();
+            assert_eq!(fixes.len(), 1, "{case}: {fixes:?}");
+            let mut text = file.text(&db).to_string();
+            for e in fixes[0].edits.iter().rev() {
+                text.replace_range(e.span.start..e.span.end, &e.new_text);
+            }
+            let (db, fixed) = fixture::open(&text);
+            let report = layout_db::check_file(&db, fixed);
+            let errors: Vec<_> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == layout_db::Severity::Error)
+                .collect();
+            assert!(errors.is_empty(), "{case} -> {text}: {errors:?}");
+        }
+        // A selection offers the fixes of every diagnostic it touches.
+        let text = "layout acc = identity_1d(4, \"i\", \"o\")\nlayout blocked = acc\ncheck size(acd) == 4\ncheck size(blocekd) == 4\n";
+        let (db, file) = fixture::open(text);
+        let fixes = code_actions(&db, file, Span::new(0, text.len()));
+        let titles: Vec<&str> = fixes.iter().map(|a| a.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            ["Change to `acc`", "Change to `blocked`"],
+            "{fixes:?}"
+        );
     }
 
     #[test]
@@ -502,7 +529,7 @@ mod tests {
     /// The file after the first quick fix, and its diagnostics' codes.
     fn fixed(text: &str) -> (String, Vec<&'static str>) {
         let (db, file, offset) = fixture::with_cursor(text);
-        let action = code_actions(&db, file, offset)
+        let action = code_actions(&db, file, Span::new(offset, offset))
             .into_iter()
             .find(|a| a.kind == ActionKind::QuickFix)
             .expect("a quick fix");

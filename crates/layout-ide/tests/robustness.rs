@@ -87,7 +87,7 @@ fn every_feature(text: &str, r: &mut Random) {
         let _ = navigation::rename(&db, file, offset, "renamed");
         let _ = completion::completions(&db, file, offset);
         let _ = signature_help::signature_help(&db, file, offset);
-        let _ = code_actions::code_actions(&db, file, offset);
+        let _ = code_actions::code_actions(&db, file, layout_ide::Span::new(offset, offset));
         let lc = index.to_utf16(text, offset);
         assert!(index.from_utf16(text, lc) <= text.len());
     }

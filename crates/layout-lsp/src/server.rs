@@ -726,40 +726,63 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri.clone();
-        let start = params.range.start;
-        self.at(
-            "codeAction",
-            &params.text_document.uri,
-            start,
-            move |s, offset| {
-                let actions = layout_ide::code_actions::code_actions(&s.db, s.file, offset)
-                    .into_iter()
-                    .map(|a| {
-                        let edits = a
-                            .edits
-                            .iter()
-                            .map(|e| convert::text_edit(&s.index, &s.text, e))
-                            .collect();
-                        let mut changes = std::collections::HashMap::new();
-                        changes.insert(uri.clone(), edits);
-                        CodeActionOrCommand::CodeAction(CodeAction {
-                            title: a.title,
-                            kind: Some(match a.kind {
-                                layout_ide::code_actions::ActionKind::QuickFix => {
-                                    CodeActionKind::QUICKFIX
-                                }
-                                layout_ide::code_actions::ActionKind::Rewrite => {
-                                    CodeActionKind::REFACTOR_REWRITE
-                                }
-                            }),
-                            edit: Some(WorkspaceEdit::new(changes)),
-                            ..Default::default()
-                        })
+        let range = params.range;
+        let only = params.context.only.clone();
+        let diagnostics = params.context.diagnostics.clone();
+        self.whole("codeAction", &params.text_document.uri, move |s| {
+            let span = convert::span(&s.index, &s.text, range);
+            let wanted = |kind: &CodeActionKind| {
+                // `only: ["refactor"]` asks for every refactor.rewrite too.
+                only.as_ref().is_none_or(|only| {
+                    only.iter().any(|o| {
+                        kind.as_str() == o.as_str()
+                            || kind.as_str().starts_with(&format!("{}.", o.as_str()))
                     })
-                    .collect();
-                Some(actions)
-            },
-        )
+                })
+            };
+            let actions = layout_ide::code_actions::code_actions(&s.db, s.file, span)
+                .into_iter()
+                .filter_map(|a| {
+                    let kind = match a.kind {
+                        layout_ide::code_actions::ActionKind::QuickFix => CodeActionKind::QUICKFIX,
+                        layout_ide::code_actions::ActionKind::Rewrite => {
+                            CodeActionKind::REFACTOR_REWRITE
+                        }
+                    };
+                    if !wanted(&kind) {
+                        return None;
+                    }
+                    let edits = a
+                        .edits
+                        .iter()
+                        .map(|e| convert::text_edit(&s.index, &s.text, e))
+                        .collect();
+                    let mut changes = std::collections::HashMap::new();
+                    changes.insert(uri.clone(), edits);
+                    // The client's diagnostics this action fixes.
+                    let fixed: Vec<Diagnostic> = a
+                        .fixes
+                        .map(|f| convert::range(&s.index, &s.text, f))
+                        .map(|r| {
+                            diagnostics
+                                .iter()
+                                .filter(|d| d.range == r)
+                                .cloned()
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    Some(CodeActionOrCommand::CodeAction(CodeAction {
+                        title: a.title,
+                        is_preferred: a.fixes.map(|_| true),
+                        diagnostics: (!fixed.is_empty()).then_some(fixed),
+                        kind: Some(kind),
+                        edit: Some(WorkspaceEdit::new(changes)),
+                        ..Default::default()
+                    }))
+                })
+                .collect();
+            Some(actions)
+        })
         .await
     }
 

@@ -636,3 +636,42 @@ fn the_clients_solver_time_limit_replaces_each_blocks() {
     assert!(text.contains("after 80 ms"), "{hover}");
     c.shutdown();
 }
+
+#[test]
+fn code_actions_read_the_range_the_diagnostics_and_only() {
+    let mut c = Client::start();
+    let text = "layout acc = identity_1d(4, \"i\", \"o\")\nlayout blocked = acc\ncheck size(acd) == 4\ncheck size(blocekd) == 4\n";
+    c.open(URI, text);
+    let diagnostics = c.diagnostics(1);
+    assert_eq!(diagnostics.as_array().unwrap().len(), 2, "{diagnostics}");
+    let ask = |c: &mut Client, only: Value| {
+        c.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": URI},
+                "range": {"start": pos(0, 0), "end": pos(4, 0)},
+                "context": {"diagnostics": diagnostics, "only": only},
+            }),
+        )["result"]
+            .clone()
+    };
+    let fixes = ask(&mut c, json!(["quickfix"]));
+    let fixes = fixes.as_array().unwrap();
+    let titles: Vec<&str> = fixes.iter().map(|a| a["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Change to `acc`", "Change to `blocked`"]);
+    for (fix, diagnostic) in fixes.iter().zip(diagnostics.as_array().unwrap()) {
+        assert_eq!(fix["diagnostics"], json!([diagnostic]), "{fix}");
+        assert_eq!(fix["isPreferred"], true);
+    }
+    // Rewrites only: no fixes.
+    let rewrites = ask(&mut c, json!(["refactor"]));
+    assert!(
+        rewrites
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["kind"].as_str().unwrap().starts_with("refactor")),
+        "{rewrites}"
+    );
+    c.shutdown();
+}

@@ -49,7 +49,7 @@ pub(crate) fn apply(
                             ),
                         );
                         if let Some(sug) = did_you_mean(&n, names.iter().copied()) {
-                            d = d.with_note(format!("did you mean `{sug}`?"));
+                            d = d.with_suggestion(sug);
                         }
                         return Err(cx.report(d));
                     }

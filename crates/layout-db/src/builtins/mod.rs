@@ -376,7 +376,7 @@ pub(crate) fn unknown_function(name: &str, span: Span) -> Diagnostic {
         format!("unknown function `{name}`"),
     );
     if let Some(s) = did_you_mean(name, all().map(|b| b.name)) {
-        d = d.with_note(format!("did you mean `{s}`?"));
+        d = d.with_suggestion(s);
     }
     d
 }
@@ -551,7 +551,7 @@ fn bind(
                         format!("{} has no argument `{n}`", b.name),
                     );
                     if let Some(s) = did_you_mean(n, params.iter().map(|p| p.name)) {
-                        d = d.with_note(format!("did you mean `{s}`?"));
+                        d = d.with_suggestion(s);
                     }
                     return Err(cx.report(d.with_note(b.plain_signature())));
                 }
