@@ -94,6 +94,22 @@ impl<'db> Cx<'db> {
                 "a tensor here has at least one dim (`tensor<64xf16, ...>`)",
             ));
         }
+        // An empty element type is a layout bound to a shape alone
+        // (`to_linear(enc, [64, 64])`).
+        if !element_type.is_empty() && element_bits(element_type).is_none() {
+            let common = ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"];
+            let mut d = Diagnostic::error(
+                Code::UnknownElementType,
+                span,
+                format!("`{element_type}` is not an MLIR element type"),
+            );
+            if let Some(s) = crate::diagnostic::did_you_mean(element_type, common) {
+                d = d.with_note(format!("did you mean `{s}`?"));
+            }
+            return Err(self.report(d.with_note(
+                "the element types are i1, i8 ... i64, f16, bf16, tf32, f32, f64, f8E4M3FN, f8E5M2 (and the other 8-, 6- and 4-bit floats), index and !tt.ptr<...>",
+            )));
+        }
         // A CTA's tile: Triton's tensors are far smaller; beyond this the
         // tables and bank enumerations would not finish in interactive time.
         const MAX_TENSOR_ELEMENTS: u64 = 1 << 24;

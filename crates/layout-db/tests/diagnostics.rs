@@ -227,3 +227,31 @@ fn deep_items() {
     let src = format!("let a = {}\ncheck a == {limit}\n", sum(limit));
     assert!(diagnose(&src).is_empty());
 }
+
+/// A type that is not one is said at its declaration, not at a later use.
+#[test]
+fn a_bad_tensor_type_is_reported_where_it_is_written() {
+    let blocked = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>";
+    for (element, note) in [("f13", Some("did you mean `f16`?")), ("banana", None)] {
+        let src = format!("layout t = tensor<64x64x{element}, {blocked}>\n");
+        let diags = diagnose(&src);
+        assert_eq!(diags.len(), 1, "{diags:#?}");
+        assert_eq!(diags[0].code.as_str(), "E0205");
+        assert_eq!(
+            diags[0].message,
+            format!("`{element}` is not an MLIR element type")
+        );
+        assert_eq!(
+            diags[0].notes.first().map(String::as_str) == note,
+            note.is_some()
+        );
+    }
+    let diags = diagnose(&format!(
+        "#a = {blocked}\nlayout t = tensor<64x64xf16, #a\n"
+    ));
+    assert_eq!(diags[0].code.as_str(), "E0001");
+    assert!(
+        diags[0].message.contains("'>' closing the tensor type"),
+        "{diags:#?}"
+    );
+}

@@ -18,6 +18,9 @@ pub enum SymbolKind {
     Access,
     /// Any other pasted operation with a result name (`%5 = tt.load`).
     Operation,
+    /// A dump's function (`tt.func @matmul_kernel`), holding its
+    /// conversions and shared-memory operations.
+    Function,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,9 +33,21 @@ pub struct Symbol {
     pub full_span: Span,
     /// One line about the value (its kind), when it has one.
     pub detail: Option<String>,
+    /// What it holds (a dump's function: its conversions and accesses).
+    pub children: Vec<Symbol>,
 }
 
+/// The outline: each declaration of a `.lay` file; for a dump, its
+/// encoding aliases, then each function with the conversions and
+/// shared-memory operations in it (its other operations and `#loc`s are
+/// not what one looks for in an outline).
 pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<Symbol> {
+    if item_ranges(db, file)
+        .iter()
+        .any(|at| function_name(db, at).is_some())
+    {
+        return dump_symbols(db, file);
+    }
     let mut out = Vec::new();
     for at in item_ranges(db, file) {
         let Some(item) = &parse_item(db, at.item).item else {
@@ -62,7 +77,104 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<Symbol> {
             name_span: at.to_file(span),
             full_span: at.to_file(item.span),
             detail,
+            children: Vec::new(),
         });
+    }
+    out
+}
+
+/// Every symbol with the name of the one that holds it (a function's
+/// conversions), for workspace symbols.
+pub fn flat_symbols(db: &dyn Db, file: SourceFile) -> Vec<(Symbol, Option<String>)> {
+    let mut out = Vec::new();
+    for mut sym in document_symbols(db, file) {
+        let children = std::mem::take(&mut sym.children);
+        let container = sym.name.clone();
+        out.push((sym, None));
+        out.extend(children.into_iter().map(|c| (c, Some(container.clone()))));
+    }
+    out
+}
+
+/// `@matmul_kernel` and its span, when the item opens a function
+/// (`tt.func public @matmul_kernel(...)`).
+fn function_name(db: &dyn Db, at: &layout_db::ItemAt) -> Option<(String, Span)> {
+    let item = parse_item(db, at.item).item.as_ref()?;
+    let ItemKind::Operation { op, .. } = &item.kind else {
+        return None;
+    };
+    if !op.name.ends_with(".func") {
+        return None;
+    }
+    let text = at.item.text(db);
+    let (tokens, _) = layout_syntax::lexer::lex(text);
+    tokens.windows(2).find_map(|w| match w {
+        [
+            (layout_syntax::lexer::Token::Ctrl('@'), a),
+            (layout_syntax::lexer::Token::Ident(n), b),
+        ] if a.end == b.start => Some((format!("@{n}"), at.to_file(Span::new(a.start, b.end)))),
+        _ => None,
+    })
+}
+
+fn dump_symbols(db: &dyn Db, file: SourceFile) -> Vec<Symbol> {
+    let mut out: Vec<Symbol> = Vec::new();
+    // The function being read: its index in `out`.
+    let mut function: Option<usize> = None;
+    for at in item_ranges(db, file) {
+        let Some(item) = &parse_item(db, at.item).item else {
+            continue;
+        };
+        let full_span = at.to_file(item.span);
+        if let Some(f) = function {
+            // A function reaches to the next one (or the end).
+            out[f].full_span = out[f].full_span.to(full_span);
+        }
+        if let Some((name, name_span)) = function_name(db, &at) {
+            function = Some(out.len());
+            out.push(Symbol {
+                name,
+                kind: SymbolKind::Function,
+                name_span,
+                full_span,
+                detail: None,
+                children: Vec::new(),
+            });
+            continue;
+        }
+        let (kind, name, name_span) = match &item.kind {
+            ItemKind::Alias { name, .. } if !name.name.starts_with("loc") => {
+                (SymbolKind::Alias, format!("#{}", name.name), name.span)
+            }
+            ItemKind::Convert { name, .. } => (SymbolKind::Convert, name.name.clone(), name.span),
+            ItemKind::MemoryOp {
+                name,
+                op,
+                operation,
+                ..
+            } => match name {
+                Some(n) => (SymbolKind::Access, n.name.clone(), n.span),
+                None => (SymbolKind::Access, op.mlir_name().to_string(), *operation),
+            },
+            _ => continue,
+        };
+        let detail = match &item.kind {
+            ItemKind::MemoryOp { op, .. } => Some(op.mlir_name().to_string()),
+            ItemKind::Convert { .. } => Some("ttg.convert_layout".to_string()),
+            _ => None,
+        };
+        let symbol = Symbol {
+            name,
+            kind,
+            name_span: at.to_file(name_span),
+            full_span,
+            detail,
+            children: Vec::new(),
+        };
+        match (kind, function) {
+            (SymbolKind::Alias, _) | (_, None) => out.push(symbol),
+            (_, Some(f)) => out[f].children.push(symbol),
+        }
     }
     out
 }
@@ -179,6 +291,46 @@ mod tests {
 
     use super::*;
     use crate::fixture;
+
+    #[test]
+    fn a_dump_outlines_its_aliases_and_functions_with_their_shared_memory_ops() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ttgir");
+        let text =
+            std::fs::read_to_string(format!("{dir}/flash_attention_fwd_sm90.ttgir")).unwrap();
+        let (db, file) = fixture::open(&text);
+        let symbols = document_symbols(&db, file);
+        let aliases = text
+            .lines()
+            .filter(|l| l.starts_with('#') && !l.starts_with("#loc"))
+            .count();
+        let kinds: Vec<SymbolKind> = symbols.iter().map(|s| s.kind).collect();
+        let mut expected = vec![SymbolKind::Alias; aliases];
+        expected.push(SymbolKind::Function);
+        assert_eq!(kinds, expected);
+        let function = symbols.last().unwrap();
+        assert_eq!(function.name, "@flash_attention_fwd");
+        let ops = text
+            .lines()
+            .filter(|l| {
+                [
+                    "ttg.convert_layout",
+                    "ttg.local_alloc",
+                    "ttg.local_store",
+                    "ttg.local_load",
+                ]
+                .iter()
+                .any(|op| l.contains(&format!("{op} ")))
+            })
+            .count();
+        assert!(ops > 0);
+        assert_eq!(function.children.len(), ops, "{:#?}", function.children);
+        // The function's range holds its operations.
+        let last = function.children.last().unwrap();
+        assert!(
+            function.full_span.start < last.full_span.start
+                && last.full_span.end <= function.full_span.end
+        );
+    }
 
     #[test]
     fn a_dump_folds_by_region() {

@@ -80,6 +80,30 @@ pub fn markdown(value: String) -> lsp::MarkupContent {
     }
 }
 
+/// A symbol and what it holds.
+pub fn document_symbol(
+    index: &LineIndex,
+    text: &str,
+    sym: layout_ide::symbols::Symbol,
+) -> lsp::DocumentSymbol {
+    let children: Vec<lsp::DocumentSymbol> = sym
+        .children
+        .into_iter()
+        .map(|c| document_symbol(index, text, c))
+        .collect();
+    #[allow(deprecated)] // `deprecated` is a required field of the type
+    lsp::DocumentSymbol {
+        name: sym.name,
+        detail: sym.detail,
+        kind: symbol_kind(sym.kind),
+        tags: None,
+        deprecated: None,
+        range: range(index, text, sym.full_span.to(sym.name_span)),
+        selection_range: range(index, text, sym.name_span),
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
 pub fn symbol_kind(k: layout_ide::symbols::SymbolKind) -> lsp::SymbolKind {
     use layout_ide::symbols::SymbolKind as K;
     match k {
@@ -91,6 +115,7 @@ pub fn symbol_kind(k: layout_ide::symbols::SymbolKind) -> lsp::SymbolKind {
         K::Target => lsp::SymbolKind::MODULE,
         K::Access => lsp::SymbolKind::EVENT,
         K::Operation => lsp::SymbolKind::OPERATOR,
+        K::Function => lsp::SymbolKind::FUNCTION,
     }
 }
 

@@ -12,6 +12,7 @@ mod parent;
 mod query;
 mod server;
 mod transport;
+mod workspace;
 
 pub use server::Backend;
 

@@ -36,6 +36,8 @@ pub struct Backend {
     plain_completion_docs: std::sync::atomic::AtomicBool,
     /// Set by `shutdown`: an `exit` after it ends the process with 0.
     shut_down: Arc<std::sync::atomic::AtomicBool>,
+    /// The client's folders, for workspace symbols of unopened files.
+    workspace: Mutex<Arc<crate::workspace::Workspace>>,
 }
 
 impl Backend {
@@ -49,6 +51,7 @@ impl Backend {
             plain_hover: Default::default(),
             plain_completion_docs: Default::default(),
             shut_down,
+            workspace: Default::default(),
         }
     }
 
@@ -262,6 +265,11 @@ impl LanguageServer for Backend {
         if let Some(options) = &params.initialization_options {
             let ms = solver_timeout(options);
             self.lock().set_solver_timeout(ms);
+        }
+        if let Ok(mut workspace) = self.workspace.lock() {
+            *workspace = Arc::new(crate::workspace::Workspace::new(crate::workspace::roots(
+                &params,
+            )));
         }
         if let Some(pid) = params.process_id {
             crate::parent::watch(pid);
@@ -516,19 +524,9 @@ impl LanguageServer for Backend {
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
         self.whole("documentSymbol", &params.text_document.uri, |s| {
-            #[allow(deprecated)] // `deprecated` is a required field of the type
             let symbols = layout_ide::symbols::document_symbols(&s.db, s.file)
                 .into_iter()
-                .map(|sym| DocumentSymbol {
-                    name: sym.name,
-                    detail: sym.detail,
-                    kind: convert::symbol_kind(sym.kind),
-                    tags: None,
-                    deprecated: None,
-                    range: convert::range(&s.index, &s.text, sym.full_span.to(sym.name_span)),
-                    selection_range: convert::range(&s.index, &s.text, sym.name_span),
-                    children: None,
-                })
+                .map(|sym| convert::document_symbol(&s.index, &s.text, sym))
                 .collect();
             Some(DocumentSymbolResponse::Nested(symbols))
         })
@@ -547,12 +545,12 @@ impl LanguageServer for Backend {
             let u = uri.clone();
             let found = self
                 .whole("workspaceSymbol", &uri, move |s| {
-                    #[allow(deprecated)]
-                    let symbols: Vec<SymbolInformation> =
-                        layout_ide::symbols::document_symbols(&s.db, s.file)
-                            .into_iter()
-                            .filter(|sym| sym.name.to_lowercase().contains(&q))
-                            .map(|sym| SymbolInformation {
+                    let symbols = layout_ide::symbols::flat_symbols(&s.db, s.file)
+                        .into_iter()
+                        .filter(|(sym, _)| sym.name.to_lowercase().contains(&q))
+                        .map(|(sym, container)| {
+                            #[allow(deprecated)] // a required field of the type
+                            SymbolInformation {
                                 name: sym.name,
                                 kind: convert::symbol_kind(sym.kind),
                                 tags: None,
@@ -561,14 +559,51 @@ impl LanguageServer for Backend {
                                     u.clone(),
                                     convert::range(&s.index, &s.text, sym.name_span),
                                 ),
-                                container_name: None,
-                            })
-                            .collect();
+                                container_name: container,
+                            }
+                        })
+                        .collect::<Vec<_>>();
                     Some(symbols)
                 })
                 .await?;
             out.extend(found.unwrap_or_default());
         }
+        // The folder's other files, from disk.
+        let open: std::collections::HashSet<std::path::PathBuf> = self
+            .lock()
+            .open
+            .keys()
+            .filter_map(|u| u.to_file_path().map(|p| p.into_owned()))
+            .collect();
+        let workspace = self.workspace.lock().map(|w| w.clone()).unwrap_or_default();
+        let on_disk = tokio::task::spawn_blocking(move || {
+            let mut found = Vec::new();
+            for path in workspace.files() {
+                if open.contains(&path) {
+                    continue;
+                }
+                let Some(uri) = Uri::from_file_path(&path) else {
+                    continue;
+                };
+                for sym in workspace.symbols(&path).iter() {
+                    if sym.name.to_lowercase().contains(&query) {
+                        #[allow(deprecated)] // a required field of the type
+                        found.push(SymbolInformation {
+                            name: sym.name.clone(),
+                            kind: sym.kind,
+                            tags: None,
+                            deprecated: None,
+                            location: Location::new(uri.clone(), sym.range),
+                            container_name: sym.container.clone(),
+                        });
+                    }
+                }
+            }
+            found
+        })
+        .await
+        .unwrap_or_default();
+        out.extend(on_disk);
         Ok(Some(WorkspaceSymbolResponse::Flat(out)))
     }
 

@@ -589,7 +589,9 @@ where
             .ignore_then(ctrl('<'))
             .ignore_then(shape_text.clone())
             .then(ctrl(',').ignore_then(encoding.clone()).or_not())
-            .then_ignore(ctrl('>'))
+            // Labelled: a bare '>' reads as an operator, and the message
+            // would name only what could continue the encoding.
+            .then_ignore(ctrl('>').labelled("'>' closing the tensor type"))
             .map(|((dims, element_type), encoding)| {
                 ExprKind::Tensor(TensorType {
                     dims,

@@ -40,16 +40,19 @@ pub fn expand(paths: &[String]) -> Result<Vec<PathBuf>, Usage> {
     Ok(out)
 }
 
+/// The `.lay`, `.ttgir` and `.mlir` files under `dir`, as `.gitignore`
+/// leaves them (hidden and ignored files skipped, links not followed, as
+/// ruff and ripgrep walk).
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path
-            .extension()
-            .is_some_and(|e| e == "lay" || e == "ttgir" || e == "mlir")
+    for entry in ignore::WalkBuilder::new(dir).build() {
+        let entry = entry.map_err(std::io::Error::other)?;
+        let path = entry.path();
+        if entry.file_type().is_some_and(|t| t.is_file())
+            && path
+                .extension()
+                .is_some_and(|e| e == "lay" || e == "ttgir" || e == "mlir")
         {
-            out.push(path);
+            out.push(path.to_path_buf());
         }
     }
     Ok(())

@@ -21,8 +21,21 @@ function solverTimeoutMs(): number {
   return Math.max(1, Math.round(ms));
 }
 
+/** Where the extension is installed: a platform package carries `bin/layoutc`. */
+let extensionPath = "";
+
+/**
+ * The layoutc binary: `layoutc.path` when the user set it, else the one this
+ * platform's package carries, else `layoutc` on the PATH.
+ */
 function layoutcPath(): string {
-  return vscode.workspace.getConfiguration("layoutc").get<string>("path") || "layoutc";
+  const configured = vscode.workspace.getConfiguration("layoutc").inspect<string>("path");
+  const chosen = configured?.workspaceFolderValue ?? configured?.workspaceValue ?? configured?.globalValue;
+  if (chosen) {
+    return chosen;
+  }
+  const bundled = path.join(extensionPath, "bin", process.platform === "win32" ? "layoutc.exe" : "layoutc");
+  return extensionPath && fs.existsSync(bundled) ? bundled : "layoutc";
 }
 
 async function startClient(): Promise<void> {
@@ -163,6 +176,7 @@ async function showPicture(): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel("layoutc");
   context.subscriptions.push(
     output,

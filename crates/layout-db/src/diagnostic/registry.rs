@@ -199,6 +199,16 @@ layout x = tensor<64x64x2xf16, #b>
 ```lay
 let n = 4 / (2 - 2)
 ```"##;
+    UnknownElementType = "E0205", "unknown element type",
+        r##"A tensor or memdesc type whose element type MLIR does not have, so its
+width (and every count that depends on it: vectors, banks, bytes) is
+unknown. The element types are `i1`, `i8` … `i64` (also `si`/`ui`), `f16`,
+`bf16`, `tf32`, `f32`, `f64`, the 8-, 6- and 4-bit floats (`f8E4M3FN`,
+`f8E5M2`, `f6E2M3FN`, `f4E2M1FN`, ...), `index` and pointers (`!tt.ptr<f16>`).
+
+```lay
+layout t = tensor<64x64xf13, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
+```"##;
     NotPowerOfTwo = "E0301", "not a power of two",
         r##"Not a power of two where the GF(2) algebra needs one. The note points to
 CuTe notation, whose mixed-radix algebra has no such limit. In an editor,
