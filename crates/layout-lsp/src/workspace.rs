@@ -28,11 +28,14 @@ pub struct FileSymbol {
     pub container: Option<String>,
 }
 
+/// A file's symbols as read at its modification time.
+type Outline = (SystemTime, Arc<Vec<FileSymbol>>);
+
 /// The folders and the symbols read from them, by file.
 #[derive(Default)]
 pub struct Workspace {
     pub roots: Vec<PathBuf>,
-    cache: Mutex<HashMap<PathBuf, (SystemTime, Arc<Vec<FileSymbol>>)>>,
+    cache: Mutex<HashMap<PathBuf, Outline>>,
 }
 
 impl Workspace {
