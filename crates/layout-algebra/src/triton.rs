@@ -748,7 +748,11 @@ impl Encoding {
             Encoding::Blocked(b) => Some(saturating_product(&b.warps_per_cta)),
             Encoding::NvidiaMma(m) => Some(saturating_product(&m.warps_per_cta)),
             Encoding::AmdMfma(m) => Some(saturating_product(&m.warps_per_cta)),
-            Encoding::AmdWmma(m) => Some(saturating_product(&m.warps_per_cta)),
+            // Triton 3.9's form places warps by bases, one bit each.
+            Encoding::AmdWmma(m) => Some(match &m.cta_tiles {
+                Some(tiles) => 1 << tiles.warp.len(),
+                None => saturating_product(&m.warps_per_cta),
+            }),
             Encoding::Slice(s) => s.parent.num_warps(),
             Encoding::DotOperand(d) => d.parent.num_warps(),
             Encoding::Linear(l) => Some(1 << l.warp.len()),

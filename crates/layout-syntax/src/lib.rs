@@ -5,6 +5,7 @@
 pub mod ast;
 pub mod dump;
 pub mod format;
+pub mod gluon;
 pub mod lexer;
 pub mod parser;
 

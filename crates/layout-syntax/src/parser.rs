@@ -420,6 +420,83 @@ fn tensor_dims(text: &str) -> Option<(Vec<i64>, String)> {
     Some((dims, elem.to_string()))
 }
 
+/// `gluon BlockedLayout(...)`: a Gluon layout object, read as the `#ttg`
+/// attribute it lowers to.
+fn gluon_attribute<'t, 's: 't, I, Er>()
+-> impl Parser<'t, I, TritonAttribute, Err<'t, 's, Er>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
+{
+    kw("gluon").ignore_then(gluon_call().try_map(|call, _| {
+        crate::gluon::to_attribute(&call)
+            .map_err(|(at, why)| Er::custom((at.start..at.end).into(), why))
+    }))
+}
+
+/// A Gluon constructor as Python prints or writes it:
+/// `ttgl.SliceLayout(dim=0, parent=BlockedLayout([1, 4], ...))`, values
+/// integers, `True`/`False`/`None`, lists (or tuples) and nested calls.
+fn gluon_call<'t, 's: 't, I, Er>()
+-> impl Parser<'t, I, crate::gluon::PyCall, Err<'t, 's, Er>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+    Er: GrammarError<'t, 's, I>,
+{
+    use crate::gluon::{PyArg, PyCall, PyValue};
+    recursive(|call| {
+        let value = recursive(|value| {
+            let int = just(Token::Op("-"))
+                .or_not()
+                .then(select! { Token::Int(n) => n })
+                .map(|(minus, n)| PyValue::Int(if minus.is_some() { -n } else { n }));
+            let items = value
+                .clone()
+                .map_with(|v, e| (v, span(e.span())))
+                .separated_by(ctrl(','))
+                .allow_trailing()
+                .collect::<Vec<_>>();
+            choice((
+                int,
+                kw("True").to(PyValue::Bool(true)),
+                kw("False").to(PyValue::Bool(false)),
+                kw("None").to(PyValue::None),
+                items
+                    .clone()
+                    .delimited_by(ctrl('['), ctrl(']'))
+                    .map(PyValue::List),
+                items.delimited_by(ctrl('('), ctrl(')')).map(PyValue::List),
+                call.map(PyValue::Call),
+            ))
+        });
+        let arg = ident()
+            .then_ignore(ctrl('='))
+            .or_not()
+            .then(value)
+            .map_with(|(name, value), e| PyArg {
+                name,
+                value,
+                span: span(e.span()),
+            });
+        // `ttgl.amd.AMDMFMALayout`: the class is the last name.
+        ident()
+            .then_ignore(ctrl('.'))
+            .repeated()
+            .ignore_then(ident())
+            .then(
+                arg.separated_by(ctrl(','))
+                    .allow_trailing()
+                    .collect::<Vec<_>>()
+                    .delimited_by(ctrl('('), ctrl(')')),
+            )
+            .map_with(|(class, args), e| PyCall {
+                class,
+                args,
+                span: span(e.span()),
+            })
+    })
+}
+
 /// Tokens up to a top-level `,` or `>`, with `<...>` nested: the shape and
 /// element type of `tensor<64x!tt.ptr<f16>, #blocked>`.
 fn type_text<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
@@ -567,6 +644,7 @@ where
             .collect::<Vec<_>>();
         let encoding = choice((
             attribute().map(ExprKind::Attribute),
+            gluon_attribute().map(ExprKind::Attribute),
             just(Token::Hash)
                 .ignore_then(ident())
                 .map(|i| ExprKind::AliasRef(i.name)),
@@ -697,6 +775,7 @@ where
             select! { Token::Str(s) => ExprKind::Str(s.to_string()) },
             kw("true").to(ExprKind::Bool(true)),
             kw("false").to(ExprKind::Bool(false)),
+            gluon_attribute().map(ExprKind::Attribute),
             kw("cute").ignore_then(cute_text().map_with(move |_, e| {
                 let s = e.span();
                 ExprKind::Cute(text_at(e.state(), s))
