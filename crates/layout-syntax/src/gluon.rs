@@ -342,6 +342,73 @@ pub fn to_attribute(call: &PyCall) -> Result<TritonAttribute, (Span, String)> {
     })
 }
 
+/// The Gluon constructor that lowers to `attr`, as a kernel writes it
+/// (`ttgl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=8,
+/// order=[1, 0])`): the inverse of [`to_attribute`]. `None` for a kind
+/// Gluon has no class for, or an attribute that names an alias.
+pub fn constructor_text(attr: &TritonAttribute) -> Option<String> {
+    let class = CLASSES.iter().find(|c| c.kind == attr.kind.name)?;
+    let value = |key: &str| attr.get(key).map(|e| &e.value);
+    let mut args = Vec::new();
+    for (field, how) in class.fields {
+        let text = match how {
+            Ignored => continue,
+            Key(key) | Always(key) => match value(key) {
+                Some(v) => python(v)?,
+                None => continue,
+            },
+            MajorMinor => {
+                let major = python(value("versionMajor")?)?;
+                let minor = value("versionMinor").map_or(Some("0".into()), python)?;
+                format!("[{major}, {minor}]")
+            }
+            Padding => {
+                let pairs: Vec<String> = attr
+                    .padding
+                    .iter()
+                    .map(|p| format!("[{}, {}]", p.interval, p.padding))
+                    .collect();
+                format!("[{}]", pairs.join(", "))
+            }
+            CtaLayout(part) => match value("ctaLayout").map(|v| &v.kind) {
+                Some(AttrValueKind::Dict(entries)) => {
+                    match entries.iter().find(|e| e.key.name == *part) {
+                        Some(e) => python(&e.value)?,
+                        None => "[]".into(),
+                    }
+                }
+                _ => continue,
+            },
+        };
+        args.push(format!("{field}={text}"));
+    }
+    let module = if class.kind.starts_with("amd_") {
+        "ttgl.amd."
+    } else {
+        "ttgl."
+    };
+    Some(format!("{module}{}({})", class.name, args.join(", ")))
+}
+
+/// A value as Python writes it.
+fn python(v: &AttrValue) -> Option<String> {
+    Some(match &v.kind {
+        AttrValueKind::Int(n) => n.to_string(),
+        AttrValueKind::Bool(true) => "True".into(),
+        AttrValueKind::Bool(false) => "False".into(),
+        AttrValueKind::List(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(python)
+                .collect::<Option<Vec<_>>>()?
+                .join(", ")
+        ),
+        AttrValueKind::Attribute(a) => constructor_text(a)?,
+        _ => return None,
+    })
+}
+
 fn value_span(arg: &PyArg) -> Span {
     match &arg.value {
         PyValue::Call(c) => c.span,
@@ -367,6 +434,7 @@ fn attr_value(v: &PyValue, span: Span) -> Result<AttrValue, (Span, String)> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     fn attribute_text(text: &str) -> String {
         let parsed = crate::parse(&format!("layout x = gluon {text}\n"));
@@ -411,6 +479,47 @@ mod tests {
             ),
         ] {
             assert_eq!(attribute_text(text), expected, "{text}");
+        }
+    }
+
+    /// Written back as a constructor, an attribute reads as itself.
+    #[test]
+    fn constructor_text_is_the_inverse() {
+        for ttgir in [
+            "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+            "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
+            "#ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>}>",
+            "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>",
+            "#ttg.padded_shared<[32:+4] {offset = [[0, 1], [1, 0]], block = []}>",
+            "#ttg.amd_wmma<{version = 2, isTransposed = true, ctaLayout = {register = [], warp = [[1, 0]]}}>",
+        ] {
+            let parsed = crate::parse(&format!("layout x = {ttgir}\n"));
+            let crate::ItemKind::Layout { value, .. } = &parsed.items[0].kind else {
+                panic!("{ttgir}: {:?}", parsed.errors)
+            };
+            let crate::ExprKind::Attribute(a) = &value.kind else {
+                panic!("{ttgir}")
+            };
+            let text = constructor_text(a).unwrap();
+            let again = crate::parse(&format!("layout x = gluon {text}\n"));
+            assert!(again.errors.is_empty(), "{text}: {:?}", again.errors);
+            let crate::ItemKind::Layout { value: back, .. } = &again.items[0].kind else {
+                panic!("{text}")
+            };
+            let crate::ExprKind::Attribute(b) = &back.kind else {
+                panic!("{text}")
+            };
+            let keys = |a: &TritonAttribute| -> Vec<(String, String)> {
+                let mut k: Vec<(String, String)> = a
+                    .entries
+                    .iter()
+                    .map(|e| (e.key.name.clone(), python(&e.value).unwrap_or_default()))
+                    .collect();
+                k.sort();
+                k
+            };
+            assert_eq!(a.kind.name, b.kind.name, "{text}");
+            assert_eq!(keys(a), keys(b), "{ttgir} -> {text}");
         }
     }
 

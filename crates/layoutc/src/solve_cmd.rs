@@ -133,17 +133,38 @@ pub fn outcome_json(s: &SolveOutcome) -> Json {
     j
 }
 
+/// The answer as a Gluon constructor (`ttgl.SwizzledSharedLayout(...)`),
+/// from the first of its `#ttg` notations Gluon has a class for.
+fn gluon_notation(notations: &[(String, String)]) -> Option<String> {
+    notations.iter().find_map(|(_, text)| {
+        if !text.starts_with("#ttg.") {
+            return None;
+        }
+        let parsed = layout_syntax::parse(&format!("layout x = {text}\n"));
+        match &parsed.items.first()?.kind {
+            layout_syntax::ItemKind::Layout { value, .. } => match &value.kind {
+                layout_syntax::ExprKind::Attribute(a) => layout_syntax::gluon::constructor_text(a),
+                _ => None,
+            },
+            _ => None,
+        }
+    })
+}
+
 fn swizzle_json(j: &mut Json, w: &SwizzleOutcome) {
     j["family"] = json!(w.family.name());
     j["instructions"] = json!(w.instructions.name());
     j["machine"] = json!(w.machine);
     if let Some(answer) = &w.answer {
         j["linear"] = linear_json(&answer.layout);
-        let notations: serde_json::Map<String, Json> = w
+        let mut notations: serde_json::Map<String, Json> = w
             .notations
             .iter()
             .map(|(k, v)| (k.clone(), json!(v)))
             .collect();
+        if let Some(text) = gluon_notation(&w.notations) {
+            notations.insert("gluon".into(), json!(text));
+        }
         j["notations"] = Json::Object(notations);
         j["read_conflicts"] = json!(w.read_conflicts);
         j["write_conflicts"] = json!(w.write_conflicts);

@@ -54,6 +54,8 @@ fn each_crate_uses_only_the_crates_below_it() {
         "layout-ide",
         "layout-lsp",
         "layoutc",
+        // The Python package's native module: the command line, in process.
+        "layoutc-py",
     ];
     let rank = |name: &str| layers.iter().position(|l| *l == name);
     for (krate, uses) in &deps {
@@ -85,7 +87,14 @@ fn each_crate_uses_only_the_crates_below_it() {
             "layout-algebra depends on {dep}"
         );
     }
-    // Only the server speaks LSP; only the solver links Z3.
+    assert_eq!(internal("layoutc-py"), BTreeSet::from(["layoutc"]));
+    // Only the server speaks LSP; only the solver links Z3; only the
+    // Python module knows Python.
+    for (krate, uses) in &deps {
+        if uses.contains("pyo3") {
+            assert_eq!(krate, "layoutc-py");
+        }
+    }
     for (krate, uses) in &deps {
         if uses.contains("tower-lsp-server") {
             assert_eq!(krate, "layout-lsp");
