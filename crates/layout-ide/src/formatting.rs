@@ -114,6 +114,9 @@ mod tests {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
         for entry in std::fs::read_dir(root).unwrap() {
             let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "lay") {
+                continue;
+            }
             let text = std::fs::read_to_string(&path).unwrap();
             // Examples are formatted; unformat them by squeezing spaces.
             let messy = text.replace(" = ", "=").replace(", ", ",");
