@@ -72,7 +72,18 @@ async function hover(page, selector) {
       assert.strictEqual(d.owner,
         `T${lane + 32 * warp}:R${c % 4} (lane ${lane}, warp ${warp}, register ${c % 4})`);
     }
-    console.log('hover: ok (7 cells in 2 pages)');
+    // In half an editor's width the drawing fits its panel, scaled down,
+    // and its cells still answer.
+    await page.setViewportSize({ width: 560, height: 800 });
+    const fit = await page.evaluate(() => {
+      const svg = document.querySelector('#picture svg');
+      const page = document.documentElement;
+      return { svg: svg.getBoundingClientRect().width, page: page.clientWidth, scroll: page.scrollWidth };
+    });
+    assert.ok(fit.svg <= fit.page && fit.scroll <= fit.page, JSON.stringify(fit));
+    d = await hover(page, cell(0, 6, 13));
+    assert.strictEqual(d.coordinates, '(6, 13)');
+    console.log('hover: ok (8 cells in 2 pages, and at 560 pixels wide)');
   } finally {
     await browser.close();
   }

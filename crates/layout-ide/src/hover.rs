@@ -390,6 +390,12 @@ check t$0(register = 1) == (dim0 = 0, dim1 = 1)
                   tensor<4x16xf32, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>>
                   in-dims:  register 2, lane 32, warp 1, block 1
                   out-dims: dim0 4, dim1 16
+                  owner of each element (thread:register):
+                    |     0     1     2     3    ..    12    13    14    15
+                  0 |  T0:0  T0:1  T1:0  T1:1    ..  T6:0  T6:1  T7:0  T7:1
+                  1 |  T8:0  T8:1  T9:0  T9:1    .. T14:0 T14:1 T15:0 T15:1
+                  2 | T16:0 T16:1 T17:0 T17:1    .. T22:0 T22:1 T23:0 T23:1
+                  3 | T24:0 T24:1 T25:0 T25:1    .. T30:0 T30:1 T31:0 T31:1
                   bases:
                     register      1 -> (0, 1)
                         lane      1 -> (0, 2)
@@ -397,12 +403,6 @@ check t$0(register = 1) == (dim0 = 0, dim1 = 1)
                                   4 -> (0, 8)
                                   8 -> (1, 0)
                                  16 -> (2, 0)
-                  owner of each element (thread:register):
-                    |     0     1     2     3    ..    12    13    14    15
-                  0 |  T0:0  T0:1  T1:0  T1:1    ..  T6:0  T6:1  T7:0  T7:1
-                  1 |  T8:0  T8:1  T9:0  T9:1    .. T14:0 T14:1 T15:0 T15:1
-                  2 | T16:0 T16:1 T17:0 T17:1    .. T22:0 T22:1 T23:0 T23:1
-                  3 | T24:0 T24:1 T25:0 T25:1    .. T30:0 T30:1 T31:0 T31:1
                 ```
 
                 register 2, lane 32, warp 1, block 1 -> dim0 4, dim1 16
@@ -492,16 +492,6 @@ solve sm$0em {
                   the shared layout (offset -> tensor):
                   in-dims:  offset 512, block 1
                   out-dims: dim0 8, dim1 64
-                  bases:
-                      offset      1 -> (0, 1)
-                                  2 -> (0, 2)
-                                  4 -> (0, 4)
-                                  8 -> (0, 8)
-                                 16 -> (0, 16)
-                                 32 -> (0, 32)
-                                 64 -> (1, 0)
-                                128 -> (2, 0)
-                                256 -> (4, 0)
                   shared-memory offset of each element:
                     |   0   1   2   3  ..  60  61  62  63
                   0 |   0   1   2   3  ..  60  61  62  63
@@ -512,6 +502,16 @@ solve sm$0em {
                   5 | 320 321 322 323  .. 380 381 382 383
                   6 | 384 385 386 387  .. 444 445 446 447
                   7 | 448 449 450 451  .. 508 509 510 511
+                  bases:
+                      offset      1 -> (0, 1)
+                                  2 -> (0, 2)
+                                  4 -> (0, 4)
+                                  8 -> (0, 8)
+                                 16 -> (0, 16)
+                                 32 -> (0, 32)
+                                 64 -> (1, 0)
+                                128 -> (2, 0)
+                                256 -> (4, 0)
                 ```
             "#]],
         );

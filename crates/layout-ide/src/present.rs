@@ -15,13 +15,24 @@ pub const TABLE_LIMIT: i64 = 4096;
 pub struct Limits {
     pub rows: usize,
     pub cols: usize,
+    /// The ownership grid before the bases: in a hover the grid is what
+    /// one came for, and what comes last is below the fold.
+    pub grid_first: bool,
 }
 
 impl Limits {
     /// `layoutc show`: a terminal's worth.
-    pub const SHOW: Limits = Limits { rows: 32, cols: 16 };
+    pub const SHOW: Limits = Limits {
+        rows: 32,
+        cols: 16,
+        grid_first: false,
+    };
     /// A hover: small enough to read without scrolling.
-    pub const HOVER: Limits = Limits { rows: 16, cols: 8 };
+    pub const HOVER: Limits = Limits {
+        rows: 16,
+        cols: 8,
+        grid_first: true,
+    };
 }
 
 /// The exact linear form of a CuTe or XLA value, when it has one.
@@ -239,19 +250,17 @@ pub fn linear_text(l: &LinearLayout, padding: &[(u32, u32)], limits: Limits) -> 
         .collect::<Vec<_>>()
         .join(", ");
     out += "\n  out-dims: ";
-    let outs = l.out_dims();
-    out += &outs
+    out += &l
+        .out_dims()
         .iter()
         .map(|(n, s)| format!("{n} {s}"))
         .collect::<Vec<_>>()
         .join(", ");
-    out += "\n  bases:\n";
-    for (name, bases) in l.bases() {
-        if bases.is_empty() {
-            continue;
-        }
-        for (i, b) in bases.iter().enumerate() {
-            out += &format!(
+    out += "\n";
+    let mut bases = String::from("  bases:\n");
+    for (name, dim) in l.bases() {
+        for (i, b) in dim.iter().enumerate() {
+            bases += &format!(
                 "    {:>8} {:>6} -> ({})\n",
                 if i == 0 { name.as_str() } else { "" },
                 1u64 << i,
@@ -259,19 +268,32 @@ pub fn linear_text(l: &LinearLayout, padding: &[(u32, u32)], limits: Limits) -> 
             );
         }
     }
+    let grid = owner_grid(l, padding, limits).unwrap_or_default();
+    if limits.grid_first {
+        out + &grid + &bases
+    } else {
+        out + &bases + &grid
+    }
+}
+
+/// Who owns each element (a distributed layout), each element's offset
+/// (a shared one), or the input of each output: for layouts of one or two
+/// out-dims small enough to draw.
+fn owner_grid(l: &LinearLayout, padding: &[(u32, u32)], limits: Limits) -> Option<String> {
+    let outs = l.out_dims();
     if l.total_in_bits() > 20 || outs.is_empty() || outs.len() > 2 {
-        return out;
+        return None;
     }
     let (rows, cols) = match outs.as_slice() {
         [(_, c)] => (1usize, *c as usize),
         [(_, r), (_, c)] => (*r as usize, *c as usize),
-        _ => return out,
+        _ => return None,
     };
     let ins = l.in_dims();
     let distributed = l.has_in_dim("lane");
     let shared = l.has_in_dim("offset");
     if !distributed && !shared && ins.len() != 1 {
-        return out;
+        return None;
     }
     let mut cells: Vec<Option<String>> = vec![None; rows * cols];
     let lane_size = if distributed {
@@ -313,15 +335,14 @@ pub fn linear_text(l: &LinearLayout, padding: &[(u32, u32)], limits: Limits) -> 
             coords[0].1.to_string()
         });
     }
-    out += if distributed {
+    let title = if distributed {
         "  owner of each element (thread:register):\n"
     } else if shared {
         "  shared-memory offset of each element:\n"
     } else {
         "  input of each output:\n"
     };
-    out += &grid(limits, rows, cols, &|i, j| cells[i * cols + j].clone());
-    out
+    Some(title.to_string() + &grid(limits, rows, cols, &|i, j| cells[i * cols + j].clone()))
 }
 
 /// CuTe's print_layout style for rank-2 layouts, a list otherwise.
