@@ -4,7 +4,28 @@
 //! where it is declared); aliases are types, attribute keys properties.
 
 use layout_db::{Resolution, item_ranges, name_refs, parse_item, resolve};
+use layout_syntax::ItemKind;
 use layout_syntax::lexer::{Token, lex};
+
+/// The dialects whose operations a Triton dump holds.
+const MLIR_DIALECTS: &[&str] = &[
+    "tt",
+    "ttg",
+    "ttng",
+    "triton_gpu",
+    "scf",
+    "arith",
+    "math",
+    "cf",
+    "amdgpu",
+    "gpu",
+    "nvgpu",
+    "nvg",
+    "llvm",
+    "func",
+    "ub",
+    "gluon",
+];
 
 use crate::{Db, SourceFile, Span, declared_name, docs};
 
@@ -62,7 +83,9 @@ pub struct SemanticToken {
 }
 
 /// The tokens of the whole file in order, none overlapping, none spanning
-/// lines (a client needs both).
+/// lines (a client needs both). Besides the names: attribute, solve and
+/// target keys are properties; a dump's operation names are functions of
+/// the default library, its `%values` variables (declared where defined).
 pub fn semantic_tokens(db: &dyn Db, file: SourceFile) -> Vec<SemanticToken> {
     let text = file.text(db);
     // What the checker knows, by span.
@@ -93,19 +116,56 @@ pub fn semantic_tokens(db: &dyn Db, file: SourceFile) -> Vec<SemanticToken> {
                     attribute_keys(a, at.range.start, &mut names);
                 }
             });
+            // The keys of `solve` and `target` blocks.
+            if let ItemKind::Solve { fields, .. } | ItemKind::Target { fields, .. } = &item.kind {
+                for f in fields {
+                    let s = at.to_file(f.key.span);
+                    names.insert(s.start, (s, TokenKind::Property, false, false));
+                }
+            }
         }
+    }
+    // A dump's SSA values, declared where they are defined.
+    for v in layout_db::ssa::ssa_values(db, file) {
+        names.insert(
+            v.span.start,
+            (v.span, TokenKind::Variable, v.is_definition, false),
+        );
     }
     let (tokens, _) = lex(text);
     let mut out = Vec::new();
     let mut last_end = 0;
     let mut skip_until = 0;
-    for (token, span) in tokens {
+    for (i, (token, span)) in tokens.iter().enumerate() {
         let span = Span::new(span.start, span.end);
-        comments(text, last_end, span.start, &mut out);
-        last_end = span.end;
+        // A pasted MLIR operation's name (`tt.load`, `ttg.local_alloc`,
+        // `scf.for`): not after `#` (an attribute) or `!` (a type).
+        if let (Token::Ident(dialect), Some((Token::Ctrl('.'), _)), Some((Token::Ident(_), op))) =
+            (token, tokens.get(i + 1), tokens.get(i + 2))
+            && MLIR_DIALECTS.contains(dialect)
+            && !matches!(
+                i.checked_sub(1).map(|j| &tokens[j].0),
+                Some(Token::Hash | Token::Ctrl('!'))
+            )
+            && span.start >= skip_until
+        {
+            comments(text, last_end, span.start, &mut out);
+            let whole = Span::new(span.start, op.end);
+            out.push(SemanticToken {
+                span: whole,
+                kind: TokenKind::Function,
+                declaration: false,
+                builtin: true,
+            });
+            last_end = whole.end;
+            skip_until = whole.end;
+            continue;
+        }
         if span.start < skip_until {
             continue;
         }
+        comments(text, last_end, span.start, &mut out);
+        last_end = span.end;
         if let Some(&(s, kind, declaration, builtin)) = names.get(&span.start) {
             out.push(SemanticToken {
                 span: s,
@@ -114,9 +174,10 @@ pub fn semantic_tokens(db: &dyn Db, file: SourceFile) -> Vec<SemanticToken> {
                 builtin,
             });
             skip_until = s.end;
+            last_end = last_end.max(s.end);
             continue;
         }
-        let kind = match token {
+        let kind = match *token {
             Token::Int(_) | Token::Number(_) => TokenKind::Number,
             Token::Str(_) => TokenKind::String,
             Token::Op(_) => TokenKind::Operator,
@@ -153,7 +214,9 @@ fn attribute_keys(
 
 /// `//` comments in the gap between two tokens (the lexer skips them).
 fn comments(text: &str, from: usize, to: usize, out: &mut Vec<SemanticToken>) {
-    let gap = &text[from..to];
+    let Some(gap) = text.get(from..to) else {
+        return;
+    };
     let mut at = 0;
     while let Some(p) = gap[at..].find("//") {
         let start = at + p;
@@ -174,6 +237,63 @@ mod tests {
 
     use super::*;
     use crate::fixture;
+
+    #[test]
+    fn a_dumps_operations_values_and_block_keys_are_classified() {
+        let text = r#"#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @k(%arg0: !tt.ptr<f16>) {
+  %0 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<128x!tt.ptr<f16>, #blocked> // a comment
+  %1 = ttg.convert_layout %0 : tensor<128x!tt.ptr<f16>, #blocked> -> tensor<128x!tt.ptr<f16>, #blocked>
+}
+solve s {
+    kind = swizzle
+    write = tensor<128xf16, #blocked>
+}
+"#;
+        let (db, file) = fixture::open(text);
+        let tokens = semantic_tokens(&db, file);
+        let shown: Vec<String> = tokens
+            .iter()
+            .filter(|t| {
+                matches!(
+                    t.kind,
+                    TokenKind::Function
+                        | TokenKind::Variable
+                        | TokenKind::Property
+                        | TokenKind::Comment
+                )
+            })
+            .filter(|t| !text[t.span.start..t.span.end].ends_with("PerThread"))
+            .map(|t| {
+                format!(
+                    "{:?}{}{} `{}`",
+                    t.kind,
+                    if t.declaration { " decl" } else { "" },
+                    if t.builtin { " builtin" } else { "" },
+                    &text[t.span.start..t.span.end]
+                )
+            })
+            .collect();
+        expect![[r#"
+            Property `threadsPerWarp`
+            Property `warpsPerCTA`
+            Property `order`
+            Function builtin `tt.func`
+            Variable decl `%arg0`
+            Variable decl `%0`
+            Function builtin `tt.splat`
+            Variable `%arg0`
+            Comment `// a comment`
+            Variable decl `%1`
+            Function builtin `ttg.convert_layout`
+            Variable `%0`
+            Variable decl `s`
+            Property `kind`
+            Property `write`"#]]
+        .assert_eq(&shown.join("\n"));
+        // In order, none overlapping.
+        assert!(tokens.windows(2).all(|w| w[0].span.end <= w[1].span.start));
+    }
 
     #[test]
     fn names_are_classified_by_what_they_resolve_to() {

@@ -313,6 +313,7 @@ impl LanguageServer for Backend {
                         SemanticTokensOptions {
                             legend: convert::semantic_legend(),
                             full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                            range: Some(true),
                             ..Default::default()
                         },
                     ),
@@ -707,6 +708,25 @@ impl LanguageServer for Backend {
                 data,
             })
         }))
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let range = params.range;
+        self.whole("semanticTokensRange", &params.text_document.uri, move |s| {
+            let span = convert::span(&s.index, &s.text, range);
+            let tokens: Vec<_> = layout_ide::semantic_tokens::semantic_tokens(&s.db, s.file)
+                .into_iter()
+                .filter(|t| t.span.end > span.start && t.span.start < span.end)
+                .collect();
+            Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
+                result_id: None,
+                data: convert::semantic_tokens(&s.index, &s.text, &tokens),
+            }))
+        })
+        .await
     }
 
     async fn semantic_tokens_full_delta(

@@ -675,3 +675,46 @@ fn code_actions_read_the_range_the_diagnostics_and_only() {
     );
     c.shutdown();
 }
+
+/// Semantic tokens as absolute `(line, column, length, type)`.
+fn absolute_tokens(data: &Value) -> Vec<[u64; 4]> {
+    let data: Vec<u64> = data
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let (mut line, mut col) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            if t[0] > 0 {
+                col = 0;
+            }
+            line += t[0];
+            col += t[1];
+            [line, col, t[2], t[3]]
+        })
+        .collect()
+}
+
+#[test]
+fn a_range_of_semantic_tokens_is_the_full_tokens_of_those_lines() {
+    let mut c = Client::start();
+    let text =
+        "let n = 3\nlet m = n * 2 // twice\ncheck m == 6\nsolve s {\n    kind = swizzle\n}\n";
+    c.open(URI, text);
+    let full = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let range = c.request(
+        "textDocument/semanticTokens/range",
+        json!({"textDocument": {"uri": URI}, "range": {"start": pos(1, 0), "end": pos(4, 0)}}),
+    );
+    let all = absolute_tokens(&full["result"]["data"]);
+    let some = absolute_tokens(&range["result"]["data"]);
+    let expected: Vec<[u64; 4]> = all.into_iter().filter(|t| (1..4).contains(&t[0])).collect();
+    assert!(!expected.is_empty());
+    assert_eq!(some, expected);
+    c.shutdown();
+}
