@@ -81,6 +81,9 @@ pub fn hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
     if let Some(h) = kernel_hover(db, file, offset) {
         return Some(h);
     }
+    if let Some(h) = op_hover(db, file, offset) {
+        return Some(h);
+    }
     if let Some(h) = word_hover(db, file, offset) {
         return Some(h);
     }
@@ -306,6 +309,59 @@ fn shorten(s: &str) -> String {
 
 /// On a `tt.func` line of a dump: the kernel's shared memory, buffer by
 /// buffer, as Triton's allocator lays it out.
+/// A dump's operation name: what it does, and what layoutc counts for it
+/// on this line (its shared memory and instructions, from the kernel
+/// summary).
+fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
+    let text = file.text(db);
+    let (op, span) = crate::mlir_ops::op_at(text, offset)?;
+    let mut md = format!("**{op}**");
+    match crate::mlir_ops::op_doc(&op) {
+        Some(doc) => md += &format!(": {doc}"),
+        None => md += ": an operation layoutc does not count",
+    }
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i);
+    let counted = layout_db::kernel_summaries(db, file)
+        .iter()
+        .flat_map(|k| &k.ops)
+        .find(|o| line_start <= o.span.start && o.span.start <= line_end);
+    if let Some(o) = counted {
+        md += "\n\n";
+        if o.shared_bytes > 0 {
+            md += &format!(
+                "shared memory: {} bytes at offset {}",
+                o.shared_bytes, o.offset
+            );
+        } else {
+            md += &format!("uses the shared-memory buffer at offset {}", o.offset);
+        }
+        if let Some((at, size)) = o.recorded {
+            md += &format!(" (Triton's allocation: offset {at}");
+            if let Some(size) = size {
+                md += &format!(", {size} bytes");
+            }
+            md += ")";
+        }
+        for i in &o.instructions {
+            md += &format!(
+                "\n- {} x `{}`: {} wavefronts per warp, {}",
+                i.count,
+                i.mnemonic,
+                i.wavefronts,
+                if i.conflicts == 0 {
+                    "conflict-free".to_string()
+                } else {
+                    format!("{}-way conflicts", i.conflicts + 1)
+                }
+            );
+        }
+    }
+    Some(Hover { span, markdown: md })
+}
+
 fn kernel_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
     let kernels = layout_db::kernel_summaries(db, file);
     let k = kernels
@@ -665,6 +721,39 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
                 - `a`: the layout applied first
                 - `b`: the layout applied to a's outputs (its in-dims are a's out-dims)
             "#]],
+        );
+    }
+
+    /// An operation's name says what it does and, from the kernel summary,
+    /// its shared memory: the allocator's offsets, which equal Triton's own
+    /// (`allocation.offset` in the dump).
+    #[test]
+    fn hover_on_an_operation_shows_its_doc_and_its_shared_memory() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/kernels");
+        let text =
+            std::fs::read_to_string(format!("{dir}/batched_dot_sm100.allocated.ttgir")).unwrap();
+        let (db, file) = fixture::open(&text);
+        for (line_has, bytes_at) in [
+            ("%b_36 = ttg.local_alloc", "at offset 24576"),
+            (
+                "ttg.convert_layout %14",
+                "8192 bytes at offset 0 (Triton's allocation: offset 0, 8192 bytes)",
+            ),
+        ] {
+            let line = text.find(line_has).unwrap();
+            let op = line + text[line..].find("ttg.").unwrap() + 5;
+            let h = hover(&db, file, op).unwrap();
+            assert!(h.markdown.starts_with("**ttg."), "{}", h.markdown);
+            assert!(h.markdown.contains(bytes_at), "{line_has}: {}", h.markdown);
+        }
+        // An operation layoutc does not count says so.
+        let at = text.find("tt.make_range").unwrap() + 4;
+        let h = hover(&db, file, at).unwrap();
+        assert!(
+            h.markdown
+                .starts_with("**tt.make_range**: the tensor [start, end)"),
+            "{}",
+            h.markdown
         );
     }
 

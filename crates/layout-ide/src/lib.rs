@@ -25,6 +25,7 @@ pub mod formatting;
 pub mod hover;
 pub mod inlay_hints;
 pub mod line_index;
+pub mod mlir_ops;
 pub mod navigation;
 pub mod picture;
 pub mod present;
