@@ -160,6 +160,89 @@ pub fn rename(
         .collect())
 }
 
+/// A place in the kernel's source that a dump's `loc(...)` names:
+/// `loc("kernel.py":12:5)`, 1-based line and column as MLIR prints them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLocation {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// The source locations under the cursor: on a `#locN` (a use or its
+/// definition), the file position its definition names, following
+/// `loc("name"(#loc))` and `loc(callsite(#loc3 at #loc4))` to the first
+/// file position; on a `loc("file":L:C)` written inline, that position.
+/// Whether the file exists is for the caller to say (no IO here).
+pub fn source_locations(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<SourceLocation> {
+    let text = file.text(db);
+    let line_start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line_end = text[line_start..]
+        .find('\n')
+        .map_or(text.len(), |i| line_start + i);
+    let line = &text[line_start..line_end];
+    let at = offset - line_start;
+    // A `#locN` under the cursor.
+    let name_start = line[..at.min(line.len())]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let name_end = line[at.min(line.len())..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(line.len(), |i| at + i);
+    let word = &line[name_start..name_end];
+    if name_start > 0 && line.as_bytes()[name_start - 1] == b'#' && word.starts_with("loc") {
+        return follow_loc(text, word, 8).into_iter().collect();
+    }
+    // `loc("file":L:C)` on this line, around the cursor.
+    file_position_in(line).into_iter().collect()
+}
+
+/// The file position `#name`'s definition leads to.
+fn follow_loc(text: &str, name: &str, depth: usize) -> Option<SourceLocation> {
+    let head = format!("#{name} = loc(");
+    let def = text.lines().find(|l| l.starts_with(&head))?;
+    let body = &def[head.len()..];
+    if let Some(found) = file_position_in(body) {
+        return Some(found);
+    }
+    // The first `#locM` it names: a named location's or a callsite's callee.
+    let at = body.find("#loc")?;
+    let next: String = body[at + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (depth > 0 && next != name)
+        .then(|| follow_loc(text, &next, depth - 1))
+        .flatten()
+}
+
+/// The first `"path":line:column` in `text` (a line holds one location).
+fn file_position_in(text: &str) -> Option<SourceLocation> {
+    let mut rest = text;
+    while let Some(open) = rest.find('"') {
+        let after = &rest[open + 1..];
+        let close = after.find('"')?;
+        let mut numbers = after[close + 1..]
+            .strip_prefix(':')
+            .unwrap_or("")
+            .splitn(3, |c: char| !c.is_ascii_digit());
+        if let (Some(Ok(line)), Some(Ok(column))) = (
+            numbers.next().map(str::parse::<u32>),
+            numbers.next().map(str::parse::<u32>),
+        ) {
+            return Some(SourceLocation {
+                path: after[..close].to_string(),
+                line,
+                column,
+            });
+        }
+        rest = &after[close + 1..];
+    }
+    None
+}
+
 /// Renames an SSA value of a dump within its function. MLIR's names are
 /// letters, digits, `_`, `$`, `.` and `-`; the `%` is kept.
 fn rename_value(
@@ -369,6 +452,23 @@ check size(acc) == 512
             "{}",
             hover.markdown
         );
+    }
+
+    #[test]
+    fn a_loc_leads_to_the_python_line_it_names() {
+        let text = "#loc = loc(\"k.py\":220:1)\n#loc3 = loc(\"k.py\":244:32)\n#loc58 = loc(\"q_ptr\"(#loc))\n#loc9 = loc(callsite(#loc3 at #loc58))\n%0 = tt.load %p : tensor<4x!tt.ptr<f16>> loc(#loc9)\n%1 = tt.load %p : tensor<4x!tt.ptr<f16>> loc(\"other.py\":7:2)\n";
+        let (db, file) = fixture::open(text);
+        let at = |needle: &str, skip: usize| text.find(needle).unwrap() + skip;
+        let places = |offset| -> Vec<String> {
+            source_locations(&db, file, offset)
+                .iter()
+                .map(|l| format!("{}:{}:{}", l.path, l.line, l.column))
+                .collect()
+        };
+        assert_eq!(places(at("loc(#loc9)", 6)), ["k.py:244:32"]);
+        assert_eq!(places(at("#loc58 =", 2)), ["k.py:220:1"]);
+        assert_eq!(places(at("\"other.py\"", 3)), ["other.py:7:2"]);
+        assert!(places(at("tt.load", 2)).is_empty());
     }
 
     #[test]

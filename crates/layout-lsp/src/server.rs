@@ -401,16 +401,48 @@ impl LanguageServer for Backend {
     ) -> Result<Option<GotoDefinitionResponse>> {
         let p = params.text_document_position_params;
         let uri = p.text_document.uri.clone();
+        // Where a relative `loc("kernel.py":12:5)` may be: beside the dump,
+        // or under a workspace folder.
+        let mut bases: Vec<std::path::PathBuf> = uri
+            .to_file_path()
+            .and_then(|f| f.parent().map(|d| d.to_path_buf()))
+            .into_iter()
+            .collect();
+        if let Ok(w) = self.workspace.lock() {
+            bases.extend(w.roots.iter().cloned());
+        }
         self.at(
             "definition",
             &p.text_document.uri,
             p.position,
             move |s, offset| {
-                let t = layout_ide::navigation::definition(&s.db, s.file, offset)?;
-                Some(GotoDefinitionResponse::Scalar(Location::new(
-                    uri,
-                    convert::range(&s.index, &s.text, t.name_span),
-                )))
+                let mut found: Vec<Location> = Vec::new();
+                if let Some(t) = layout_ide::navigation::definition(&s.db, s.file, offset) {
+                    found.push(Location::new(
+                        uri,
+                        convert::range(&s.index, &s.text, t.name_span),
+                    ));
+                }
+                // A `#loc` also leads to the Python line it names, when that
+                // file is here.
+                for l in layout_ide::navigation::source_locations(&s.db, s.file, offset) {
+                    let path = std::path::Path::new(&l.path);
+                    let file = if path.is_absolute() {
+                        Some(path.to_path_buf()).filter(|p| p.is_file())
+                    } else {
+                        bases.iter().map(|b| b.join(path)).find(|p| p.is_file())
+                    };
+                    if let Some(target) = file.and_then(Uri::from_file_path) {
+                        let at =
+                            Position::new(l.line.saturating_sub(1), l.column.saturating_sub(1));
+                        found.push(Location::new(target, Range::new(at, at)));
+                    }
+                }
+                match found.len() {
+                    0 => None,
+                    1 => found.pop().map(GotoDefinitionResponse::Scalar),
+                    _ => Some(GotoDefinitionResponse::Array(found)),
+                }
             },
         )
         .await

@@ -718,3 +718,40 @@ fn a_range_of_semantic_tokens_is_the_full_tokens_of_those_lines() {
     assert_eq!(some, expected);
     c.shutdown();
 }
+
+#[test]
+fn a_loc_goes_to_its_definition_and_to_the_python_line_it_names() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .canonicalize()
+        .unwrap();
+    let root_uri = format!("file://{}", root.display());
+    let mut c = Client::start_with(json!({"capabilities": {}, "rootUri": root_uri}));
+    let dump = root.join("tests/corpus/ttgir/flash_attention_fwd_sm90.ttgir");
+    let text = std::fs::read_to_string(&dump).unwrap();
+    let uri = format!("file://{}", dump.display());
+    c.open(&uri, &text);
+    let at = text.find("loc(#loc54)").unwrap() + 6;
+    let line = text[..at].matches('\n').count();
+    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let r = c.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri}, "position": pos(line, column)}),
+    );
+    let found = r["result"].as_array().unwrap_or_else(|| panic!("{r}"));
+    assert_eq!(found.len(), 2, "{r}");
+    // The `#loc54 = loc("...gen_ttgir_corpus.py":253:22)` line of the dump...
+    let def_line = text
+        .lines()
+        .position(|l| l.starts_with("#loc54 ="))
+        .unwrap();
+    assert_eq!(found[0]["uri"], json!(uri));
+    assert_eq!(found[0]["range"]["start"]["line"], json!(def_line));
+    // ... and the Python line it names, found under the workspace folder.
+    let py = root.join("tests/vectors/triton/gen_ttgir_corpus.py");
+    assert_eq!(found[1]["uri"], json!(format!("file://{}", py.display())));
+    assert_eq!(
+        found[1]["range"]["start"],
+        json!({"line": 252, "character": 21})
+    );
+    c.shutdown();
+}
