@@ -232,6 +232,9 @@ pub fn op_at(text: &str, offset: usize) -> Option<(String, crate::Span)> {
     let bytes = text.as_bytes();
     let is_part = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
     let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return None;
+    }
     let mut start = offset;
     while start > 0 && is_part(bytes[start - 1]) {
         start -= 1;

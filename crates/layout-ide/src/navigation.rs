@@ -176,20 +176,25 @@ pub struct SourceLocation {
 /// Whether the file exists is for the caller to say (no IO here).
 pub fn source_locations(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<SourceLocation> {
     let text = file.text(db);
-    let line_start = text[..offset.min(text.len())]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return Vec::new();
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[line_start..]
         .find('\n')
         .map_or(text.len(), |i| line_start + i);
     let line = &text[line_start..line_end];
     let at = offset - line_start;
     // A `#locN` under the cursor.
-    let name_start = line[..at.min(line.len())]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
-    let name_end = line[at.min(line.len())..]
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+    let in_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let name_start = line[..at]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !in_name(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name_end = line[at..]
+        .find(|c: char| !in_name(c))
         .map_or(line.len(), |i| at + i);
     let word = &line[name_start..name_end];
     if name_start > 0 && line.as_bytes()[name_start - 1] == b'#' && word.starts_with("loc") {

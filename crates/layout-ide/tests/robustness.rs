@@ -22,6 +22,15 @@ fn corpus() -> Vec<(String, String)> {
             std::fs::read_to_string(&p).unwrap(),
         ));
     }
+    // Dumps: operations, values, locations and regions (one of each target
+    // family).
+    for dump in [
+        "ttgir/flash_attention_fwd_sm90",
+        "kernels/batched_dot_gfx942.allocated",
+    ] {
+        let p = format!("{root}/tests/corpus/{dump}.ttgir");
+        out.push((p.clone(), std::fs::read_to_string(&p).unwrap()));
+    }
     let doc = std::fs::read_to_string(format!("{root}/docs/diagnostics.md")).unwrap();
     for (k, block) in doc.split("```lay\n").skip(1).enumerate() {
         let text = block.split("```").next().unwrap_or("");
@@ -82,6 +91,7 @@ fn every_feature(text: &str, r: &mut Random) {
         let offset = r.below(text.len() + 4); // also inside characters and past the end
         let _ = hover::hover(&db, file, offset);
         let _ = navigation::definition(&db, file, offset);
+        let _ = navigation::source_locations(&db, file, offset);
         let _ = navigation::references(&db, file, offset);
         let _ = navigation::prepare_rename(&db, file, offset);
         let _ = navigation::rename(&db, file, offset, "renamed");
