@@ -6,6 +6,7 @@
 //! keys; elsewhere keywords, the file's names and the builtins with their
 //! signatures.
 
+use layout_algebra::triton::keys::KeyType;
 use layout_db::item_at;
 
 use crate::signature_help::signature_label;
@@ -34,7 +35,19 @@ pub struct CompletionItem {
     pub insert: String,
     /// The word being completed (empty at the cursor when there is none).
     pub replace: Span,
+    /// `insert` with `$1`, `$2` placeholders (an encoding with its required
+    /// keys); a client without snippets gets `insert`.
+    pub snippet: Option<String>,
+    /// Where the item sorts: the file's own names first, then the language's
+    /// words, then builtins, each group by label.
+    pub sort: String,
 }
+
+/// What starts an item at the beginning of a line; after `check `, or in an
+/// expression, they do not fit.
+const ITEM_KEYWORDS: &[&str] = &[
+    "layout", "let", "check", "convert", "solve", "target", "module",
+];
 
 pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<CompletionItem> {
     let text = file.text(db);
@@ -53,17 +66,21 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
         doc,
         insert: label.to_string(),
         replace,
+        snippet: None,
+        sort: format!("{}{label}", sort_group(kind)),
     };
     let mut out = Vec::new();
 
     if line_before.ends_with("#ttg.") || line_before.ends_with("#triton_gpu.") {
         for kind in layout_db::encoding_kind_names() {
-            out.push(item(
+            let mut it = item(
                 kind,
                 CompletionKind::EncodingKind,
                 None,
                 docs::kind_doc(kind).map(str::to_string),
-            ));
+            );
+            it.snippet = encoding_snippet(kind);
+            out.push(it);
         }
         return out;
     }
@@ -121,7 +138,12 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
         }
         return out;
     }
+    // After `check `, or inside an expression, no item starts.
+    let at_item_start = line_before.trim().is_empty();
     for (kw, doc) in docs::KEYWORDS {
+        if !at_item_start && ITEM_KEYWORDS.contains(kw) {
+            continue;
+        }
         out.push(item(
             kw,
             CompletionKind::Keyword,
@@ -162,6 +184,48 @@ pub fn completions(db: &dyn Db, file: SourceFile, offset: usize) -> Vec<Completi
         out.push(it);
     }
     dedup(out)
+}
+
+fn sort_group(kind: CompletionKind) -> char {
+    match kind {
+        CompletionKind::Name | CompletionKind::Alias => '0',
+        CompletionKind::AttributeKey | CompletionKind::SolveKey | CompletionKind::EncodingKind => {
+            '1'
+        }
+        CompletionKind::Preset | CompletionKind::Keyword => '2',
+        CompletionKind::Builtin => '3',
+    }
+}
+
+/// `blocked<{sizePerThread = [$1], threadsPerWarp = [$2], ...}>`: the
+/// kind with its required keys as placeholders.
+fn encoding_snippet(kind: &str) -> Option<String> {
+    let k = docs::encoding_kind(kind)?;
+    let mut hole = 0;
+    let mut next = || {
+        hole += 1;
+        format!("${hole}")
+    };
+    // `padded_shared<[32:+4] {...}>`: the intervals come before the keys.
+    let intervals = k
+        .keys
+        .iter()
+        .any(|key| key.required && key.ty == KeyType::Intervals)
+        .then(|| format!("[{}] ", next()));
+    let keys: Vec<String> = k
+        .keys
+        .iter()
+        .filter(|key| key.required && key.ty != KeyType::Intervals)
+        .map(|key| match key.ty {
+            KeyType::Ints | KeyType::Bases => format!("{} = [{}]", key.name, next()),
+            _ => format!("{} = {}", key.name, next()),
+        })
+        .collect();
+    Some(format!(
+        "{kind}<{}{{{}}}>$0",
+        intervals.unwrap_or_default(),
+        keys.join(", ")
+    ))
 }
 
 fn dedup(mut items: Vec<CompletionItem>) -> Vec<CompletionItem> {
@@ -320,12 +384,96 @@ mod tests {
         expect![[r#"
             Some((Name, Some("an integer")))
             Some((Builtin, "compose(", Some("compose(a: linear, b: linear) -> linear")))
-            Some(Keyword)"#]]
+            Some(Keyword)
+            None"#]]
         .assert_eq(&format!(
-            "{:?}\n{:?}\n{:?}",
+            "{:?}\n{:?}\n{:?}\n{:?}",
             find("n").map(|i| (i.kind, i.detail)),
             find("compose").map(|i| (i.kind, i.insert, i.detail)),
+            find("cute").map(|i| i.kind),
+            // Inside an expression no item starts.
             find("layout").map(|i| i.kind),
         ));
+        // The file's names sort first, then the language's words, then builtins.
+        let mut sorted = items.clone();
+        sorted.sort_by(|a, b| a.sort.cmp(&b.sort));
+        assert_eq!(sorted[0].kind, CompletionKind::Name);
+        let first_builtin = sorted
+            .iter()
+            .position(|i| i.kind == CompletionKind::Builtin)
+            .unwrap();
+        assert!(
+            sorted[first_builtin..]
+                .iter()
+                .all(|i| i.kind == CompletionKind::Builtin)
+        );
+    }
+
+    #[test]
+    fn after_check_no_item_keyword_and_at_a_line_start_all() {
+        let (db, file, offset) = fixture::with_cursor("let n = 3\ncheck $0\n");
+        let items = completions(&db, file, offset);
+        let keywords: Vec<&str> = items
+            .iter()
+            .filter(|i| i.kind == CompletionKind::Keyword)
+            .map(|i| i.label.as_str())
+            .collect();
+        assert!(
+            !keywords.iter().any(|l| ITEM_KEYWORDS.contains(l)),
+            "{keywords:?}"
+        );
+        assert!(keywords.contains(&"not") && items.iter().any(|i| i.label == "n"));
+        let (db, file, offset) = fixture::with_cursor("let n = 3\n$0\n");
+        let labels: Vec<String> = completions(&db, file, offset)
+            .into_iter()
+            .map(|i| i.label)
+            .collect();
+        assert!(
+            ITEM_KEYWORDS
+                .iter()
+                .all(|k| labels.contains(&k.to_string()))
+        );
+    }
+
+    /// An encoding's snippet, its placeholders filled, is a complete
+    /// attribute: every required key is there.
+    #[test]
+    fn encoding_snippets_hold_every_required_key() {
+        let (db, file, offset) = fixture::with_cursor("#b = #ttg.$0\n");
+        let items = completions(&db, file, offset);
+        let blocked = items.iter().find(|i| i.label == "blocked").unwrap();
+        assert_eq!(
+            blocked.snippet.as_deref(),
+            Some(
+                "blocked<{sizePerThread = [$1], threadsPerWarp = [$2], warpsPerCTA = [$3], order = [$4]}>$0"
+            )
+        );
+        let filled = blocked
+            .snippet
+            .as_deref()
+            .unwrap()
+            .replace("$1", "1, 4")
+            .replace("$2", "8, 4")
+            .replace("$3", "4, 1")
+            .replace("$4", "1, 0")
+            .replace("$0", "");
+        let (db, file) = fixture::open(&format!(
+            "#b = #ttg.{filled}\nlayout t = tensor<64x64xf16, #b>\n"
+        ));
+        assert!(layout_db::check_file(&db, file).diagnostics.is_empty());
+        for item in items
+            .iter()
+            .filter(|i| i.kind == CompletionKind::EncodingKind)
+        {
+            let snippet = item.snippet.as_deref().unwrap();
+            let kind = docs::encoding_kind(&item.label).unwrap();
+            for key in kind
+                .keys
+                .iter()
+                .filter(|k| k.required && k.ty != KeyType::Intervals)
+            {
+                assert!(snippet.contains(&format!("{} = ", key.name)), "{snippet}");
+            }
+        }
     }
 }

@@ -49,6 +49,10 @@ pub const KEYWORDS: &[(&str, &str)] = &[
         "linear",
         "`linear { register: [[0, 1]], ... } -> [dim0: 4, ...]`: a linear layout by its bases",
     ),
+    (
+        "gluon",
+        "`gluon BlockedLayout(...)`: a Gluon layout object as Python prints or writes it, read as its `#ttg` attribute",
+    ),
     ("and", "boolean and"),
     ("or", "boolean or"),
     ("not", "boolean not"),

@@ -34,6 +34,8 @@ pub struct Backend {
     /// client said which formats it reads, and Markdown was not one.
     plain_hover: std::sync::atomic::AtomicBool,
     plain_completion_docs: std::sync::atomic::AtomicBool,
+    /// Whether the client expands snippets (`$1` placeholders) in completions.
+    snippets: std::sync::atomic::AtomicBool,
     /// Set by `shutdown`: an `exit` after it ends the process with 0.
     shut_down: Arc<std::sync::atomic::AtomicBool>,
     /// The client's folders, for workspace symbols of unopened files.
@@ -50,6 +52,7 @@ impl Backend {
             progress: Default::default(),
             plain_hover: Default::default(),
             plain_completion_docs: Default::default(),
+            snippets: Default::default(),
             shut_down,
             workspace: Default::default(),
         }
@@ -260,6 +263,14 @@ impl LanguageServer for Backend {
                     .and_then(|c| c.completion_item.as_ref())
                     .and_then(|i| i.documentation_format.as_ref()),
             ),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        self.snippets.store(
+            text_caps
+                .and_then(|t| t.completion.as_ref())
+                .and_then(|c| c.completion_item.as_ref())
+                .and_then(|i| i.snippet_support)
+                .unwrap_or(false),
             std::sync::atomic::Ordering::Relaxed,
         );
         if let Some(options) = &params.initialization_options {
@@ -669,6 +680,7 @@ impl LanguageServer for Backend {
         let plain = self
             .plain_completion_docs
             .load(std::sync::atomic::Ordering::Relaxed);
+        let snippets = self.snippets.load(std::sync::atomic::Ordering::Relaxed);
         self.at(
             "completion",
             &p.text_document.uri,
@@ -676,18 +688,26 @@ impl LanguageServer for Backend {
             move |s, offset| {
                 let items = layout_ide::completion::completions(&s.db, s.file, offset)
                     .into_iter()
-                    .map(|c| CompletionItem {
-                        label: c.label,
-                        kind: Some(convert::completion_kind(c.kind)),
-                        detail: c.detail,
-                        documentation: c
-                            .doc
-                            .map(|d| Documentation::MarkupContent(convert::markup(d, plain))),
-                        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
-                            convert::range(&s.index, &s.text, c.replace),
-                            c.insert,
-                        ))),
-                        ..Default::default()
+                    .map(|c| {
+                        let (insert, format) = match (c.snippet, snippets) {
+                            (Some(snippet), true) => (snippet, InsertTextFormat::SNIPPET),
+                            _ => (c.insert, InsertTextFormat::PLAIN_TEXT),
+                        };
+                        CompletionItem {
+                            label: c.label,
+                            kind: Some(convert::completion_kind(c.kind)),
+                            detail: c.detail,
+                            documentation: c
+                                .doc
+                                .map(|d| Documentation::MarkupContent(convert::markup(d, plain))),
+                            sort_text: Some(c.sort),
+                            insert_text_format: Some(format),
+                            text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+                                convert::range(&s.index, &s.text, c.replace),
+                                insert,
+                            ))),
+                            ..Default::default()
+                        }
                     })
                     .collect();
                 Some(CompletionResponse::Array(items))

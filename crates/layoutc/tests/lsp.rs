@@ -755,3 +755,38 @@ fn a_loc_goes_to_its_definition_and_to_the_python_line_it_names() {
     );
     c.shutdown();
 }
+
+#[test]
+fn completion_sorts_and_gives_snippets_to_clients_that_expand_them() {
+    let ask = |snippets: bool| {
+        let mut c = Client::start_with(json!({"capabilities": {"textDocument": {"completion": {
+            "completionItem": {"snippetSupport": snippets}
+        }}}}));
+        c.open(URI, "#b = #ttg.\n");
+        let r = c.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": URI}, "position": pos(0, 10)}),
+        );
+        let blocked = r["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["label"] == "blocked")
+            .cloned()
+            .unwrap();
+        c.shutdown();
+        blocked
+    };
+    let with = ask(true);
+    assert_eq!(with["insertTextFormat"], 2, "{with}");
+    assert!(
+        with["textEdit"]["newText"]
+            .as_str()
+            .unwrap()
+            .starts_with("blocked<{sizePerThread = [$1]")
+    );
+    assert!(with["sortText"].as_str().is_some());
+    let without = ask(false);
+    assert_eq!(without["insertTextFormat"], 1, "{without}");
+    assert_eq!(without["textEdit"]["newText"], "blocked");
+}
