@@ -238,6 +238,17 @@ mod tests {
     use super::*;
     use crate::fixture;
 
+    /// `Variable decl \`%0\``: a token's kind, modifiers and text.
+    fn describe(t: &SemanticToken, text: &str) -> String {
+        format!(
+            "{:?}{}{} `{}`",
+            t.kind,
+            if t.declaration { " decl" } else { "" },
+            if t.builtin { " builtin" } else { "" },
+            &text[t.span.start..t.span.end]
+        )
+    }
+
     #[test]
     fn a_dumps_operations_values_and_block_keys_are_classified() {
         let text = r#"#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -264,15 +275,7 @@ solve s {
                 )
             })
             .filter(|t| !text[t.span.start..t.span.end].ends_with("PerThread"))
-            .map(|t| {
-                format!(
-                    "{:?}{}{} `{}`",
-                    t.kind,
-                    if t.declaration { " decl" } else { "" },
-                    if t.builtin { " builtin" } else { "" },
-                    &text[t.span.start..t.span.end]
-                )
-            })
+            .map(|t| describe(t, text))
             .collect();
         expect![[r#"
             Property `threadsPerWarp`
@@ -305,15 +308,7 @@ layout t = compose(tensor<128xf32, #b>, identity_1d(size, "x", "y"))
         let (db, file) = fixture::open(text);
         let lines: Vec<String> = semantic_tokens(&db, file)
             .iter()
-            .map(|t| {
-                format!(
-                    "{:?}{}{} `{}`",
-                    t.kind,
-                    if t.declaration { " decl" } else { "" },
-                    if t.builtin { " builtin" } else { "" },
-                    &text[t.span.start..t.span.end]
-                )
-            })
+            .map(|t| describe(t, text))
             .collect();
         expect![[r#"
             Comment `// comment`
