@@ -58,7 +58,7 @@ pub fn signature_help(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Si
     let params = b.params();
     // The argument being written: by name when it starts with `key =`,
     // else by position.
-    let current = args.rsplit(',').next().unwrap_or("").trim_start();
+    let current = current_argument(args).trim_start();
     let named = current
         .split_once('=')
         .map(|(k, _)| k.trim())
@@ -96,11 +96,29 @@ fn open_call(before: &str) -> Option<(&str, &str)> {
                 }
                 return None;
             }
-            b'[' | b'{' => return None,
+            // An open list or dictionary inside an argument
+            // (`to_linear(t, [64, |`): the call is further out.
+            b'[' | b'{' => {}
             _ => {}
         }
     }
     None
+}
+
+/// The argument after the last comma outside brackets: the one being
+/// written, open lists included (`order = [1, 0`).
+fn current_argument(args: &str) -> &str {
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => start = i + 1,
+            _ => {}
+        }
+    }
+    &args[start..]
 }
 
 /// Commas outside brackets.
@@ -162,10 +180,22 @@ mod tests {
     }
 
     #[test]
-    fn named_arguments_select_their_parameter() {
+    fn named_arguments_select_their_parameter_also_inside_a_list() {
+        let (db, file, offset) =
+            fixture::with_cursor("layout x = blocked(sizePerThread = [1, 1], order = [1, 0$0])\n");
+        let h = signature_help(&db, file, offset).unwrap();
+        let (s, e) = h.params[h.active.unwrap()];
+        assert!(h.label.starts_with("blocked("), "{}", h.label);
+        assert!(h.label[s..e].starts_with("order"), "{}", &h.label[s..e]);
+    }
+
+    #[test]
+    fn inside_a_list_the_call_around_it_helps() {
         check(
-            "layout x = blocked(order = [1, 0$0], sizePerThread = [1, 1])\n",
-            expect!["none"],
+            "layout x = strided_1d(8, 2, \"in\", \"out\")\nlet t = in_size(x, [1, $0\n",
+            expect![[r#"
+                in_size(a: linear, [dim: dim]) -> int (active: [dim: dim]: the in-dim; all of them when absent)
+                the size of an in-dim, or of all in-dims together"#]],
         );
     }
 }
