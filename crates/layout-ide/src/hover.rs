@@ -729,9 +729,7 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
     /// (`allocation.offset` in the dump).
     #[test]
     fn hover_on_an_operation_shows_its_doc_and_its_shared_memory() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/kernels");
-        let text =
-            std::fs::read_to_string(format!("{dir}/batched_dot_sm100.allocated.ttgir")).unwrap();
+        let text = fixture::corpus("kernels/batched_dot_sm100.allocated.ttgir");
         let (db, file) = fixture::open(&text);
         for (line_has, bytes_at) in [
             ("%b_36 = ttg.local_alloc", "at offset 24576"),

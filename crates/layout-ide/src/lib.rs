@@ -145,6 +145,12 @@ pub(crate) mod fixture {
         (db, file, offset)
     }
 
+    /// A file of the repository's corpus (`ttgir/flash_attention_fwd_sm90.ttgir`).
+    pub fn corpus(rel: &str) -> String {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus");
+        std::fs::read_to_string(format!("{root}/{rel}")).unwrap()
+    }
+
     pub fn open(text: &str) -> (Database, SourceFile) {
         let mut db = Database::default();
         let file = SourceFile::open(&mut db, "test.lay".into(), text.to_string());

@@ -372,14 +372,13 @@ check size(acc) == 512
 
     #[test]
     fn references_and_rename_of_an_alias_reach_every_line_of_a_dump() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ttgir");
         for kernel in [
             "flash_attention_fwd_sm90",
             "flash_attention_fwd_gfx942",
             "matmul_int8_sm100",
             "matmul_fp16_tma_gfx950",
         ] {
-            let text = std::fs::read_to_string(format!("{dir}/{kernel}.ttgir")).unwrap();
+            let text = fixture::corpus(&format!("ttgir/{kernel}.ttgir"));
             let (db, file) = fixture::open(&text);
             let aliases: Vec<&str> = text
                 .lines()
@@ -411,9 +410,7 @@ check size(acc) == 512
 
     #[test]
     fn a_dump_value_goes_to_its_definition_and_renames_within_its_function() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ttgir");
-        let text =
-            std::fs::read_to_string(format!("{dir}/flash_attention_fwd_sm90.ttgir")).unwrap();
+        let text = fixture::corpus("ttgir/flash_attention_fwd_sm90.ttgir");
         let (db, file) = fixture::open(&text);
         // A value defined by an operation layoutc does not evaluate.
         let def = text.find("%0 = ").unwrap();

@@ -294,9 +294,7 @@ mod tests {
 
     #[test]
     fn a_dump_outlines_its_aliases_and_functions_with_their_shared_memory_ops() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ttgir");
-        let text =
-            std::fs::read_to_string(format!("{dir}/flash_attention_fwd_sm90.ttgir")).unwrap();
+        let text = fixture::corpus("ttgir/flash_attention_fwd_sm90.ttgir");
         let (db, file) = fixture::open(&text);
         let symbols = document_symbols(&db, file);
         let aliases = text
@@ -334,9 +332,7 @@ mod tests {
 
     #[test]
     fn a_dump_folds_by_region() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ttgir");
-        let text =
-            std::fs::read_to_string(format!("{dir}/flash_attention_fwd_sm90.ttgir")).unwrap();
+        let text = fixture::corpus("ttgir/flash_attention_fwd_sm90.ttgir");
         let (db, file) = fixture::open(&text);
         let fold_lines: Vec<(usize, usize)> = folding_ranges(&db, file)
             .iter()

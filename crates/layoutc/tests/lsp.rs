@@ -117,6 +117,18 @@ impl Client {
         }
     }
 
+    /// The text of the hover at `line`, `character` of `uri`.
+    fn hover_text(&mut self, uri: &str, line: usize, character: usize) -> String {
+        let hover = self.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": pos(line, character)}),
+        );
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
     /// Waits for the diagnostics of `version`.
     fn diagnostics(&mut self, version: i64) -> Value {
         let deadline = Instant::now() + TIMEOUT;
@@ -286,16 +298,7 @@ fn a_panic_in_one_request_is_an_error_answer_and_the_server_goes_on() {
             .unwrap()
             .contains("deliberate panic")
     );
-    let hover = c.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": URI}, "position": pos(0, 4)}),
-    );
-    assert!(
-        hover["result"]["contents"]["value"]
-            .as_str()
-            .unwrap()
-            .contains("**n**")
-    );
+    assert!(c.hover_text(URI, 0, 4).contains("**n**"));
     c.shutdown();
 }
 
@@ -550,16 +553,7 @@ fn a_deeply_nested_document_is_a_diagnostic_not_a_crash() {
         .map(|d| d["code"].as_str().unwrap())
         .collect();
     assert_eq!(codes, ["E0003", "E0003"]);
-    let hover = c.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": URI}, "position": pos(2, 4)}),
-    );
-    assert!(
-        hover["result"]["contents"]["value"]
-            .as_str()
-            .unwrap()
-            .contains("**c**")
-    );
+    assert!(c.hover_text(URI, 2, 4).contains("**c**"));
     c.shutdown();
 }
 
