@@ -309,7 +309,9 @@ module.exports = grammar({
       choice(seq(optional(seq($.swizzle, 'o', optional(seq($._cute_integer, 'o')))), $.cute_layout), $.swizzle),
     swizzle: ($) => seq('Sw', '<', $._cute_integer, ',', $._cute_integer, ',', $._cute_integer, '>'),
     cute_layout: ($) => prec.right(seq(field('shape', $._int_tuple), optional(seq(':', field('stride', $._int_tuple))))),
-    _int_tuple: ($) => choice($._cute_integer, $.int_tuple),
+    _int_tuple: ($) => choice($._cute_integer, $.scaled_basis, $.int_tuple),
+    // A ScaledBasis stride, `_1@0` (`n@i@j` nested), as make_identity_layout prints it.
+    scaled_basis: ($) => seq($._cute_integer, repeat1(seq('@', $.integer))),
     int_tuple: ($) => seq('(', $._tuple_mode, repeat(seq(',', $._tuple_mode)), ')'),
     _tuple_mode: ($) => choice($._int_tuple, alias($._strided_mode, $.cute_layout)),
     _strided_mode: ($) => seq(field('shape', $._int_tuple), ':', field('stride', $._int_tuple)),

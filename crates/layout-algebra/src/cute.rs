@@ -18,6 +18,14 @@ use std::fmt;
 
 use crate::error::{LayoutError, Result};
 
+pub mod atom;
+mod cast;
+pub mod coord;
+pub mod copy_cost;
+pub mod slice;
+mod swizzle_ops;
+pub mod tiled;
+
 /// A CuTe `IntTuple`: an integer or a tuple of them, nested.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IntTuple {

@@ -61,7 +61,10 @@ pub struct XlaLayout {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct XlaShape {
     pub element_type: String,
+    /// The dims; a bounded dynamic dim `<=N` is its bound N.
     pub dims: Vec<i64>,
+    /// Which dims are bounded dynamic (`<=N`), so the shape prints back as written.
+    pub dynamic: Vec<bool>,
     pub layout: Option<XlaLayout>,
 }
 
@@ -403,8 +406,9 @@ impl XlaShape {
         (self.padded_elements() * self.element_bits() + 7) / 8
     }
 
-    /// XLA's `ShapeUtil::ArraySize` element count: the first tile only, and
-    /// a `*` tile dim leaves its dim unpadded.
+    /// XLA's `ShapeUtil::ArraySize` counted in elements (XLA's function
+    /// returns bytes: multiply by the element width): the first tile only,
+    /// and a `*` tile dim leaves its dim unpadded.
     pub fn first_tile_array_size(&self) -> i64 {
         let Some(tile) = self.tiles().first() else {
             let align = self.layout.as_ref().map_or(1, |l| l.tail_padding_alignment);
@@ -466,6 +470,7 @@ impl XlaShape {
         };
         let shape = XlaShape {
             element_type: element_type.to_string(),
+            dynamic: vec![false; dims.len()],
             dims,
             layout: Some(layout),
         };
@@ -544,7 +549,19 @@ impl fmt::Display for XlaLayout {
 
 impl fmt::Display for XlaShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}[{}]", self.element_type, join(&self.dims))?;
+        let dims: Vec<String> = self
+            .dims
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                if self.dynamic.get(i).copied().unwrap_or(false) {
+                    format!("<={d}")
+                } else {
+                    d.to_string()
+                }
+            })
+            .collect();
+        write!(f, "{}[{}]", self.element_type, dims.join(","))?;
         if let Some(l) = &self.layout {
             write!(f, "{l}")?;
         }
@@ -654,6 +671,7 @@ impl Reader<'_> {
         }
         self.expect("[")?;
         let mut dims = Vec::new();
+        let mut dynamic = Vec::new();
         if !self.eat("]") {
             loop {
                 // A dynamic dim `<=N` has bound N; `?` has none.
@@ -667,7 +685,7 @@ impl Reader<'_> {
                         ),
                     ));
                 }
-                self.eat("<=");
+                dynamic.push(self.eat("<="));
                 dims.push(self.int()?);
                 if self.eat("]") {
                     break;
@@ -683,6 +701,7 @@ impl Reader<'_> {
         Ok(XlaShape {
             element_type,
             dims,
+            dynamic,
             layout,
         })
     }

@@ -538,6 +538,11 @@ impl From<&AccessReport> for CountedCall {
 /// `bank_conflicts`, `wavefronts` and `vectorisation` of any access.
 pub(crate) fn bank(ctx: &mut Cx, name: &str, b: &[Option<(Value, Span)>], span: Span) -> R<Value> {
     let (d, _) = b[0].clone().expect("required");
+    if let Value::CuteAtom(o) = &d
+        && let crate::value::CuteObject::TiledCopy(copy) = &**o
+    {
+        return tiled_copy_cost(ctx, name, copy, b, span);
+    }
     if !matches!(d, Value::Access(_)) && name == "bank_conflicts" && b[1].is_some() {
         // The rank formula: no enumeration needed.
         if let Some(n) = plain_bank_conflicts(ctx, b, span)? {
@@ -750,4 +755,85 @@ pub(crate) fn memory_access(
             target: ctx.target().bank_target(),
         },
     })))
+}
+
+/// `wavefronts(tiled_copy, smem[, "S"|"D"])` and `bank_conflicts(...)` of a
+/// CuTe tiled copy against a CuTe shared layout of its value type.
+fn tiled_copy_cost(
+    ctx: &mut Cx,
+    name: &str,
+    copy: &layout_algebra::cute::tiled::TiledCopy,
+    b: &[Option<(Value, Span)>],
+    span: Span,
+) -> R<Value> {
+    use layout_algebra::cute::copy_cost::shared_side;
+    use layout_algebra::cute::tiled::Side;
+    use layout_algebra::cute::{Swizzle, SwizzledLayout};
+    let Some((smem, smem_span)) = b.get(1).cloned().flatten() else {
+        return Err(ctx.error(
+            Code::TypeMismatch,
+            span,
+            format!("{name} of a tiled copy needs the shared layout: {name}(copy, cute Sw<3,3,3> o (8,64):(64,1))"),
+        ));
+    };
+    let smem = match smem {
+        Value::Swizzled(s) => *s,
+        Value::Cute(l) => SwizzledLayout {
+            swizzle: Swizzle::new(0, 0, 0).expect("the identity swizzle"),
+            offset: 0,
+            layout: *l,
+        },
+        other => {
+            return Err(ctx.error(
+                Code::TypeMismatch,
+                smem_span,
+                format!(
+                    "the shared side of a tiled copy is a CuTe layout of its value type (`cute Sw<3,3,3> o (8,64):(64,1)`), but this is {}",
+                    other.type_name()
+                ),
+            ));
+        }
+    };
+    let named = match b.get(2).cloned().flatten() {
+        None => None,
+        Some((Value::Str(s), _)) if s == "S" => Some(Side::Source),
+        Some((Value::Str(s), _)) if s == "D" => Some(Side::Destination),
+        Some((other, s)) => {
+            return Err(ctx.error(
+                Code::TypeMismatch,
+                s,
+                format!(
+                    "the side of a tiled copy is \"S\" (source) or \"D\" (destination), not {other}"
+                ),
+            ));
+        }
+    };
+    let Some(side) = named.or_else(|| shared_side(copy.atom.instruction)) else {
+        return Err(ctx.error(
+            Code::TypeMismatch,
+            span,
+            format!(
+                "{} moves registers or global memory on either side: name the shared one, {name}(copy, smem, \"S\") or \"D\"",
+                copy.atom.op
+            ),
+        ));
+    };
+    let target = ctx.target().bank_target();
+    let cost = ctx.alg(copy.wavefronts(&smem, side, &target), Domain::Cute, span)?;
+    Ok(Value::Int(match name {
+        "bank_conflicts" => {
+            // Triton's measure: extra wavefronts per wavefront.
+            (cost.wavefronts.saturating_sub(cost.ideal) / cost.ideal.max(1)) as i64
+        }
+        "wavefronts" => cost.wavefronts as i64,
+        _ => {
+            return Err(ctx.error(
+                Code::TypeMismatch,
+                span,
+                format!(
+                    "{name} is not defined for a tiled copy; ask for wavefronts or bank_conflicts"
+                ),
+            ));
+        }
+    }))
 }

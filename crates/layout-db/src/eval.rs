@@ -1091,6 +1091,13 @@ impl<'db> Ctx<'db> {
                 )),
             };
         }
+        if text.contains('@') {
+            let r = layout_algebra::cute::coord::CoordLayout::parse(text);
+            return self
+                .cx
+                .alg(r, Domain::Cute, span)
+                .map(|l| Value::CuteCoord(Box::new(l)));
+        }
         let r = Layout::parse(text);
         if r.is_err() && text.starts_with('(') && text.ends_with(')') {
             // CuTe prints a tile (`make_tile(2:4, 8)`) as a tuple of layouts,
@@ -1239,6 +1246,9 @@ impl<'db> Ctx<'db> {
                 }
                 Ok(true)
             }
+            // Structurally, as CuTe prints them (the order of the basis
+            // directions is not part of the layout).
+            (Value::CuteCoord(a), Value::CuteCoord(b)) => Ok(a.to_string() == b.to_string()),
             (Value::Int(_), Value::Int(_))
             | (Value::Bool(_), Value::Bool(_))
             | (Value::Str(_), Value::Str(_))
@@ -1284,6 +1294,23 @@ impl<'db> Ctx<'db> {
                         .cx
                         .report(builtins::unknown_function(name, callee.span)));
                 }
+            }
+        }
+        if let ExprKind::Cute(_) = &callee.kind {
+            // `cute L(2)`: a pasted print with something after it.
+            // A parenthesized literal, `(cute L)(2)`, keeps its parentheses
+            // in its span: that application is meant.
+            let text = self.item.text(self.cx.db);
+            let written = text.get(callee.span.start..callee.span.end).unwrap_or("");
+            if written.starts_with("cute") {
+                self.cx.report(
+                    Diagnostic::warning(
+                        Code::AppliedPrint,
+                        span,
+                        "this CuTe print is applied to the parentheses after it; write (cute ...)(...) if that is meant",
+                    )
+                    .with_label(callee.span, "the layout"),
+                );
             }
         }
         let f = self.expr(callee)?;

@@ -1,6 +1,8 @@
 //! `solve` blocks: the request checked key by key, handed to layout-solve,
 //! and the answer kept as a value the rest of the file can use.
 
+mod cute_copies;
+
 use std::time::Duration;
 
 use layout_algebra::bank::Direction;
@@ -80,12 +82,12 @@ pub const SOLVE_KEYS: &[SolveKeyInfo] = &[
     SolveKeyInfo {
         key: SolveKey::Write,
         name: "write",
-        doc: "a tensor type stored into the buffer (one per access)",
+        doc: "a tensor type stored into the buffer, or a CuTe tiled copy into it (one per access)",
     },
     SolveKeyInfo {
         key: SolveKey::Read,
         name: "read",
-        doc: "a tensor type loaded from the buffer (one per access)",
+        doc: "a tensor type loaded from the buffer, or a CuTe tiled copy out of it (one per access)",
     },
     SolveKeyInfo {
         key: SolveKey::Family,
@@ -218,6 +220,8 @@ fn time_limit(ctx: &Ctx, keys: &Keys) -> Duration {
 struct Keys {
     kind: Option<(String, Span)>,
     accesses: Vec<(Direction, TensorLayout, Span)>,
+    /// CuTe tiled copies given as `write` / `read`.
+    copies: Vec<cute_copies::CopyAccess>,
     family: Option<Family>,
     instructions: Option<InstructionPolicy>,
     target: Option<(String, Span)>,
@@ -374,12 +378,26 @@ fn read_keys(ctx: &mut Ctx, fields: &[Field]) -> R<Keys> {
                         };
                         k.accesses.push((direction, *t, f.value.span));
                     }
+                    Value::CuteAtom(o) if matches!(*o, crate::value::CuteObject::TiledCopy(_)) => {
+                        let crate::value::CuteObject::TiledCopy(copy) = *o else {
+                            unreachable!("matched above")
+                        };
+                        k.copies.push(cute_copies::CopyAccess {
+                            direction: if solve_key == SolveKey::Write {
+                                Direction::Store
+                            } else {
+                                Direction::Load
+                            },
+                            copy,
+                            span: f.value.span,
+                        });
+                    }
                     other => {
                         return Err(ctx.cx.error(
                             Code::InvalidSolve,
                             f.value.span,
                             format!(
-                                "`{key}` takes a tensor type with a distributed encoding, e.g. tensor<128x128xf16, #blocked> (the solver finds the shared one); this is {}",
+                                "`{key}` takes a tensor type with a distributed encoding, e.g. tensor<128x128xf16, #blocked> (the solver finds the shared one), or a CuTe tiled copy; this is {}",
                                 if let Value::Tensor(_) = other {
                                     "a tensor in shared memory"
                                 } else {
@@ -550,6 +568,31 @@ fn machine(ctx: &mut Ctx, keys: &Keys, whole: Span) -> Machine {
 }
 
 fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
+    if !keys.copies.is_empty() {
+        if let Some((_, _, span)) = keys.accesses.first() {
+            return Err(ctx.cx.error(
+                Code::InvalidSolve,
+                *span,
+                "a block's accesses are all tensor types or all CuTe tiled copies, not both",
+            ));
+        }
+        let machine = machine(ctx, &keys, whole);
+        let target = ctx.cx.target().bank_target();
+        let request = cute_copies::Request {
+            copies: &keys.copies,
+            family: keys.family,
+            base: keys.base.as_ref().map(|(l, s)| (l, *s)),
+            target: &target,
+            machine: &machine.name,
+        };
+        let value = cute_copies::solve(ctx, request, whole)?;
+        if let Value::Solve(s) = &value
+            && let SolveKind::Swizzle(w) = &s.kind
+        {
+            check_recorded(ctx, &keys, &w.notations);
+        }
+        return Ok(value);
+    }
     if keys.accesses.is_empty() {
         return Err(ctx.cx.error(
             Code::InvalidSolve,

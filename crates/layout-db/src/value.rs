@@ -3,6 +3,8 @@
 use std::fmt;
 
 use layout_algebra::LinearLayout;
+use layout_algebra::cute::atom::{CopyAtom, MmaAtom};
+use layout_algebra::cute::tiled::{TiledCopy, TiledMma};
 use layout_algebra::cute::{IntTuple, Layout, Swizzle, SwizzledLayout, Tiler};
 use layout_algebra::triton::Encoding;
 use layout_algebra::triton::convert_layout::ConversionKind;
@@ -179,6 +181,11 @@ pub enum Value {
     Swizzle(Swizzle),
     Swizzled(Box<SwizzledLayout>),
     Tiler(Box<Tiler>),
+    /// A CuTe MMA or copy atom, tiled MMA or tiled copy.
+    CuteAtom(Box<CuteObject>),
+    /// A CuTe layout with `ScaledBasis` strides (`(4,8):(1@0,1@1)`): index
+    /// -> coordinate.
+    CuteCoord(Box<layout_algebra::cute::coord::CoordLayout>),
     Xla(Box<XlaShape>),
     Solve(Box<SolveOutcome>),
     Conversion(Box<ConversionReport>),
@@ -215,6 +222,8 @@ impl Value {
             Value::Swizzle(_) => "a CuTe swizzle",
             Value::Swizzled(_) => "a swizzled CuTe layout",
             Value::Tiler(_) => "a CuTe tiler",
+            Value::CuteAtom(o) => o.type_name(),
+            Value::CuteCoord(_) => "a CuTe coordinate layout",
             Value::Xla(_) => "an XLA shape",
             Value::Solve(_) => "a solve block and its answer",
             Value::Conversion(_) => "a layout conversion",
@@ -245,6 +254,8 @@ impl Value {
             | Value::Xla(_) => "layout",
             Value::Swizzle(_) => "swizzle",
             Value::Tiler(_) => "tiler",
+            Value::CuteAtom(o) => o.show_kind(),
+            Value::CuteCoord(_) => "layout",
             Value::Solve(_) => "solve",
             Value::Conversion(_) => "conversion",
             Value::Target(_) => "target",
@@ -333,6 +344,8 @@ impl fmt::Display for Value {
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Swizzled(s) => write!(f, "{s}"),
             Value::Tiler(t) => write!(f, "{t}"),
+            Value::CuteAtom(o) => write!(f, "{o}"),
+            Value::CuteCoord(l) => write!(f, "{l}"),
             Value::Xla(x) => write!(f, "{x}"),
             Value::Solve(s) => match &s.kind {
                 SolveKind::Swizzle(w) => write!(
@@ -436,4 +449,74 @@ pub(crate) fn shape_text(shape: &[u32]) -> String {
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join("x")
+}
+
+/// CuTe's objects above single layouts (CONTRACT section 2, "CuTe atoms,
+/// tiled MMAs and tiled copies").
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CuteObject {
+    MmaAtom(MmaAtom),
+    CopyAtom(CopyAtom),
+    TiledMma(TiledMma),
+    TiledCopy(TiledCopy),
+}
+
+impl CuteObject {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            CuteObject::MmaAtom(_) => "a CuTe MMA atom",
+            CuteObject::CopyAtom(_) => "a CuTe copy atom",
+            CuteObject::TiledMma(_) => "a CuTe tiled MMA",
+            CuteObject::TiledCopy(_) => "a CuTe tiled copy",
+        }
+    }
+
+    /// The `kind` of `layoutc show --format json`.
+    pub fn show_kind(&self) -> &'static str {
+        match self {
+            CuteObject::MmaAtom(_) => "mma_atom",
+            CuteObject::CopyAtom(_) => "copy_atom",
+            CuteObject::TiledMma(_) => "tiled_mma",
+            CuteObject::TiledCopy(_) => "tiled_copy",
+        }
+    }
+}
+
+impl fmt::Display for CuteObject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CuteObject::MmaAtom(a) => write!(
+                f,
+                "MMA_Atom<{}>: {}x{}x{}, {} thread(s)",
+                a.name,
+                a.shape_mnk[0],
+                a.shape_mnk[1],
+                a.shape_mnk[2],
+                a.thr_id.size()
+            ),
+            CuteObject::CopyAtom(a) => write!(
+                f,
+                "Copy_Atom<{}, {}>: {} thread(s), {} value(s) each",
+                a.op,
+                a.value_type,
+                a.thr_id.size(),
+                a.values_per_thread()
+            ),
+            CuteObject::TiledMma(t) => write!(
+                f,
+                "TiledMMA of {}: {} threads, tile {}",
+                t.atom.name,
+                t.size(),
+                t.tile_shape()
+            ),
+            CuteObject::TiledCopy(t) => write!(
+                f,
+                "TiledCopy of {} ({}): {} threads, tile {}",
+                t.atom.op,
+                t.atom.value_type,
+                t.size(),
+                t.tiler
+            ),
+        }
+    }
 }

@@ -622,6 +622,32 @@ layout acc = tensor<32x16xf32, #m$0ma>
     }
 
     #[test]
+    fn hover_on_a_tiled_copy_shows_its_parts_and_who_holds_each_element() {
+        check(
+            "let c$0 = tiled_copy(copy_atom(\"UniversalCopy<uint64_t>\", \"half_t\"), cute (4,2):(2,1), cute (1,4))\n",
+            expect![[r#"
+                c
+                ---
+                **c**: a CuTe tiled copy
+
+                ```text
+                  TiledCopy of UniversalCopy<uint64_t> (half_t): 8 threads, tile (4,8)
+                  Tiler_MN: (4,8)
+                  TiledLayout_TV: ((2,4),4):((16,1),4)
+                  LayoutS_TV: ((2,4),(4,1)):((16,1),(4,0))
+                  LayoutD_TV: ((2,4),(4,1)):((16,1),(4,0))
+                  source tile 4x8: thread and value of each element
+                    |     0     1     2     3     4     5     6     7
+                  0 | T0:V0 T0:V1 T0:V2 T0:V3 T1:V0 T1:V1 T1:V2 T1:V3
+                  1 | T2:V0 T2:V1 T2:V2 T2:V3 T3:V0 T3:V1 T3:V2 T3:V3
+                  2 | T4:V0 T4:V1 T4:V2 T4:V3 T5:V0 T5:V1 T5:V2 T5:V3
+                  3 | T6:V0 T6:V1 T6:V2 T6:V3 T7:V0 T7:V1 T7:V2 T7:V3
+                ```
+            "#]],
+        );
+    }
+
+    #[test]
     fn hover_on_a_check_shows_both_sides() {
         check(
             "let n = 3\nche$0ck n * 2 == 7\n",

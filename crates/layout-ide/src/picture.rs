@@ -266,6 +266,7 @@ pub fn of_value(name: &str, value: &Value, target: &TargetFacts) -> Result<Pictu
         Value::Xla(x) => xla::picture(name, x),
         Value::Cute(c) => cute::picture(name, &cute::Tabled::plain(c)),
         Value::Swizzled(s) => cute::picture(name, &cute::Tabled::swizzled(s)),
+        Value::CuteAtom(o) => cute::tiled_picture(name, o),
         Value::Conversion(c) => {
             let mut src = distributed::picture(name, &tensor_text(&c.src), &c.src.layout)?;
             let dst = distributed::picture(name, &tensor_text(&c.dst), &c.dst.layout)?;

@@ -147,7 +147,95 @@ pub fn value_text(v: &Value, limits: Limits) -> String {
                 out += &linear_text(&answer.layout, &[], limits);
             }
         }
+        Value::CuteAtom(o) => {
+            out += &cute_object_text(o);
+            out += &cute_object_grid(o, limits);
+        }
         other => out += &format!("  {other}\n"),
+    }
+    out
+}
+
+/// The C tile of an MMA (the source tile of a copy) as `print_latex` labels
+/// it: the lowest thread holding each element and its value, `T5:V2`.
+fn cute_object_grid(o: &layout_db::value::CuteObject, limits: Limits) -> String {
+    use layout_algebra::cute::IntTuple;
+    use layout_algebra::cute::tiled::{Operand, Side};
+    use layout_db::value::CuteObject as O;
+    let (what, tv, rows, cols) = match o {
+        O::MmaAtom(a) => ("C", Ok(a.c.clone()), a.shape_mnk[0], a.shape_mnk[1]),
+        O::TiledMma(t) => ("C", t.layout_tv(Operand::C), t.tile_size(0), t.tile_size(1)),
+        O::TiledCopy(t) => {
+            let (m, n) = match &t.tiler {
+                IntTuple::Tuple(v) if v.len() >= 2 => (
+                    v[0].product(),
+                    v[1..].iter().map(IntTuple::product).product(),
+                ),
+                other => (other.product(), 1),
+            };
+            ("source", t.layout_side_tv(Side::Source), m, n)
+        }
+        O::CopyAtom(_) => return String::new(),
+    };
+    let Ok(tv) = tv else {
+        return String::new();
+    };
+    let threads = tv.shape().mode(0).product().max(1);
+    let mut owner: std::collections::HashMap<i64, (i64, i64)> = std::collections::HashMap::new();
+    for idx in 0..tv.size() {
+        let (t, v) = (idx % threads, idx / threads);
+        let e = owner.entry(tv.call(idx)).or_insert((t, v));
+        if t < e.0 {
+            *e = (t, v);
+        }
+    }
+    let mut out = format!("  {what} tile {rows}x{cols}: thread and value of each element\n");
+    out += &grid(limits, rows as usize, cols as usize, &|i, j| {
+        owner
+            .get(&((i + rows as usize * j) as i64))
+            .map(|(t, v)| format!("T{t}:V{v}"))
+    });
+    out
+}
+
+/// An atom, tiled MMA or tiled copy: what it is and its parts, each as
+/// `cute::print` prints it.
+fn cute_object_text(o: &layout_db::value::CuteObject) -> String {
+    use layout_algebra::cute::tiled::{Operand, Side};
+    use layout_db::value::CuteObject as O;
+    let shown = |r: layout_algebra::Result<layout_algebra::cute::Layout>| match r {
+        Ok(l) => l.to_string(),
+        Err(e) => format!("error: {e}"),
+    };
+    let mut out = format!("  {o}\n");
+    let parts: Vec<(&str, String)> = match o {
+        O::MmaAtom(a) => vec![
+            ("ThrID", a.thr_id.to_string()),
+            ("LayoutA_TV", a.a.to_string()),
+            ("LayoutB_TV", a.b.to_string()),
+            ("LayoutC_TV", a.c.to_string()),
+        ],
+        O::CopyAtom(a) => vec![
+            ("ThrID", a.thr_id.to_string()),
+            ("ValLayoutSrc", a.val_src.to_string()),
+            ("ValLayoutDst", a.val_dst.to_string()),
+            ("ValLayoutRef", a.val_ref.to_string()),
+        ],
+        O::TiledMma(t) => vec![
+            ("ThrLayoutVMNK", t.thr_layout_vmnk.to_string()),
+            ("LayoutA_TV", shown(t.layout_tv(Operand::A))),
+            ("LayoutB_TV", shown(t.layout_tv(Operand::B))),
+            ("LayoutC_TV", shown(t.layout_tv(Operand::C))),
+        ],
+        O::TiledCopy(t) => vec![
+            ("Tiler_MN", t.tiler.to_string()),
+            ("TiledLayout_TV", t.layout_tv.to_string()),
+            ("LayoutS_TV", shown(t.layout_side_tv(Side::Source))),
+            ("LayoutD_TV", shown(t.layout_side_tv(Side::Destination))),
+        ],
+    };
+    for (k, v) in parts {
+        out += &format!("  {k}: {v}\n");
     }
     out
 }
@@ -176,7 +264,7 @@ pub fn solution_text(s: &SolveOutcome) -> String {
                 for a in &w.accesses {
                     out += &format!(
                         "  {}: {} x {}, {} wavefronts ({} without conflicts), {} conflicts\n",
-                        a.label, a.instructions, a.instruction, a.wavefronts, a.ideal, a.conflicts
+                        a.label, a.instructions, a.opcode, a.wavefronts, a.ideal, a.conflicts
                     );
                 }
                 out += &format!(

@@ -135,8 +135,11 @@ impl Cancel {
 pub struct AccessReport {
     pub label: String,
     pub direction: Direction,
-    /// As the machine's assembly spells it (`st.shared.v4.b32`).
+    /// The shared-memory instruction the access is counted as.
     pub instruction: layout_algebra::bank::Mnemonic,
+    /// As the machine's assembly spells the instruction issued
+    /// (`st.shared.v4.b32`; a CuTe copy's own, such as `cp.async.cg.shared.global`).
+    pub opcode: String,
     pub instructions: u64,
     pub wavefronts: u64,
     pub ideal: u64,
@@ -428,18 +431,20 @@ pub fn solve_swizzle(
         .accesses
         .iter()
         .zip(&score.accesses)
-        .map(|(a, c)| AccessReport {
-            label: a.label.clone(),
-            direction: a.direction,
-            instruction: c.instruction.mnemonic(
-                a.direction,
-                request.machine.vendor,
-                request.element_bits,
-            ),
-            instructions: c.counts.instructions,
-            wavefronts: c.counts.wavefronts,
-            ideal: c.counts.ideal,
-            conflicts: c.conflicts,
+        .map(|(a, c)| {
+            let instruction =
+                c.instruction
+                    .mnemonic(a.direction, request.machine.vendor, request.element_bits);
+            AccessReport {
+                label: a.label.clone(),
+                direction: a.direction,
+                instruction,
+                opcode: instruction.to_string(),
+                instructions: c.counts.instructions,
+                wavefronts: c.counts.wavefronts,
+                ideal: c.counts.ideal,
+                conflicts: c.conflicts,
+            }
         })
         .collect();
     Ok(SwizzleSolution {

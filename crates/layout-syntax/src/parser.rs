@@ -235,9 +235,13 @@ where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
     Er: GrammarError<'t, 's, I>,
 {
+    // A stride may be a `ScaledBasis` element, `_1@0` (`n@i@j` nested).
+    let leaf = cute_int()
+        .then(ctrl('@').then(select! { Token::Int(_) => () }).repeated())
+        .ignored();
     let tuple = recursive(|t| {
         choice((
-            cute_int(),
+            leaf,
             t.separated_by(ctrl(','))
                 .at_least(1)
                 .delimited_by(ctrl('('), ctrl(')'))

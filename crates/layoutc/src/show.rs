@@ -192,6 +192,18 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
             j["cute"] = o;
         }
         Value::Swizzle(s) => j["cute"] = json!({"text": s.to_string()}),
+        Value::CuteAtom(o) => j["cute"] = cute_object_json(o),
+        Value::CuteCoord(l) => {
+            let mut o = json!({"text": l.to_string(), "size": l.size()});
+            if l.size() <= TABLE_LIMIT {
+                o["table"] = json!(
+                    (0..l.size())
+                        .map(|i| l.call(i).to_string())
+                        .collect::<Vec<_>>()
+                );
+            }
+            j["cute"] = o;
+        }
         Value::Tiler(t) => j["cute"] = json!({"text": t.to_string()}),
         Value::Xla(x) => {
             let mut o = json!({
@@ -270,4 +282,48 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
     let mut out = format!("{} (line {line}:{col}): {}\n", nv.name, v.type_name());
     out += &present::value_text(v, Limits::SHOW);
     out
+}
+
+/// The parts of a CuTe atom, tiled MMA or tiled copy, each as CuTe prints it.
+fn cute_object_json(o: &layout_db::value::CuteObject) -> Json {
+    use layout_algebra::cute::tiled::{Operand, Side};
+    use layout_db::value::CuteObject as O;
+    let text = |r: layout_algebra::Result<layout_algebra::cute::Layout>| match r {
+        Ok(l) => json!(l.to_string()),
+        Err(e) => json!({"error": e.to_string()}),
+    };
+    let mut j = json!({"text": o.to_string()});
+    match o {
+        O::MmaAtom(a) => {
+            j["op"] = json!(a.name);
+            j["shape_mnk"] = json!(a.shape_mnk);
+            j["thr_id"] = json!(a.thr_id.to_string());
+            j["layout_a_tv"] = json!(a.a.to_string());
+            j["layout_b_tv"] = json!(a.b.to_string());
+            j["layout_c_tv"] = json!(a.c.to_string());
+        }
+        O::CopyAtom(a) => {
+            j["op"] = json!(a.op);
+            j["value_type"] = json!(a.value_type);
+            j["thr_id"] = json!(a.thr_id.to_string());
+            j["val_layout_src"] = json!(a.val_src.to_string());
+            j["val_layout_dst"] = json!(a.val_dst.to_string());
+        }
+        O::TiledMma(t) => {
+            j["op"] = json!(t.atom.name);
+            j["shape_mnk"] = json!(t.tile_shape().to_string());
+            j["thr_id"] = json!(t.thr_layout_vmnk.to_string());
+            j["layout_a_tv"] = text(t.layout_tv(Operand::A));
+            j["layout_b_tv"] = text(t.layout_tv(Operand::B));
+            j["layout_c_tv"] = text(t.layout_tv(Operand::C));
+        }
+        O::TiledCopy(t) => {
+            j["op"] = json!(t.atom.op);
+            j["value_type"] = json!(t.atom.value_type);
+            j["tiler_mn"] = json!(t.tiler.to_string());
+            j["layout_s_tv"] = text(t.layout_side_tv(Side::Source));
+            j["layout_d_tv"] = text(t.layout_side_tv(Side::Destination));
+        }
+    }
+    j
 }

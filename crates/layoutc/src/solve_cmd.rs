@@ -176,7 +176,7 @@ fn swizzle_json(j: &mut Json, w: &SwizzleOutcome) {
                 .iter()
                 .map(|a| json!({
                     "access": a.label,
-                    "instruction": a.instruction.to_string(),
+                    "instruction": a.opcode,
                     "instructions": a.instructions,
                     "wavefronts": a.wavefronts,
                     "ideal_wavefronts": a.ideal,

@@ -108,7 +108,11 @@ pub(crate) fn apply(
                 Value::Tuple(out.into_iter().map(|(_, v)| Value::Int(v as i64)).collect())
             })
         }
-        Value::Cute(_) | Value::Swizzled(_) | Value::Swizzle(_) | Value::Xla(_) => {
+        Value::Cute(_)
+        | Value::Swizzled(_)
+        | Value::Swizzle(_)
+        | Value::Xla(_)
+        | Value::CuteCoord(_) => {
             if any_named {
                 return Err(cx.error(
                     Code::TypeMismatch,
@@ -125,7 +129,50 @@ pub(crate) fn apply(
                 .first()
                 .map_or(span, |v| v.2)
                 .to(values.last().map_or(span, |v| v.2));
+            // `L(_, i)`: CuTe's slice, the modes at the underscores.
+            if let Some(c) = super::cute::slice_coord(&coord).filter(|c| c.has_underscore()) {
+                return match f {
+                    Value::Cute(l) => cx
+                        .alg(l.slice(&c), Domain::Cute, coord_span)
+                        .map(|l| Value::Cute(Box::new(l))),
+                    Value::Swizzled(sl) => {
+                        // ComposedLayout: the swizzle stays, the offset of
+                        // the coordinate with `_` as 0 joins the offset.
+                        let zeroed = c.zeroed();
+                        let start = cx.alg(sl.layout.at(&zeroed), Domain::Cute, coord_span)?;
+                        let inner = cx.alg(sl.layout.slice(&c), Domain::Cute, coord_span)?;
+                        Ok(Value::Swizzled(Box::new(
+                            layout_algebra::cute::SwizzledLayout {
+                                swizzle: sl.swizzle,
+                                offset: sl.offset + start,
+                                layout: inner,
+                            },
+                        )))
+                    }
+                    other => Err(cx.error(
+                        Code::TypeMismatch,
+                        coord_span,
+                        format!("`_` slices a CuTe layout, not {}", other.type_name()),
+                    )),
+                };
+            }
             match f {
+                // A coordinate layout maps to a coordinate.
+                Value::CuteCoord(l) => {
+                    let c = cx.int_tuple(&coord, coord_span)?;
+                    let r = match c {
+                        IntTuple::Int(i) if i < 0 || i >= l.size() => {
+                            return Err(cx.error(
+                                Code::CutePrecondition,
+                                coord_span,
+                                format!("index {i} is outside the layout's size {}", l.size()),
+                            ));
+                        }
+                        IntTuple::Int(i) => l.call(i),
+                        c => cx.alg(l.at(&c), Domain::Cute, coord_span)?,
+                    };
+                    Ok(Value::from_int_tuple(&r))
+                }
                 Value::Swizzle(sw) => {
                     let x = cx.int(&coord, coord_span)?;
                     Ok(Value::Int(sw.apply(x)))

@@ -69,9 +69,75 @@ pub(super) const GROUP: Group = Group {
         },
         Builtin {
             name: "filter",
-            doc: "CuTe's filter: coalesce and drop stride-0 modes",
+            doc: "CuTe's filter: coalesce and drop stride-0 modes (by mode with a profile)",
             result: Cute,
-            def: Def::Fn(&[req("a", Cute, "a CuTe layout")], filter),
+            def: Def::Fn(
+                &[
+                    req("a", Cute, "a CuTe layout"),
+                    opt(
+                        "profile",
+                        IntTuple,
+                        "filter each mode of this profile separately",
+                    ),
+                ],
+                filter,
+            ),
+        },
+        Builtin {
+            name: "upcast",
+            doc: "CuTe's upcast<n>: n elements become one (strides divided, stride-1 modes shrink)",
+            result: CuteLike,
+            def: Def::Fn(&[A, req("n", Int, "the factor")], upcast),
+        },
+        Builtin {
+            name: "downcast",
+            doc: "CuTe's downcast<n>: one element becomes n (the stride-1 mode grows, other strides multiply)",
+            result: CuteLike,
+            def: Def::Fn(&[A, req("n", Int, "the factor")], downcast),
+        },
+        Builtin {
+            name: "recast_layout",
+            doc: "CuTe's recast_layout<Old, New>: a layout over Old elements seen over New elements",
+            result: CuteLike,
+            def: Def::Fn(
+                &[
+                    A,
+                    req(
+                        "old",
+                        Any,
+                        "the old element type (\"uint1_t\", \"half_t\", ...) or its bits",
+                    ),
+                    req("new", Any, "the new element type or its bits"),
+                ],
+                recast_layout,
+            ),
+        },
+        Builtin {
+            name: "dice",
+            doc: "CuTe's dice(coord, a): the modes where the coordinate is an integer (slice keeps those at its `_`; write a(_, i) to slice)",
+            result: Cute,
+            def: Def::Fn(
+                &[
+                    req("coord", Any, "a coordinate with `_`, e.g. (_, 2)"),
+                    req("a", Cute, "a CuTe layout"),
+                ],
+                dice,
+            ),
+        },
+        Builtin {
+            name: "make_identity_layout",
+            doc: "CuTe's make_identity_layout(shape): each coordinate to itself, with ScaledBasis strides ((4,8):(1@0,1@1))",
+            result: CuteLike,
+            def: Def::Fn(
+                &[req("shape", IntTuple, "the shape, e.g. (4,8)")],
+                make_identity_layout,
+            ),
+        },
+        Builtin {
+            name: "make_layout_like",
+            doc: "CuTe's make_layout_like: a compact layout of the same shape with strides in the order of a's",
+            result: Cute,
+            def: Def::Fn(&[req("a", Cute, "a CuTe layout")], make_layout_like),
         },
         Builtin {
             name: "composition",
@@ -84,7 +150,11 @@ pub(super) const GROUP: Group = Group {
                         Layout,
                         "the outer function: a CuTe layout, a swizzled layout or a swizzle",
                     ),
-                    req("b", Tiler, "the inner function: a layout or a tiler"),
+                    req(
+                        "b",
+                        Any,
+                        "the inner function: a layout, a tiler, a swizzle or a swizzled layout",
+                    ),
                 ],
                 composition,
             ),
@@ -108,14 +178,14 @@ pub(super) const GROUP: Group = Group {
         Builtin {
             name: "right_inverse",
             doc: "CuTe's right_inverse",
-            result: Cute,
-            def: Def::Fn(&[req("a", Cute, "a CuTe layout")], right_inverse),
+            result: CuteLike,
+            def: Def::Fn(&[A], right_inverse),
         },
         Builtin {
             name: "left_inverse",
             doc: "CuTe's left_inverse (the quasi-inverse of a non-injective layout)",
-            result: Cute,
-            def: Def::Fn(&[req("a", Cute, "a CuTe layout")], left_inverse),
+            result: CuteLike,
+            def: Def::Fn(&[A], left_inverse),
         },
         by_tiler(
             "logical_divide",
@@ -290,6 +360,13 @@ fn coalesce(cx: &mut Cx, a: &Args) -> R<Value> {
         None => None,
         Some((v, s)) => Some(cx.int_tuple(v, s)?),
     };
+    if let (Value::CuteCoord(l), _) = a.get(0)
+        && profile.is_none()
+    {
+        return cx
+            .alg(l.coalesce(), Domain::Cute, a.span)
+            .map(|l| Value::CuteCoord(Box::new(l)));
+    }
     cute_or_swizzled(cx, a.get(0), a.span, |l| match &profile {
         None => Ok(l.coalesce()),
         Some(p) => l.coalesce_by(p),
@@ -297,12 +374,103 @@ fn coalesce(cx: &mut Cx, a: &Args) -> R<Value> {
 }
 
 fn filter(cx: &mut Cx, a: &Args) -> R<Value> {
-    Ok(cute_value(a.cute(cx, 0)?.filter()))
+    let l = a.cute(cx, 0)?;
+    match a.opt(1) {
+        None => Ok(cute_value(l.filter())),
+        Some((v, s)) => {
+            let profile = cx.int_tuple(v, s)?;
+            cx.alg(l.filter_by(&profile), Domain::Cute, a.span)
+                .map(cute_value)
+        }
+    }
+}
+
+fn upcast(cx: &mut Cx, a: &Args) -> R<Value> {
+    let n = a.int(cx, 1)?;
+    cute_or_swizzled(cx, a.get(0), a.span, |l| l.upcast(n))
+}
+
+fn downcast(cx: &mut Cx, a: &Args) -> R<Value> {
+    let n = a.int(cx, 1)?;
+    cute_or_swizzled(cx, a.get(0), a.span, |l| l.downcast(n))
+}
+
+/// An element type by name (`half_t`) or its bits.
+fn element_bits(cx: &mut Cx, (v, s): (&Value, Span)) -> R<u32> {
+    match v {
+        Value::Str(name) => cute::atom::value_type_bits(name).ok_or_else(|| {
+            cx.error(
+                Code::CutePrecondition,
+                s,
+                format!(
+                    "unknown element type `{name}` (half_t, float, int8_t, uint1_t, uint128_t, ...)"
+                ),
+            )
+        }),
+        other => cx.size32(other, s),
+    }
+}
+
+fn recast_layout(cx: &mut Cx, a: &Args) -> R<Value> {
+    let old = element_bits(cx, a.get(1))?;
+    let new = element_bits(cx, a.get(2))?;
+    cute_or_swizzled(cx, a.get(0), a.span, |l| l.recast(old, new))
+}
+
+/// A coordinate that may hold `_`, as slicing takes it.
+pub(crate) fn slice_coord(v: &Value) -> Option<cute::slice::SliceCoord> {
+    use cute::slice::SliceCoord;
+    match v {
+        Value::Int(n) => Some(SliceCoord::Int(*n)),
+        Value::Underscore => Some(SliceCoord::Underscore),
+        Value::Tuple(items) => items
+            .iter()
+            .map(slice_coord)
+            .collect::<Option<Vec<_>>>()
+            .map(SliceCoord::Tuple),
+        _ => None,
+    }
+}
+
+fn dice(cx: &mut Cx, a: &Args) -> R<Value> {
+    let (c, cs) = a.get(0);
+    let Some(coord) = slice_coord(c) else {
+        return Err(cx.error(
+            Code::TypeMismatch,
+            cs,
+            format!(
+                "expected a coordinate of integers and `_`, like (_, 2), but this is {}",
+                c.type_name()
+            ),
+        ));
+    };
+    let l = a.cute(cx, 1)?;
+    cx.alg(l.dice(&coord), Domain::Cute, a.span).map(cute_value)
+}
+
+fn make_identity_layout(cx: &mut Cx, a: &Args) -> R<Value> {
+    let shape = a.int_tuple(cx, 0)?;
+    let r = cute::coord::CoordLayout::identity(&shape);
+    cx.alg(r, Domain::Cute, a.span)
+        .map(|l| Value::CuteCoord(Box::new(l)))
+}
+
+fn make_layout_like(cx: &mut Cx, a: &Args) -> R<Value> {
+    let l = a.cute(cx, 0)?;
+    cx.alg(l.make_layout_like(), Domain::Cute, a.span)
+        .map(cute_value)
 }
 
 fn composition(cx: &mut Cx, a: &Args) -> R<Value> {
     let ((x, xs), (y, ys)) = (a.get(0), a.get(1));
     match (x, y) {
+        (Value::CuteCoord(l), _) => {
+            let t = cx.tiler(y, ys)?;
+            cx.alg(l.compose_tiler(&t), Domain::Cute, a.span)
+                .map(|l| Value::CuteCoord(Box::new(l)))
+        }
+        // C++'s composition(Swizzle<0,M,S>, L) is L itself: no bits to swap.
+        (Value::Swizzle(sw), Value::Cute(l)) if sw.bits == 0 => Ok(Value::Cute(l.clone())),
         (Value::Swizzle(sw), Value::Cute(l)) => Ok(Value::Swizzled(Box::new(SwizzledLayout {
             swizzle: *sw,
             offset: 0,
@@ -314,6 +482,20 @@ fn composition(cx: &mut Cx, a: &Args) -> R<Value> {
             Ok(Value::Swizzled(Box::new(SwizzledLayout {
                 swizzle: sl.swizzle,
                 offset: sl.offset,
+                layout: inner,
+            })))
+        }
+        // composition(L, Sw): CuTe rewrites it as Sw' o 0 o L.
+        (Value::Cute(l), Value::Swizzle(sw)) => cx
+            .alg(l.compose_swizzle(sw), Domain::Cute, a.span)
+            .map(|s| Value::Swizzled(Box::new(s))),
+        // composition(A, Sw o 0 o B) = (Sw' o 0 o A) o B.
+        (Value::Cute(l), Value::Swizzled(sb)) if sb.offset == 0 => {
+            let front = cx.alg(l.compose_swizzle(&sb.swizzle), Domain::Cute, a.span)?;
+            let inner = cx.alg(l.compose(&sb.layout), Domain::Cute, a.span)?;
+            Ok(Value::Swizzled(Box::new(SwizzledLayout {
+                swizzle: front.swizzle,
+                offset: 0,
                 layout: inner,
             })))
         }
@@ -348,10 +530,18 @@ fn complement(cx: &mut Cx, a: &Args) -> R<Value> {
 }
 
 fn right_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
+    if let (Value::Swizzled(s), _) = a.get(0) {
+        let r = s.right_inverse().map(|s| Value::Swizzled(Box::new(s)));
+        return cx.alg(r, Domain::Cute, a.span);
+    }
     Ok(cute_value(a.cute(cx, 0)?.right_inverse()))
 }
 
 fn left_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
+    if let (Value::Swizzled(s), _) = a.get(0) {
+        let r = s.left_inverse().map(|s| Value::Swizzled(Box::new(s)));
+        return cx.alg(r, Domain::Cute, a.span);
+    }
     let l = a.cute(cx, 0)?;
     cx.alg(l.left_inverse(), Domain::Cute, a.span)
         .map(cute_value)
@@ -364,6 +554,26 @@ fn with_tiler(
     op: fn(&Layout, &Tiler) -> layout_algebra::Result<Layout>,
 ) -> R<Value> {
     let t = a.tiler(cx, 1)?;
+    if let (Value::CuteCoord(l), _) = a.get(0) {
+        // The divides of a coordinate layout (the products need a
+        // complement, which basis strides do not have).
+        let r = match a.name {
+            "logical_divide" => l.logical_divide(&t),
+            "zipped_divide" => l.zipped_divide(&t),
+            "tiled_divide" => l.tiled_divide(&t),
+            "flat_divide" => l.flat_divide(&t),
+            other => {
+                return Err(cx.error(
+                    Code::CutePrecondition,
+                    a.span,
+                    format!("{other} is not defined for a coordinate layout (ScaledBasis strides have no complement)"),
+                ));
+            }
+        };
+        return cx
+            .alg(r, Domain::Cute, a.span)
+            .map(|l| Value::CuteCoord(Box::new(l)));
+    }
     cute_or_swizzled(cx, a.get(0), a.span, |l| op(l, &t))
 }
 

@@ -17,6 +17,7 @@
 
 mod apply;
 mod cute;
+mod cute_atoms;
 mod linear;
 mod shape;
 mod shared_memory;
@@ -80,6 +81,18 @@ pub enum Type {
     Any,
     /// A key of a Triton encoding, typed by the encodings' table.
     Key(KeyType),
+    /// `mma_atom(...)`.
+    MmaAtomValue,
+    /// `copy_atom(...)`.
+    CopyAtomValue,
+    /// `tiled_mma(...)`.
+    TiledMmaValue,
+    /// `tiled_copy(...)` and `tiled_copy_a|b|c(...)`.
+    TiledCopyValue,
+    /// An MMA atom or a tiled MMA.
+    MmaValue,
+    /// Any CuTe atom or tiled object.
+    CuteObjectValue,
 }
 
 impl Type {
@@ -106,6 +119,12 @@ impl Type {
             Type::Coords => "coords",
             Type::Any => "any",
             Type::Key(k) => k.name(),
+            Type::MmaAtomValue => "mma_atom",
+            Type::CopyAtomValue => "copy_atom",
+            Type::TiledMmaValue => "tiled_mma",
+            Type::TiledCopyValue => "tiled_copy",
+            Type::MmaValue => "mma_atom | tiled_mma",
+            Type::CuteObjectValue => "mma_atom | copy_atom | tiled_mma | tiled_copy",
         }
     }
 
@@ -174,7 +193,7 @@ impl Type {
                 _ => "a CuTe layout (`cute (4,8):(8,1)`)",
             },
             Type::CuteLike => match v {
-                Value::Cute(_) | Value::Swizzled(_) => return None,
+                Value::Cute(_) | Value::Swizzled(_) | Value::CuteCoord(_) => return None,
                 _ => "a CuTe layout (`cute (4,8):(8,1)`)",
             },
             Type::Tiler => match v {
@@ -205,6 +224,42 @@ impl Type {
                 Value::Conversion(_) => return None,
                 _ => "a conversion (convert(src, dst))",
             },
+            Type::MmaAtomValue
+            | Type::CopyAtomValue
+            | Type::TiledMmaValue
+            | Type::TiledCopyValue
+            | Type::MmaValue
+            | Type::CuteObjectValue => {
+                use crate::value::CuteObject as O;
+                let ok = match (self, v) {
+                    (Type::CuteObjectValue, Value::CuteAtom(_)) => true,
+                    (_, Value::CuteAtom(o)) => matches!(
+                        (self, &**o),
+                        (Type::MmaAtomValue | Type::MmaValue, O::MmaAtom(_))
+                            | (Type::CopyAtomValue, O::CopyAtom(_))
+                            | (Type::TiledMmaValue | Type::MmaValue, O::TiledMma(_))
+                            | (Type::TiledCopyValue, O::TiledCopy(_))
+                    ),
+                    _ => false,
+                };
+                if ok {
+                    return None;
+                }
+                match self {
+                    Type::MmaAtomValue => {
+                        "an MMA atom (`mma_atom(\"SM80_16x8x16_F32F16F16F32_TN\")`)"
+                    }
+                    Type::CopyAtomValue => {
+                        "a copy atom (`copy_atom(\"SM75_U32x4_LDSM_N\", \"half_t\")`)"
+                    }
+                    Type::TiledMmaValue => "a tiled MMA (`tiled_mma(atom, cute (2,2,1))`)",
+                    Type::TiledCopyValue => {
+                        "a tiled copy (`tiled_copy(atom, thr, val)` or `tiled_copy_a(atom, mma)`)"
+                    }
+                    Type::MmaValue => "an MMA atom or a tiled MMA",
+                    _ => "a CuTe atom, tiled MMA or tiled copy",
+                }
+            }
             Type::Layout | Type::Coords | Type::Any | Type::Key(_) => return None,
         };
         Some(format!(
@@ -348,6 +403,7 @@ pub const GROUPS: &[Group] = &[
     linear::GROUP,
     triton::GROUP,
     cute::GROUP,
+    cute_atoms::GROUP,
     shape::GROUP,
     xla::GROUP,
     shared_memory::GROUP,

@@ -107,6 +107,7 @@ fn size(cx: &mut Cx, a: &Args) -> R<Value> {
     Ok(Value::Int(match a.get(0).0 {
         Value::Cute(l) => l.size(),
         Value::Swizzled(l) => l.layout.size(),
+        Value::CuteCoord(l) => l.size(),
         Value::Xla(x) => x.logical_elements(),
         Value::Tensor(t) => t.shape.iter().map(|&d| d as i64).product(),
         Value::Linear(l) => l.total_in_size() as i64,
@@ -128,6 +129,7 @@ fn cosize(cx: &mut Cx, a: &Args) -> R<Value> {
 fn rank(cx: &mut Cx, a: &Args) -> R<Value> {
     Ok(Value::Int(match a.get(0).0 {
         Value::Cute(l) => l.rank() as i64,
+        Value::CuteCoord(l) => l.rank() as i64,
         Value::Tensor(t) => t.shape.len() as i64,
         v => match int_tuple_of(v) {
             Some(t) => t.rank() as i64,
@@ -149,6 +151,7 @@ fn depth(cx: &mut Cx, a: &Args) -> R<Value> {
 fn shape(cx: &mut Cx, a: &Args) -> R<Value> {
     Ok(match a.get(0).0 {
         Value::Cute(l) => Value::from_int_tuple(l.shape()),
+        Value::CuteCoord(l) => Value::from_int_tuple(l.shape()),
         Value::Tensor(t) => Value::Tuple(t.shape.iter().map(|&d| Value::Int(d as i64)).collect()),
         Value::Xla(x) => Value::Tuple(x.dims.iter().map(|&d| Value::Int(d)).collect()),
         _ => return not_defined(cx, a),

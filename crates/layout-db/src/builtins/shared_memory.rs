@@ -12,7 +12,7 @@ use crate::value::{ConversionReport, Value};
 const DIST: Param = req(
     "dist",
     Layout,
-    "the distributed side: a tensor type, a linear layout (register, lane -> ...), a CuTe thread-value layout, or a pasted local_alloc/local_store/local_load",
+    "the distributed side: a tensor type, a linear layout (register, lane -> ...), a CuTe thread-value layout, a CuTe tiled copy, or a pasted local_alloc/local_store/local_load",
 );
 const SHARED: Param = opt(
     "shared",
@@ -58,7 +58,11 @@ pub(super) const GROUP: Group = Group {
                 &[
                     DIST,
                     SHARED,
-                    BITS,
+                    opt(
+                        "bits",
+                        Any,
+                        "bits per element (the tensor type's when absent); for a tiled copy, the shared side \"S\" or \"D\"",
+                    ),
                     opt("access", Str, "\"store\" (the default) or \"load\""),
                     opt(
                         "instruction",

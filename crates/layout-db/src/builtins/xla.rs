@@ -52,7 +52,7 @@ pub(super) const GROUP: Group = Group {
         },
         count(
             "first_tile_array_size",
-            "XLA's own ArraySize, which pads by the first tile only",
+            "XLA's own ArraySize in elements (XLA counts bytes: times the element width), which pads by the first tile only",
             first_tile_array_size,
         ),
         Builtin {

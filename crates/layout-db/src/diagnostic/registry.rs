@@ -367,6 +367,15 @@ check 3 + 4
         r##"An internal error: layoutc caught a bug of its own while evaluating a
 declaration. The declaration has no value; the rest of the file is still
 checked. There is no example — please report the file that triggers it."##;
+    AppliedPrint = "W0201", "a pasted CuTe print is applied to what follows it",
+        r##"A CuTe print followed directly by parentheses: `cute (4,8):(1,4)(2)` applies
+the layout to `(2)` (it is 2), which is rarely what a paste means. Put the
+layout in parentheses to say that you mean the application, `(cute (4,8):(1,4))(2)`,
+or remove what follows the print.
+
+```lay
+let x = cute (4,8):(1,4)(2)
+```"##;
     DefaultTarget = "W0301", "the answer depends on a target the file does not give",
         r##"A value that depends on the machine (a conversion's instructions, the bank
 model of a shared-memory access) in a file that names no machine: layoutc

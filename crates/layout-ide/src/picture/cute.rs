@@ -161,3 +161,142 @@ fn tv_panel(t: &Tabled, m: usize) -> Result<Panel, String> {
         outlines: Vec::new(),
     })
 }
+
+/// A tiled MMA (or an MMA atom) as `print_latex` draws it: the C tile (M x N),
+/// A (M x K) and B (N x K), each element labelled with the thread and value
+/// that hold it; a tiled copy: its source and destination tiles. Where
+/// several threads hold an element (A is shared by the N threads), the
+/// lowest-numbered one is drawn and the count is in the details.
+pub fn tiled_picture(
+    name: &str,
+    object: &layout_db::value::CuteObject,
+) -> Result<Picture, PictureError> {
+    use layout_algebra::cute::tiled::{Operand, Side};
+    use layout_db::value::CuteObject as O;
+    let fail = |e: layout_algebra::LayoutError| PictureError::NotDrawable(format!("{name}: {e}"));
+    let (what, panels): (String, Vec<(String, Layout, usize, usize)>) = match object {
+        O::MmaAtom(a) => {
+            let [m, n, k] = a.shape_mnk.map(|x| x as usize);
+            (
+                format!("MMA_Atom<{}>", a.name),
+                vec![
+                    ("C".into(), a.c.clone(), m, n),
+                    ("A".into(), a.a.clone(), m, k),
+                    ("B".into(), a.b.clone(), n, k),
+                ],
+            )
+        }
+        O::TiledMma(t) => {
+            let [m, n, k] = [0, 1, 2].map(|i| t.tile_size(i) as usize);
+            (
+                format!("TiledMMA of {}", t.atom.name),
+                vec![
+                    ("C".into(), t.layout_tv(Operand::C).map_err(fail)?, m, n),
+                    ("A".into(), t.layout_tv(Operand::A).map_err(fail)?, m, k),
+                    ("B".into(), t.layout_tv(Operand::B).map_err(fail)?, n, k),
+                ],
+            )
+        }
+        O::TiledCopy(t) => {
+            let (m, n) = match &t.tiler {
+                layout_algebra::cute::IntTuple::Tuple(v) if v.len() >= 2 => (
+                    v[0].product() as usize,
+                    v[1..].iter().map(|x| x.product()).product::<i64>() as usize,
+                ),
+                other => (other.product() as usize, 1),
+            };
+            (
+                format!("TiledCopy of {} ({})", t.atom.op, t.atom.value_type),
+                vec![
+                    (
+                        "source".into(),
+                        t.layout_side_tv(Side::Source).map_err(fail)?,
+                        m,
+                        n,
+                    ),
+                    (
+                        "destination".into(),
+                        t.layout_side_tv(Side::Destination).map_err(fail)?,
+                        m,
+                        n,
+                    ),
+                ],
+            )
+        }
+        O::CopyAtom(a) => {
+            return Err(PictureError::NotDrawable(format!(
+                "{name} is a copy atom ({}): draw a tiled copy of it, e.g. tiled_copy(atom, cute (32,4):(4,1))",
+                a.op
+            )));
+        }
+    };
+    let mut notes = vec![format!("{name}: {what}")];
+    let mut drawn = Vec::new();
+    for (label, tv, rows, cols) in panels {
+        if rows * cols > TV_LIMIT as usize {
+            notes.push(format!("{label}: {rows} x {cols} is too large to draw"));
+            continue;
+        }
+        drawn.push(owner_panel(&label, &tv, rows, cols));
+    }
+    Ok(Picture {
+        title: format!("{name}: {what}"),
+        notes,
+        panels: drawn,
+        legend: Vec::new(),
+    })
+}
+
+/// Each element of a `rows x cols` tile (column-major index) labelled with
+/// the lowest thread that holds it and that thread's value index.
+fn owner_panel(label: &str, tv: &Layout, rows: usize, cols: usize) -> Panel {
+    let threads = mode0(tv);
+    let mut owner: HashMap<i64, (i64, i64, usize)> = HashMap::new();
+    for idx in 0..tv.size() {
+        let (t, v) = (idx % threads, idx / threads);
+        let e = owner.entry(tv.call(idx)).or_insert((t, v, 0));
+        if t < e.0 {
+            (e.0, e.1) = (t, v);
+        }
+        e.2 += 1;
+    }
+    let (shown_rows, shown_cols) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
+    let mut cells = Vec::with_capacity(shown_rows * shown_cols);
+    for r in 0..shown_rows {
+        for c in 0..shown_cols {
+            let index = (r + rows * c) as i64;
+            cells.push(match owner.get(&index) {
+                Some(&(t, v, holders)) => Cell {
+                    lines: vec![format!("T{t}"), format!("V{v}")],
+                    fill: colour::bank(t.rem_euclid(32) as u64, 32),
+                    shaded: false,
+                    details: vec![
+                        ("coordinates", format!("({r}, {c})")),
+                        ("owner", format!("thread {t}, value {v}")),
+                        ("held by", format!("{holders} thread-value pair(s)")),
+                    ],
+                },
+                None => Cell {
+                    lines: vec!["-".into()],
+                    fill: colour::SHADED,
+                    shaded: true,
+                    details: vec![
+                        ("coordinates", format!("({r}, {c})")),
+                        ("owner", "no thread".into()),
+                    ],
+                },
+            });
+        }
+    }
+    Panel {
+        caption: format!(
+            "{label}: {rows} x {cols}, thread and value of each element (coloured by thread mod 32)"
+        ),
+        row_axis: "row".into(),
+        col_axis: "column".into(),
+        row_labels: labels(shown_rows),
+        col_labels: labels(shown_cols),
+        cells,
+        outlines: Vec::new(),
+    }
+}

@@ -336,3 +336,48 @@ fn a_value_without_a_picture_says_what_render_draws() {
         PictureError::HasErrors("bad".into())
     );
 }
+
+/// A tiled MMA drawn as `print_latex` draws it: every element of C, A and B
+/// carries the lowest thread that holds it, checked against the TV layouts.
+#[test]
+fn a_tiled_mma_labels_every_element_with_its_thread_and_value() {
+    let text = "let m = tiled_mma(mma_atom(\"SM80_16x8x16_F32F16F16F32_TN\"), cute (2,2,1), <32,(8,2,2):(1,16,8),16>)\n\
+                layout c = layout_c_tv(m)\nlayout a = layout_a_tv(m)\n";
+    let (p, _) = draw(text, "m");
+    assert_eq!(p.panels.len(), 3);
+    let (db, file) = open(text);
+    let values = layout_db::named_values(&db, file);
+    for (panel, name, rows) in [(&p.panels[0], "c", 32usize), (&p.panels[1], "a", 32)] {
+        let tv = match values
+            .iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.value.as_ref())
+        {
+            Some(Value::Cute(l)) => l.clone(),
+            other => panic!("{other:?}"),
+        };
+        let threads = tv.shape().mode(0).product();
+        let mut lowest = std::collections::HashMap::new();
+        for idx in 0..tv.size() {
+            let e = lowest.entry(tv.call(idx)).or_insert((i64::MAX, 0));
+            if idx % threads < e.0 {
+                *e = (idx % threads, idx / threads);
+            }
+        }
+        let cols = panel.cols();
+        for r in 0..panel.rows() {
+            for c in 0..cols {
+                let (t, v) = lowest[&((r + rows * c) as i64)];
+                assert_eq!(
+                    panel.cells[r * cols + c].lines,
+                    vec![format!("T{t}"), format!("V{v}")]
+                );
+            }
+        }
+    }
+    // C(0, 2) belongs to thread 1, value 0, as in the atom's CLayout.
+    assert_eq!(
+        p.panels[0].cells[2].lines,
+        vec!["T1".to_string(), "V0".to_string()]
+    );
+}

@@ -1,0 +1,241 @@
+//! Shared-memory wavefronts of a tiled copy's instructions against a CuTe
+//! shared layout: the question every CuTe user asks of a copy into a
+//! swizzled tile. The shared tensor is partitioned as `ThrCopy::partition_S`
+//! / `partition_D` partitions it; each warp's instructions are split into
+//! phases as the hardware serves them (ldmatrix/stmatrix: one phase per 8x16-byte
+//! matrix, with rows addressed by lanes `8j..8j+7`; vector accesses: lanes
+//! filling 128 bytes), and a phase takes as many wavefronts as the most
+//! distinct 4-byte words any one bank serves (the model of
+//! [`crate::bank`], CONTRACT section 4).
+
+use std::collections::BTreeSet;
+
+use super::atom::CopyInstruction;
+use super::tiled::{Side, TiledCopy};
+use super::{Int, Layout, SwizzledLayout, Tiler, Tuple};
+use crate::bank::{BankTarget, Direction};
+use crate::error::{LayoutError, Result};
+
+/// What one warp's share of a copy costs, for the worst warp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyWavefronts {
+    /// Instructions the worst warp issues.
+    pub instructions: u64,
+    /// Wavefronts they take.
+    pub wavefronts: u64,
+    /// Wavefronts without conflicts (one per phase).
+    pub ideal: u64,
+    /// Which warp is the worst (the first of equals).
+    pub worst_warp: u64,
+}
+
+/// Whether the copy reads shared memory on `side` (ldmatrix's source,
+/// stmatrix's and cp.async's destination); plain copies take the side the
+/// caller names.
+pub fn shared_side(instruction: CopyInstruction) -> Option<Side> {
+    match instruction {
+        CopyInstruction::Ldmatrix { .. } => Some(Side::Source),
+        CopyInstruction::Stmatrix { .. } | CopyInstruction::CpAsync { .. } => {
+            Some(Side::Destination)
+        }
+        CopyInstruction::Universal { .. } | CopyInstruction::AutoVectorizing { .. } => None,
+    }
+}
+
+impl TiledCopy {
+    /// `ThrCopy::partition_S/D` of a whole tensor: `(thread, value, rest)`
+    /// -> the tensor's offset (CuTe's `tidfrg_S` / `tidfrg_D`).
+    pub fn partition(&self, tensor: &Layout, side: Side) -> Result<Layout> {
+        let tiler = match &self.tiler {
+            Tuple(modes) => Tiler::Modes(modes.iter().map(|m| Tiler::Int(m.product())).collect()),
+            Int(n) => Tiler::Int(*n),
+        };
+        let zipped = tensor.zipped_divide(&tiler)?;
+        self.tile2thrfrg(&zipped, side)
+    }
+
+    /// Shared-memory wavefronts of the copy of the whole `smem` tensor (a
+    /// CuTe layout of the copy's value type, swizzled or not) on `side`.
+    pub fn wavefronts(
+        &self,
+        smem: &SwizzledLayout,
+        side: Side,
+        target: &BankTarget,
+    ) -> Result<CopyWavefronts> {
+        self.shared_offsets(&smem.layout, side)?
+            .wavefronts(smem.swizzle, smem.offset, target)
+    }
+
+    /// The unswizzled offset of every `(thread, value, rest)` of the copy
+    /// of a whole tensor: computed once, then costed under any swizzle.
+    pub fn shared_offsets(&self, tensor: &Layout, side: Side) -> Result<CopyOffsets> {
+        let part = self.partition(tensor, side)?;
+        let target_layout = match side {
+            Side::Source => &self.atom.val_src,
+            Side::Destination => &self.atom.val_dst,
+        };
+        // DefaultCopy moves one element at a time here: CuTe's
+        // auto-vectorisation is not modelled.
+        let per_instruction = match self.atom.instruction {
+            CopyInstruction::AutoVectorizing { .. } => 1,
+            _ => target_layout.mode(1).size(),
+        };
+        Ok(CopyOffsets {
+            threads: part.mode(0).size(),
+            values: part.mode(1).size(),
+            rests: part.mode(2).size(),
+            per_instruction,
+            table: part.table(),
+            bits: self.atom.value_bits as i64,
+            instruction: self.atom.instruction,
+            direction: direction(self.atom.instruction, side),
+            op: self.atom.op.clone(),
+        })
+    }
+}
+
+/// A tiled copy's element offsets in a shared tensor before any swizzle:
+/// `table[t + threads * (v + values * r)]`.
+#[derive(Clone, Debug)]
+pub struct CopyOffsets {
+    threads: i64,
+    values: i64,
+    rests: i64,
+    per_instruction: i64,
+    table: Vec<i64>,
+    bits: i64,
+    instruction: CopyInstruction,
+    direction: Direction,
+    op: String,
+}
+
+impl CopyOffsets {
+    /// Wavefronts of the worst warp with the offsets swizzled by
+    /// `swizzle(offset + x)`.
+    pub fn wavefronts(
+        &self,
+        swizzle: super::Swizzle,
+        base: i64,
+        target: &BankTarget,
+    ) -> Result<CopyWavefronts> {
+        let (threads, values, per_instruction, bits) =
+            (self.threads, self.values, self.per_instruction, self.bits);
+        let access_bits = per_instruction * bits;
+        let warp = target.warp_size as i64;
+        let warps = (threads + warp - 1) / warp;
+        let offset = |t: i64, v: i64, r: i64| -> i64 {
+            swizzle.apply(base + self.table[(t + threads * (v + values * r)) as usize])
+        };
+        let phases = target.phases_for(access_bits as u32, self.direction);
+        let matrices = match self.instruction {
+            CopyInstruction::Ldmatrix { matrices, .. }
+            | CopyInstruction::Stmatrix { matrices, .. } => Some(matrices as i64),
+            _ => None,
+        };
+        // Lane -> its phase: matrices by row groups of 8, vectors by the
+        // target's phase rule.
+        let lanes_in_warp = warp.min(threads);
+        let phase_of: Vec<i64> = (0..lanes_in_warp)
+            .map(|l| match matrices {
+                Some(_) => l / 8,
+                None => *phases
+                    .phase_of(l as u32)
+                    .first()
+                    .expect("a lane's phase holds it") as i64,
+            })
+            .collect();
+        let bank_bytes = target.bank_bytes as i64;
+        let banks = phases.banks as usize;
+        let width = (access_bits / 8).max(1);
+        let mut worst = CopyWavefronts {
+            instructions: 0,
+            wavefronts: 0,
+            ideal: 0,
+            worst_warp: 0,
+        };
+        let mut per_bank: Vec<BTreeSet<i64>> = vec![BTreeSet::new(); banks];
+        for w in 0..warps {
+            let lanes = w * warp..((w + 1) * warp).min(threads);
+            let mut cost = CopyWavefronts {
+                instructions: 0,
+                wavefronts: 0,
+                ideal: 0,
+                worst_warp: w as u64,
+            };
+            for r in 0..self.rests {
+                for group in 0..values / per_instruction {
+                    cost.instructions += 1;
+                    // Phase key -> requests (byte address) of its lanes.
+                    let mut groups: Vec<(i64, Vec<i64>)> = Vec::new();
+                    for t in lanes.clone() {
+                        let lane = t - w * warp;
+                        if let Some(m) = matrices
+                            && lane / 8 >= m
+                        {
+                            continue;
+                        }
+                        let first = offset(t, group * per_instruction, r);
+                        for k in 1..per_instruction {
+                            let o = offset(t, group * per_instruction + k, r);
+                            if o != first + k {
+                                return Err(LayoutError::invalid(
+                                    "wavefronts",
+                                    format!(
+                                        "thread {t}'s {per_instruction} values of one {} are not contiguous \
+                                         in this shared layout (value {k} is at offset {o}, not {}): CuTe \
+                                         cannot issue the copy on it",
+                                        self.op,
+                                        first + k
+                                    ),
+                                ));
+                            }
+                        }
+                        let byte = first * bits / 8;
+                        if width > 1 && byte % width != 0 {
+                            return Err(LayoutError::invalid(
+                                "wavefronts",
+                                format!(
+                                    "thread {t} would access {width} bytes at byte {byte}, which is not \
+                                     {width}-byte aligned: a misaligned access on hardware"
+                                ),
+                            ));
+                        }
+                        let key = phase_of[lane as usize];
+                        match groups.iter_mut().find(|(k, _)| *k == key) {
+                            Some((_, v)) => v.push(byte),
+                            None => groups.push((key, vec![byte])),
+                        }
+                    }
+                    for (_, requests) in groups {
+                        cost.ideal += 1;
+                        per_bank.iter_mut().for_each(BTreeSet::clear);
+                        for byte in requests {
+                            for word in byte / bank_bytes..=(byte + width - 1) / bank_bytes {
+                                per_bank[(word % banks as i64) as usize].insert(word);
+                            }
+                        }
+                        cost.wavefronts += per_bank
+                            .iter()
+                            .map(|b| b.len() as u64)
+                            .max()
+                            .unwrap_or(0)
+                            .max(1);
+                    }
+                }
+            }
+            if w == 0 || cost.wavefronts > worst.wavefronts {
+                worst = cost;
+            }
+        }
+        Ok(worst)
+    }
+}
+
+fn direction(instruction: CopyInstruction, side: Side) -> Direction {
+    match (instruction, side) {
+        (CopyInstruction::Ldmatrix { .. }, _) => Direction::Load,
+        (CopyInstruction::Stmatrix { .. } | CopyInstruction::CpAsync { .. }, _) => Direction::Store,
+        (_, Side::Source) => Direction::Load,
+        (_, Side::Destination) => Direction::Store,
+    }
+}

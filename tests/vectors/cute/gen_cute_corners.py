@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""CuTe's corners from the C++ headers: slicing and dicing, upcast /
+downcast / recast_layout, filter with a profile, make_layout_like,
+compositions with swizzles on either side, inverses of swizzled layouts, and
+coordinate layouts (ScaledBasis strides: make_identity_layout, evaluated,
+composed and divided).
+
+Writes ``corners.tsv`` next to this script, in the format of ``atoms.tsv``
+(``id  lay  expected``): the ``.lay`` expression, and what ``cute::print``
+prints for the same C++ expression, or ``static_assert: ...`` where C++
+refuses it. Setup as in ``gen_cute_atoms.py``; the command, from the
+repository root::
+
+    python3 tests/vectors/cute/gen_cute_corners.py     # about 2 min on 2 cores
+
+Deterministic: every case comes from ``random.Random(SEED)``.
+"""
+
+import os
+import random
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from gen_cute_atoms import run_chunk  # noqa: E402
+from gen_cute_cpp_vectors import find_includes, layout_expr, tiler_expr  # noqa: E402
+
+SEED = 3307
+CHUNK = 400
+
+
+def fmt(t):
+    return str(t) if isinstance(t, int) else "(" + ",".join(fmt(x) for x in t) + ")"
+
+
+def rand_mode(rng, depth):
+    if depth > 0 and rng.random() < 0.3:
+        return [rand_mode(rng, depth - 1) for _ in range(rng.choice([2, 2, 3]))]
+    return rng.choice([1, 2, 2, 3, 4, 4, 8])
+
+
+def strides_for(rng, shape, allow_zero=True):
+    """Strides: compact in a random order, sometimes with a zero or a gap."""
+    leaves = []
+
+    def walk(s):
+        if isinstance(s, int):
+            leaves.append(s)
+        else:
+            for x in s:
+                walk(x)
+    walk(shape)
+    order = list(range(len(leaves)))
+    rng.shuffle(order)
+    stride = [0] * len(leaves)
+    cur = 1
+    for i in order:
+        if allow_zero and rng.random() < 0.12:
+            stride[i] = 0
+            continue
+        stride[i] = cur
+        cur *= leaves[i] * (2 if rng.random() < 0.1 else 1)
+    it = iter(stride)
+
+    def build(s):
+        if isinstance(s, int):
+            return next(it)
+        return [build(x) for x in s]
+    return build(shape)
+
+
+def rand_layout(rng, rank=None, allow_zero=True):
+    rank = rank or rng.choice([1, 2, 2, 3])
+    shape = [rand_mode(rng, 1) for _ in range(rank)]
+    if rank == 1 and rng.random() < 0.5:
+        shape = shape[0]
+    return shape, strides_for(rng, shape, allow_zero)
+
+
+def rand_coord(rng, shape, want_underscore=True):
+    """A coordinate congruent (at the top) with the shape, with `_` in it."""
+    if isinstance(shape, int):
+        # An integer alone would evaluate the layout, not slice it.
+        return "_" if want_underscore else rng.randrange(shape)
+    out = []
+    for s in shape:
+        r = rng.random()
+        if r < 0.4:
+            out.append("_")
+        elif r < 0.6 and not isinstance(s, int):
+            out.append(rand_coord(rng, s))
+        else:
+            size = s if isinstance(s, int) else prod(s)
+            out.append(rng.randrange(size))
+    if want_underscore and "_" not in str(out):
+        out[rng.randrange(len(out))] = "_"
+    return out
+
+
+def prod(t):
+    if isinstance(t, int):
+        return t
+    p = 1
+    for x in t:
+        p *= prod(x)
+    return p
+
+
+def coord_lay(c):
+    if isinstance(c, list):
+        return "(" + ", ".join(coord_lay(x) for x in c) + ")"
+    return str(c)
+
+
+def coord_cpp(c):
+    if isinstance(c, list):
+        return "make_coord(" + ", ".join(coord_cpp(x) for x in c) + ")"
+    if c == "_":
+        return "_"
+    return f"Int<{c}>{{}}"
+
+
+def profile_of(rng, shape):
+    if isinstance(shape, int) or rng.random() < 0.3:
+        return 1
+    return [profile_of(rng, s) if rng.random() < 0.3 else 1 for s in shape]
+
+
+def cases(rng):
+    out = []
+    for _ in range(70):
+        shape, stride = rand_layout(rng, allow_zero=False)
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        c = rand_coord(rng, shape)
+        out.append((f"(cute {text})({coord_lay(c)[1:-1] if isinstance(c, list) else c})",
+                    f"slice({coord_cpp(c)}, {layout_expr(text)})"))
+    for _ in range(50):
+        shape, stride = rand_layout(rng, allow_zero=False)
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        c = rand_coord(rng, shape)
+        if not isinstance(c, list):
+            continue
+        out.append((f"dice({coord_lay(c)}, cute {text})", f"dice({coord_cpp(c)}, {layout_expr(text)})"))
+    for _ in range(50):
+        shape, stride = rand_layout(rng)
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        n = rng.choice([2, 4, 8])
+        out.append((f"upcast(cute {text}, {n})", f"upcast<{n}>({layout_expr(text)})"))
+    for _ in range(40):
+        shape, stride = rand_layout(rng)
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        n = rng.choice([2, 4, 8])
+        out.append((f"downcast(cute {text}, {n})", f"downcast<{n}>({layout_expr(text)})"))
+    types = [("uint1_t", 1), ("uint8_t", 8), ("half_t", 16), ("float", 32), ("double", 64), ("uint128_t", 128)]
+    for _ in range(50):
+        shape, stride = rand_layout(rng)
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        (a, _), (b, _) = rng.sample(types, 2)
+        out.append((f'recast_layout(cute {text}, "{a}", "{b}")', f"recast_layout<{a}, {b}>({layout_expr(text)})"))
+    for _ in range(40):
+        shape, stride = rand_layout(rng)
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        p = profile_of(rng, shape)
+        out.append((f"filter(cute {text}, {fmt(p)})",
+                    f"filter({layout_expr(text)}, {cpp_tuple(p)})"))
+    for _ in range(30):
+        shape, stride = rand_layout(rng)
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        out.append((f"make_layout_like(cute {text})", f"make_layout_like({layout_expr(text)})"))
+    for _ in range(20):
+        shape, stride = rand_layout(rng, allow_zero=False)
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        m, s = rng.choice([0, 1, 2, 3, 4]), rng.choice([3, 4, 5])
+        out.append((f"composition(cute Sw<0,{m},{s}>, cute {text})",
+                    f"composition(Swizzle<0,{m},{s}>{{}}, {layout_expr(text)})"))
+    # Swizzles on the right of a composition, and inverses of swizzled
+    # layouts, over compact power-of-two layouts (bijections).
+    for _ in range(70):
+        shape = [rng.choice([2, 4, 8, 16]) for _ in range(rng.choice([1, 2, 2, 3]))]
+        stride = strides_for(rng, shape, allow_zero=False)
+        size = prod(shape)
+        if any(isinstance(x, int) and x != 0 and (x & (x - 1)) for x in stride) or size > 4096:
+            continue
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        bits = size.bit_length() - 1
+        b = rng.randint(1, 3)
+        s_ = rng.choice([-1, 1]) * rng.randint(b, max(b, bits - b))
+        m = rng.randint(0, max(0, bits - b - abs(s_)))
+        sw_lay, sw_cpp = f"Sw<{b},{m},{s_}>", f"Swizzle<{b},{m},{s_}>{{}}"
+        kind = rng.choice(["right", "left", "compose", "compose_swizzled"])
+        if kind == "right":
+            out.append((f"right_inverse(cute {sw_lay} o {text})",
+                        f"right_inverse(composition({sw_cpp}, {layout_expr(text)}))"))
+        elif kind == "left":
+            out.append((f"left_inverse(cute {sw_lay} o {text})",
+                        f"left_inverse(composition({sw_cpp}, {layout_expr(text)}))"))
+        elif kind == "compose":
+            out.append((f"composition(cute {text}, cute {sw_lay})", f"composition({layout_expr(text)}, {sw_cpp})"))
+        else:
+            inner = f"{size}:1"
+            out.append((f"composition(cute {text}, cute {sw_lay} o {inner})",
+                        f"composition({layout_expr(text)}, composition({sw_cpp}, {layout_expr(inner)}))"))
+    # Coordinate layouts (ScaledBasis strides), as make_identity_layout makes them.
+    for _ in range(80):
+        shape = [rng.choice([2, 4, 8, 16]) for _ in range(rng.choice([1, 2, 2, 3]))]
+        if rng.random() < 0.25:
+            shape[0] = [rng.choice([2, 4]), rng.choice([2, 4])]
+        size = prod(shape)
+        ident_lay = f"make_identity_layout({fmt(shape)})"
+        ident_cpp = f"make_identity_layout({cpp_tuple(shape)})"
+        kind = rng.choice(["print", "eval", "compose", "compose", "divide", "divide"])
+        if kind == "print":
+            out.append((ident_lay, ident_cpp))
+        elif kind == "eval":
+            i = rng.randrange(size)
+            out.append((f"{ident_lay}({i})", f"{ident_cpp}(Int<{i}>{{}})"))
+        elif kind == "compose":
+            sub = [rng.choice([2, 4, 8]) for _ in range(rng.choice([1, 2]))]
+            while prod(sub) > size:
+                sub = sub[1:] or [2]
+            stride = strides_for(rng, sub, allow_zero=False)
+            text = f"{fmt(sub)}:{fmt(stride)}"
+            out.append((f"composition({ident_lay}, cute {text})", f"composition({ident_cpp}, {layout_expr(text)})"))
+        else:
+            op = rng.choice(["logical_divide", "zipped_divide", "tiled_divide", "flat_divide"])
+            modes = shape if isinstance(shape, list) else [shape]
+            tile = []
+            for m in modes:
+                n = prod(m)
+                tile.append(str(rng.choice([d for d in (1, 2, 4) if n % d == 0])) if rng.random() < 0.8 else "_")
+            tiler = "<" + ",".join(tile) + ">"
+            out.append((f"{op}({ident_lay}, {tiler})", f"{op}({ident_cpp}, {tiler_expr(tiler)})"))
+    return out
+
+
+def cpp_tuple(t):
+    if isinstance(t, int):
+        return f"Int<{t}>{{}}"
+    return "make_shape(" + ", ".join(cpp_tuple(x) for x in t) + ")"
+
+
+def main():
+    rng = random.Random(SEED)
+    all_cases = cases(rng)
+    flags = find_includes()
+    extra = os.environ.get("CUDA_EXTRA_INCLUDE")
+    if extra:
+        flags += ["-isystem", extra]
+    indexed = list(enumerate(all_cases))
+    results = {}
+    with tempfile.TemporaryDirectory() as build:
+        for start in range(0, len(indexed), CHUNK):
+            chunk = indexed[start:start + CHUNK]
+            results.update(run_chunk([(i, c[1]) for i, c in chunk], flags, build))
+    path = os.path.join(HERE, "corners.tsv")
+    with open(path, "w") as f:
+        f.write("id\tlay\texpected\n")
+        for i, (lay, _) in indexed:
+            f.write(f"{i}\t{lay}\t{results[i]}\n")
+    refused = sum(1 for v in results.values() if v.startswith(("static_assert", "compile error")))
+    print(f"wrote {len(indexed)} cases ({refused} refused by C++) to {path}")
+
+
+if __name__ == "__main__":
+    main()
