@@ -306,7 +306,9 @@ module.exports = grammar({
     // tuple of layouts `(_2:_4,_8)`.
     cute: ($) => seq('cute', $._cute_text),
     _cute_text: ($) =>
-      choice(seq(optional(seq($.swizzle, 'o', optional(seq($._cute_integer, 'o')))), $.cute_layout), $.swizzle),
+      choice(seq(optional(seq($.swizzle, 'o', optional(seq(choice($._cute_integer, $.smem_ptr), 'o')))), $.cute_layout), $.swizzle),
+    // GMMA's layout atoms: `smem_ptr[16b](unset)` in place of the offset.
+    smem_ptr: ($) => seq('smem_ptr', '[', /[0-9]+b/, ']', optional(seq('(', $.identifier, ')'))),
     swizzle: ($) => seq('Sw', '<', $._cute_integer, ',', $._cute_integer, ',', $._cute_integer, '>'),
     cute_layout: ($) => prec.right(seq(field('shape', $._int_tuple), optional(seq(':', field('stride', $._int_tuple))))),
     _int_tuple: ($) => choice($._cute_integer, $.scaled_basis, $.int_tuple),

@@ -1429,8 +1429,44 @@ impl<'a> Parser<'a> {
         let (Ok(b), Ok(m), Ok(s)) = (u32::try_from(b), u32::try_from(m), i32::try_from(s)) else {
             return Err(self.error("small non-negative B and M"));
         };
-        let swizzle = Swizzle::new(b, m, s)?;
+        let mut swizzle = Swizzle::new(b, m, s)?;
         self.expect('o')?;
+        // GMMA's atoms: `smem_ptr[16b](unset) o layout`. The swizzle acts on
+        // byte addresses of 16-bit elements; in element units its base
+        // moves down by log2(2) (up by 3 for 1-bit elements).
+        self.skip_ws();
+        if self.text[self.pos..].starts_with("smem_ptr[") {
+            self.pos += "smem_ptr[".len();
+            let bits = self.integer()?;
+            if !self.text[self.pos..].starts_with("b]") || bits <= 0 || (bits & (bits - 1)) != 0 {
+                return Err(self.error("smem_ptr[Nb] with N a power of two"));
+            }
+            self.pos += 2;
+            if self.eat('(') {
+                while self.peek().is_some_and(|c| c != ')') {
+                    self.pos += 1;
+                }
+                self.expect(')')?;
+            }
+            self.expect('o')?;
+            let shift = bits.trailing_zeros() as i64 - 3;
+            let base = m as i64 - shift;
+            if base < 0 {
+                return Err(LayoutError::invalid(
+                    format!("CuTe notation '{}'", self.text),
+                    format!(
+                        "{swizzle} on bytes does not keep {bits}-bit elements whole (its base is below one element)"
+                    ),
+                ));
+            }
+            swizzle = Swizzle::new(b, base as u32, s)?;
+            let layout = self.layout()?;
+            return Ok(SwizzledLayout {
+                swizzle,
+                offset: 0,
+                layout,
+            });
+        }
         // Either `offset o layout` or just `layout`.
         let save = self.pos;
         let mut offset = 0;

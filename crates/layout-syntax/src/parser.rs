@@ -268,10 +268,24 @@ where
         .then(cute_int())
         .then(ctrl('>'))
         .ignored();
+    // GMMA's layout atoms print their offset as the element width of the
+    // swizzled pointer: `smem_ptr[16b](unset)`.
+    let smem_ptr = kw("smem_ptr")
+        .then(ctrl('['))
+        .then(select! { Token::Int(_) => () })
+        .then(select! { Token::Ident(s) if s == "b" => () })
+        .then(ctrl(']'))
+        .then(
+            ctrl('(')
+                .then(select! { Token::Ident(_) => () })
+                .then(ctrl(')'))
+                .or_not(),
+        )
+        .ignored();
     let composed = swizzle
         .clone()
         .then(kw("o"))
-        .then(cute_int().then(kw("o")).or_not())
+        .then(choice((cute_int(), smem_ptr)).then(kw("o")).or_not())
         .then(layout.clone())
         .ignored();
     choice((composed, swizzle, layout, tile))

@@ -29,7 +29,7 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 fn examples_pass_and_exit_zero() {
     let o = layoutc(&["check", "examples", "--color", "never"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(stdout(&o).starts_with("ok: 19 files:"), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("ok: 20 files:"), "{}", stdout(&o));
 }
 
 #[test]

@@ -16,6 +16,10 @@ use super::{Int, Layout, SwizzledLayout, Tiler, Tuple};
 use crate::bank::{BankTarget, Direction};
 use crate::error::{LayoutError, Result};
 
+/// The largest shared tensor whose copy is counted (every element is
+/// visited once per count).
+pub const MAX_COUNTED_ELEMENTS: i64 = 1 << 22;
+
 /// What one warp's share of a copy costs, for the worst warp.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CopyWavefronts {
@@ -69,6 +73,15 @@ impl TiledCopy {
     /// The unswizzled offset of every `(thread, value, rest)` of the copy
     /// of a whole tensor: computed once, then costed under any swizzle.
     pub fn shared_offsets(&self, tensor: &Layout, side: Side) -> Result<CopyOffsets> {
+        if tensor.size() > MAX_COUNTED_ELEMENTS {
+            return Err(LayoutError::invalid(
+                "wavefronts",
+                format!(
+                    "the tensor {tensor} has {} elements; a copy is counted element by element, up to 2^22",
+                    tensor.size()
+                ),
+            ));
+        }
         let part = self.partition(tensor, side)?;
         let target_layout = match side {
             Side::Source => &self.atom.val_src,

@@ -144,6 +144,18 @@ pub(super) fn solve(ctx: &mut Ctx, request: Request, whole: Span) -> R<Value> {
             format!("the base {base} is not a rank-2 (rows, cols) tile"),
         ));
     }
+    // Every member of the family is scored element by element.
+    const MAX_TILE: i64 = 1 << 18;
+    if base.size() > MAX_TILE {
+        return Err(ctx.cx.error(
+            Code::InvalidSolve,
+            base_span,
+            format!(
+                "the tile {base} has {} elements; a solve over tiled copies scores every swizzle element by element, up to 2^18",
+                base.size()
+            ),
+        ));
+    }
     let (rows, cols) = (base.mode(0).size() as u64, base.mode(1).size() as u64);
     let dims = vec![
         (DimName::from("dim0".to_string()), rows),
