@@ -437,6 +437,48 @@ impl Layout {
         Ok(result)
     }
 
+    /// What C++'s `composition` returns, also where that is not `A ∘ B`
+    /// (C++ checks divisibility only where it can statically): the layout,
+    /// and why it is not the composition when it is not.
+    pub fn compose_as_cpp(&self, rhs: &Layout) -> Result<(Layout, Option<String>)> {
+        let flat = self.coalesce_x();
+        let result = composition_impl(self, rhs, &flat.leaves(), &rhs.shape, &rhs.stride)?;
+        let why = self
+            .verify_composition(rhs, &result)
+            .err()
+            .map(|e| e.to_string());
+        Ok((result, why))
+    }
+
+    /// [`Layout::compose_as_cpp`] with a tiler (by mode, `_`, an integer).
+    pub fn compose_tiler_as_cpp(&self, tiler: &Tiler) -> Result<(Layout, Option<String>)> {
+        match tiler {
+            Tiler::Underscore => Ok((self.clone(), None)),
+            Tiler::Layout(l) => self.compose_as_cpp(l),
+            Tiler::Int(n) => self.compose_as_cpp(&Layout::new(Int(*n), Int(1))?),
+            Tiler::Modes(modes) => {
+                if modes.len() > self.rank() {
+                    return Err(LayoutError::invalid(
+                        "composition",
+                        format!(
+                            "the tiler has {} modes but the layout {self} has {}",
+                            modes.len(),
+                            self.rank()
+                        ),
+                    ));
+                }
+                let mut why = None;
+                let mut out = Vec::with_capacity(modes.len());
+                for (i, t) in modes.iter().enumerate() {
+                    let (m, w) = self.mode(i).compose_tiler_as_cpp(t)?;
+                    out.push(m);
+                    why = why.or(w);
+                }
+                Ok((Layout::concat(out), why))
+            }
+        }
+    }
+
     /// Composition with a tiler: by-mode (`<..>`, dropping modes of `self`
     /// the tiler does not reach), `_` (no-op), an integer `n` (`n:1`) or a layout.
     pub fn compose_tiler(&self, tiler: &Tiler) -> Result<Layout> {

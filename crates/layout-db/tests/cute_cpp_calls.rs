@@ -122,3 +122,70 @@ fn cute_calls_match_cpp() {
         failures.join("\n")
     );
 }
+
+/// `composition(a, b, "cpp")`: C++'s own result for every composition of
+/// the vectors, with W0202 exactly where C++'s result is not `a o b`.
+#[test]
+fn cpp_semantics_give_cpp_results_and_warn_where_they_are_not_compositions() {
+    let text = vectors();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .filter(|r: &Vec<&str>| {
+            r[1] == "composition" && !r[5].starts_with("static_assert") && r[5] != "compile error"
+        })
+        .filter(|r| !r[2].starts_with("Sw<"))
+        .collect();
+    let not_compositions = rows.iter().filter(|r| r[6] == "0").count();
+    assert!(
+        rows.len() > 100 && not_compositions >= 3,
+        "{} rows, {not_compositions}",
+        rows.len()
+    );
+    let source: String = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            format!(
+                "let r{i} = composition(cute {}, {}, \"cpp\")\n",
+                r[2],
+                lay_arg(r[3])
+            )
+        })
+        .collect();
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, "cpp.lay".into(), source.clone());
+    let report = check_file(&db, file);
+    let mut warned = vec![false; rows.len()];
+    for d in &report.diagnostics {
+        let line = source[..d.span.start].matches('\n').count();
+        assert_eq!(
+            d.code.as_str(),
+            "W0202",
+            "{}: {}",
+            source.lines().nth(line).unwrap(),
+            d.message
+        );
+        warned[line] = true;
+    }
+    for v in named_values(&db, file) {
+        let i: usize = v.name[1..].parse().unwrap();
+        let got = match &v.value {
+            Some(Value::Cute(l)) => l.to_string(),
+            other => panic!("{}: {other:?}", source.lines().nth(i).unwrap()),
+        };
+        assert_eq!(
+            got,
+            rows[i][5].replace('_', ""),
+            "{}",
+            source.lines().nth(i).unwrap()
+        );
+        assert_eq!(
+            warned[i],
+            rows[i][6] == "0",
+            "{}",
+            source.lines().nth(i).unwrap()
+        );
+    }
+}

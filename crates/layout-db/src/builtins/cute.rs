@@ -8,7 +8,7 @@ use layout_syntax::Span;
 
 use super::{Args, Builtin, Def, Group, Param, Type::*, opt, req};
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Domain};
+use crate::diagnostic::{Code, Diagnostic, Domain};
 use crate::value::Value;
 
 const A: Param = req("a", CuteLike, "a CuTe layout, plain or swizzled");
@@ -154,6 +154,11 @@ pub(super) const GROUP: Group = Group {
                         "b",
                         Any,
                         "the inner function: a layout, a tiler, a swizzle or a swizzled layout",
+                    ),
+                    opt(
+                        "semantics",
+                        Str,
+                        "\"exact\" (the default: a result that is not a o b is an error) or \"cpp\" (C++'s result, with warning W0202 where it is not a o b)",
                     ),
                 ],
                 composition,
@@ -463,6 +468,34 @@ fn make_layout_like(cx: &mut Cx, a: &Args) -> R<Value> {
 
 fn composition(cx: &mut Cx, a: &Args) -> R<Value> {
     let ((x, xs), (y, ys)) = (a.get(0), a.get(1));
+    if let Some((v, s)) = a.opt(2) {
+        match v {
+            Value::Str(m) if m == "exact" => {}
+            // C++'s answer, where CuTe's rule gives one, even when it is not
+            // the composition (porting code that compiles in CUTLASS).
+            Value::Str(m) if m == "cpp" => {
+                if let Value::Cute(l) = x {
+                    let t = cx.tiler(y, ys)?;
+                    let (r, why) = cx.alg(l.compose_tiler_as_cpp(&t), Domain::Cute, a.span)?;
+                    if let Some(why) = why {
+                        cx.report(Diagnostic::warning(
+                            Code::CppComposition,
+                            a.span,
+                            format!("C++ returns {r} here, which is not the composition: {why}"),
+                        ));
+                    }
+                    return Ok(cute_value(r));
+                }
+            }
+            other => {
+                return Err(cx.error(
+                    Code::TypeMismatch,
+                    s,
+                    format!("semantics is \"exact\" or \"cpp\", not {other}"),
+                ));
+            }
+        }
+    }
     match (x, y) {
         (Value::CuteCoord(l), _) => {
             let t = cx.tiler(y, ys)?;

@@ -376,6 +376,15 @@ or remove what follows the print.
 ```lay
 let x = cute (4,8):(1,4)(2)
 ```"##;
+    CppComposition = "W0202", "C++'s composition result is not the composition",
+        r##"`composition(a, b, "cpp")` asked for C++'s answer, and C++ returns a layout
+that is not `a o b` here: its divisibility checks are static only, so it
+evaluates `a` past its size along its last mode. The value is C++'s, as ported
+code that compiles in CUTLASS gets it; the message says where it differs.
+
+```lay
+layout c = composition(cute (6,2):(1,10), cute 4:4, "cpp")
+```"##;
     DefaultTarget = "W0301", "the answer depends on a target the file does not give",
         r##"A value that depends on the machine (a conversion's instructions, the bank
 model of a shared-memory access) in a file that names no machine: layoutc
