@@ -45,6 +45,17 @@ pub struct Picture {
     pub notes: Vec<String>,
     pub panels: Vec<Panel>,
     pub legend: Vec<Swatch>,
+    /// How the panels sit: one under the other, or in a row (a tiled MMA's
+    /// A, B and C tiles, as `print_latex` draws them).
+    pub arrangement: Arrangement,
+}
+
+/// How a picture's panels are placed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Arrangement {
+    #[default]
+    Stacked,
+    SideBySide,
 }
 
 /// One colour of the legend and what it means.

@@ -81,6 +81,7 @@ pub fn picture(name: &str, a: &CountedCall, summary: String) -> Result<Picture, 
                 text: format!("{} words (the worst here)", max.max(2)),
             },
         ],
+        arrangement: super::Arrangement::Stacked,
     })
 }
 

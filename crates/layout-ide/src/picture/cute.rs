@@ -95,6 +95,7 @@ pub fn picture(name: &str, t: &Tabled) -> Result<Picture, PictureError> {
         notes,
         panels,
         legend: Vec::new(),
+        arrangement: super::Arrangement::Stacked,
     })
 }
 
@@ -244,6 +245,7 @@ pub fn tiled_picture(
         notes,
         panels: drawn,
         legend: Vec::new(),
+        arrangement: super::Arrangement::SideBySide,
     })
 }
 

@@ -162,6 +162,7 @@ pub fn picture(name: &str, what: &str, l: &LinearLayout) -> Result<Picture, Pict
                 text: format!("warp {w} (threads {}-{})", w * lanes, w * lanes + lanes - 1),
             })
             .collect(),
+        arrangement: super::Arrangement::Stacked,
     })
 }
 

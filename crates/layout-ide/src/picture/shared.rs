@@ -105,6 +105,7 @@ pub fn picture(
                 text: format!("bank {b}"),
             })
             .collect(),
+        arrangement: super::Arrangement::Stacked,
     })
 }
 

@@ -345,6 +345,7 @@ fn a_tiled_mma_labels_every_element_with_its_thread_and_value() {
                 layout c = layout_c_tv(m)\nlayout a = layout_a_tv(m)\n";
     let (p, _) = draw(text, "m");
     assert_eq!(p.panels.len(), 3);
+    assert_eq!(p.arrangement, Arrangement::SideBySide);
     let (db, file) = open(text);
     let values = layout_db::named_values(&db, file);
     for (panel, name, rows) in [(&p.panels[0], "c", 32usize), (&p.panels[1], "a", 32)] {

@@ -260,5 +260,6 @@ pub fn picture(name: &str, x: &XlaShape) -> Result<Picture, PictureError> {
                 text: "padding".into(),
             },
         ],
+        arrangement: super::Arrangement::Stacked,
     })
 }

@@ -6,7 +6,7 @@
 //! `data-*` attribute per detail and `data-keys` listing them in order (the
 //! HTML view shows them on hover; a `<title>` shows them in any viewer).
 
-use layout_ide::picture::{Cell, Panel, Picture, Weight};
+use layout_ide::picture::{Arrangement, Cell, Panel, Picture, Weight};
 use svg::Document;
 use svg::node::element::{Group, Rectangle, Style, TSpan, Text, Title};
 
@@ -77,12 +77,28 @@ pub fn document(p: &Picture) -> String {
         y += p.legend.len().div_ceil(per_row) as f64 * (LINE + 4.0);
     }
 
-    for (i, panel) in p.panels.iter().enumerate() {
-        y += GAP;
-        let (group, w, h) = panel_group(panel, i, MARGIN, y);
-        body = body.add(group);
-        width = width.max(w + 2.0 * MARGIN);
-        y += h;
+    match p.arrangement {
+        Arrangement::Stacked => {
+            for (i, panel) in p.panels.iter().enumerate() {
+                y += GAP;
+                let (group, w, h) = panel_group(panel, i, MARGIN, y);
+                body = body.add(group);
+                width = width.max(w + 2.0 * MARGIN);
+                y += h;
+            }
+        }
+        Arrangement::SideBySide => {
+            y += GAP;
+            let (mut x, mut tallest) = (MARGIN, 0.0f64);
+            for (i, panel) in p.panels.iter().enumerate() {
+                let (group, w, h) = panel_group(panel, i, x, y);
+                body = body.add(group);
+                x += w + GAP;
+                tallest = tallest.max(h);
+            }
+            width = width.max(x - GAP + MARGIN);
+            y += tallest;
+        }
     }
     let height = y + MARGIN;
     Document::new()
