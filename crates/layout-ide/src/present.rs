@@ -180,20 +180,12 @@ fn cute_object_grid(o: &layout_db::value::CuteObject, limits: Limits) -> String 
     let Ok(tv) = tv else {
         return String::new();
     };
-    let threads = tv.shape().mode(0).product().max(1);
-    let mut owner: std::collections::HashMap<i64, (i64, i64)> = std::collections::HashMap::new();
-    for idx in 0..tv.size() {
-        let (t, v) = (idx % threads, idx / threads);
-        let e = owner.entry(tv.call(idx)).or_insert((t, v));
-        if t < e.0 {
-            *e = (t, v);
-        }
-    }
+    let owner = layout_algebra::cute::tiled::element_owners(&tv);
     let mut out = format!("  {what} tile {rows}x{cols}: thread and value of each element\n");
     out += &grid(limits, rows as usize, cols as usize, &|i, j| {
         owner
             .get(&((i + rows as usize * j) as i64))
-            .map(|(t, v)| format!("T{t}:V{v}"))
+            .map(|o| format!("T{}:V{}", o.thread, o.value))
     });
     out
 }

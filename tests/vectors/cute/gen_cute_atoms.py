@@ -426,9 +426,8 @@ def run_chunk(cases, flags, build):
     return results
 
 
-def main():
-    rng = random.Random(SEED)
-    cases = atom_cases() + tiled_mma_cases(rng, 60) + tiled_copy_cases(rng, 50)
+def write_vectors(cases, name):
+    """Compiles every `(lay, cpp)` case in chunks and writes `name` (TSV)."""
     flags = find_includes()
     extra = os.environ.get("CUDA_EXTRA_INCLUDE")
     if extra:
@@ -440,13 +439,18 @@ def main():
             chunk = indexed[start:start + CHUNK]
             results.update(run_chunk([(i, c[1]) for i, c in chunk], flags, build))
             print(f"{min(start + CHUNK, len(indexed))}/{len(indexed)}", file=sys.stderr)
-    path = os.path.join(HERE, "atoms.tsv")
+    path = os.path.join(HERE, name)
     with open(path, "w") as f:
         f.write("id\tlay\texpected\n")
         for i, (lay, _) in indexed:
             f.write(f"{i}\t{lay}\t{results[i]}\n")
     refused = sum(1 for v in results.values() if v.startswith(("static_assert", "compile error")))
     print(f"wrote {len(indexed)} cases ({refused} refused by C++) to {path}")
+
+
+def main():
+    rng = random.Random(SEED)
+    write_vectors(atom_cases() + tiled_mma_cases(rng, 60) + tiled_copy_cases(rng, 50), "atoms.tsv")
 
 
 if __name__ == "__main__":

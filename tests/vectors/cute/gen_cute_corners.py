@@ -19,15 +19,13 @@ Deterministic: every case comes from ``random.Random(SEED)``.
 import os
 import random
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gen_cute_atoms import run_chunk  # noqa: E402
-from gen_cute_cpp_vectors import find_includes, layout_expr, tiler_expr  # noqa: E402
+from gen_cute_atoms import write_vectors  # noqa: E402
+from gen_cute_cpp_vectors import layout_expr, tiler_expr  # noqa: E402
 
 SEED = 3307
-CHUNK = 400
 
 
 def fmt(t):
@@ -241,25 +239,7 @@ def cpp_tuple(t):
 
 
 def main():
-    rng = random.Random(SEED)
-    all_cases = cases(rng)
-    flags = find_includes()
-    extra = os.environ.get("CUDA_EXTRA_INCLUDE")
-    if extra:
-        flags += ["-isystem", extra]
-    indexed = list(enumerate(all_cases))
-    results = {}
-    with tempfile.TemporaryDirectory() as build:
-        for start in range(0, len(indexed), CHUNK):
-            chunk = indexed[start:start + CHUNK]
-            results.update(run_chunk([(i, c[1]) for i, c in chunk], flags, build))
-    path = os.path.join(HERE, "corners.tsv")
-    with open(path, "w") as f:
-        f.write("id\tlay\texpected\n")
-        for i, (lay, _) in indexed:
-            f.write(f"{i}\t{lay}\t{results[i]}\n")
-    refused = sum(1 for v in results.values() if v.startswith(("static_assert", "compile error")))
-    print(f"wrote {len(indexed)} cases ({refused} refused by C++) to {path}")
+    write_vectors(cases(random.Random(SEED)), "corners.tsv")
 
 
 if __name__ == "__main__":

@@ -198,6 +198,35 @@ impl TiledMma {
     }
 }
 
+/// Who holds an element of a tile under a thread-value layout: the
+/// lowest-numbered thread (with its value index), and how many
+/// thread-value pairs hold it (A's elements are shared by the N threads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElementOwner {
+    pub thread: i64,
+    pub value: i64,
+    pub holders: usize,
+}
+
+/// Every element a `(thread, value) -> element` layout reaches, with its owner.
+pub fn element_owners(tv: &Layout) -> std::collections::HashMap<i64, ElementOwner> {
+    let threads = tv.mode(0).size().max(1);
+    let mut owners = std::collections::HashMap::new();
+    for idx in 0..tv.size() {
+        let (thread, value) = (idx % threads, idx / threads);
+        let e = owners.entry(tv.call(idx)).or_insert(ElementOwner {
+            thread,
+            value,
+            holders: 0,
+        });
+        if thread < e.thread {
+            (e.thread, e.value) = (thread, value);
+        }
+        e.holders += 1;
+    }
+    owners
+}
+
 /// The `(rows, cols)` modes of `(M,N,K)` an operand's tile spans.
 fn operand_modes(op: Operand) -> (usize, usize) {
     match op {

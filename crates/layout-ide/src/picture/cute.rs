@@ -252,42 +252,35 @@ pub fn tiled_picture(
 /// Each element of a `rows x cols` tile (column-major index) labelled with
 /// the lowest thread that holds it and that thread's value index.
 fn owner_panel(label: &str, tv: &Layout, rows: usize, cols: usize) -> Panel {
-    let threads = mode0(tv);
-    let mut owner: HashMap<i64, (i64, i64, usize)> = HashMap::new();
-    for idx in 0..tv.size() {
-        let (t, v) = (idx % threads, idx / threads);
-        let e = owner.entry(tv.call(idx)).or_insert((t, v, 0));
-        if t < e.0 {
-            (e.0, e.1) = (t, v);
-        }
-        e.2 += 1;
-    }
+    let owner = layout_algebra::cute::tiled::element_owners(tv);
     let (shown_rows, shown_cols) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
     let mut cells = Vec::with_capacity(shown_rows * shown_cols);
     for r in 0..shown_rows {
         for c in 0..shown_cols {
             let index = (r + rows * c) as i64;
-            cells.push(match owner.get(&index) {
-                Some(&(t, v, holders)) => Cell {
-                    lines: vec![format!("T{t}"), format!("V{v}")],
-                    fill: colour::bank(t.rem_euclid(32) as u64, 32),
-                    shaded: false,
-                    details: vec![
-                        ("coordinates", format!("({r}, {c})")),
-                        ("owner", format!("thread {t}, value {v}")),
-                        ("held by", format!("{holders} thread-value pair(s)")),
-                    ],
+            cells.push(
+                match owner.get(&index).map(|o| (o.thread, o.value, o.holders)) {
+                    Some((t, v, holders)) => Cell {
+                        lines: vec![format!("T{t}"), format!("V{v}")],
+                        fill: colour::bank(t.rem_euclid(32) as u64, 32),
+                        shaded: false,
+                        details: vec![
+                            ("coordinates", format!("({r}, {c})")),
+                            ("owner", format!("thread {t}, value {v}")),
+                            ("held by", format!("{holders} thread-value pair(s)")),
+                        ],
+                    },
+                    None => Cell {
+                        lines: vec!["-".into()],
+                        fill: colour::SHADED,
+                        shaded: true,
+                        details: vec![
+                            ("coordinates", format!("({r}, {c})")),
+                            ("owner", "no thread".into()),
+                        ],
+                    },
                 },
-                None => Cell {
-                    lines: vec!["-".into()],
-                    fill: colour::SHADED,
-                    shaded: true,
-                    details: vec![
-                        ("coordinates", format!("({r}, {c})")),
-                        ("owner", "no thread".into()),
-                    ],
-                },
-            });
+            );
         }
     }
     Panel {
