@@ -389,13 +389,8 @@ impl Layout {
         bw_coalesce(&leaves[..leaves.len() - 1], vec![(start, d)])
     }
 
-    /// Applies `f` to the first `n` modes and keeps the rest.
-    fn by_mode(
-        &self,
-        n: usize,
-        op: &str,
-        f: impl Fn(&Layout, usize) -> Result<Layout>,
-    ) -> Result<Layout> {
+    /// A by-mode tiler of `n` modes reaches no mode `self` lacks.
+    fn tiler_fits(&self, n: usize, op: &str) -> Result<()> {
         if n > self.rank() {
             return Err(LayoutError::invalid(
                 op,
@@ -405,6 +400,17 @@ impl Layout {
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// Applies `f` to the first `n` modes and keeps the rest.
+    fn by_mode(
+        &self,
+        n: usize,
+        op: &str,
+        f: impl Fn(&Layout, usize) -> Result<Layout>,
+    ) -> Result<Layout> {
+        self.tiler_fits(n, op)?;
         let modes = self.modes();
         let mut out = Vec::with_capacity(modes.len());
         for (i, m) in modes.into_iter().enumerate() {
@@ -457,16 +463,7 @@ impl Layout {
             Tiler::Layout(l) => self.compose_as_cpp(l),
             Tiler::Int(n) => self.compose_as_cpp(&Layout::new(Int(*n), Int(1))?),
             Tiler::Modes(modes) => {
-                if modes.len() > self.rank() {
-                    return Err(LayoutError::invalid(
-                        "composition",
-                        format!(
-                            "the tiler has {} modes but the layout {self} has {}",
-                            modes.len(),
-                            self.rank()
-                        ),
-                    ));
-                }
+                self.tiler_fits(modes.len(), "composition")?;
                 let mut why = None;
                 let mut out = Vec::with_capacity(modes.len());
                 for (i, t) in modes.iter().enumerate() {
@@ -487,16 +484,7 @@ impl Layout {
             Tiler::Layout(l) => self.compose(l),
             Tiler::Int(n) => self.compose(&Layout::new(Int(*n), Int(1))?),
             Tiler::Modes(modes) => {
-                if modes.len() > self.rank() {
-                    return Err(LayoutError::invalid(
-                        "composition",
-                        format!(
-                            "the tiler has {} modes but the layout {self} has {}",
-                            modes.len(),
-                            self.rank()
-                        ),
-                    ));
-                }
+                self.tiler_fits(modes.len(), "composition")?;
                 let out = modes
                     .iter()
                     .enumerate()

@@ -126,28 +126,14 @@ fn tv_panel(t: &Tabled, m: usize) -> Result<Panel, String> {
     for r in 0..rows {
         for c in 0..cols {
             let offset = (r + grid_rows * c) as i64;
-            cells.push(match at.get(&offset) {
-                Some(&(thread, value)) => Cell {
-                    lines: vec![format!("T{thread}"), format!("V{value}")],
-                    fill: colour::bank(thread as u64 % 32, 32),
-                    shaded: false,
-                    details: vec![
-                        ("coordinates", format!("({r}, {c})")),
-                        ("offset", offset.to_string()),
-                        ("owner", format!("thread {thread}, value {value}")),
-                    ],
-                },
-                None => Cell {
-                    lines: vec!["-".into()],
-                    fill: colour::SHADED,
-                    shaded: true,
-                    details: vec![
-                        ("coordinates", format!("({r}, {c})")),
-                        ("offset", offset.to_string()),
-                        ("owner", "no thread".into()),
-                    ],
-                },
-            });
+            let owner = at.get(&offset).map(|&(t, v)| (t as i64, v as i64));
+            cells.push(owner_cell(
+                r,
+                c,
+                owner,
+                vec![("offset", offset.to_string())],
+                vec![],
+            ));
         }
     }
     Ok(Panel {
@@ -258,29 +244,17 @@ fn owner_panel(label: &str, tv: &Layout, rows: usize, cols: usize) -> Panel {
     for r in 0..shown_rows {
         for c in 0..shown_cols {
             let index = (r + rows * c) as i64;
-            cells.push(
-                match owner.get(&index).map(|o| (o.thread, o.value, o.holders)) {
-                    Some((t, v, holders)) => Cell {
-                        lines: vec![format!("T{t}"), format!("V{v}")],
-                        fill: colour::bank(t.rem_euclid(32) as u64, 32),
-                        shaded: false,
-                        details: vec![
-                            ("coordinates", format!("({r}, {c})")),
-                            ("owner", format!("thread {t}, value {v}")),
-                            ("held by", format!("{holders} thread-value pair(s)")),
-                        ],
-                    },
-                    None => Cell {
-                        lines: vec!["-".into()],
-                        fill: colour::SHADED,
-                        shaded: true,
-                        details: vec![
-                            ("coordinates", format!("({r}, {c})")),
-                            ("owner", "no thread".into()),
-                        ],
-                    },
-                },
-            );
+            let o = owner.get(&index);
+            let held = o
+                .map(|o| vec![("held by", format!("{} thread-value pair(s)", o.holders))])
+                .unwrap_or_default();
+            cells.push(owner_cell(
+                r,
+                c,
+                o.map(|o| (o.thread, o.value)),
+                vec![],
+                held,
+            ));
         }
     }
     Panel {
@@ -294,4 +268,40 @@ fn owner_panel(label: &str, tv: &Layout, rows: usize, cols: usize) -> Panel {
         cells,
         outlines: Vec::new(),
     }
+}
+
+/// A cell labelled with the thread and value that land on it (`-`, shaded,
+/// when none does), coloured by thread; `before` and `after` are details
+/// around its owner.
+fn owner_cell(
+    r: usize,
+    c: usize,
+    owner: Option<(i64, i64)>,
+    before: Vec<(&'static str, String)>,
+    after: Vec<(&'static str, String)>,
+) -> Cell {
+    let mut details = vec![("coordinates", format!("({r}, {c})"))];
+    details.extend(before);
+    let cell = match owner {
+        Some((t, v)) => {
+            details.push(("owner", format!("thread {t}, value {v}")));
+            Cell {
+                lines: vec![format!("T{t}"), format!("V{v}")],
+                fill: colour::bank(t.rem_euclid(32) as u64, 32),
+                shaded: false,
+                details: Vec::new(),
+            }
+        }
+        None => {
+            details.push(("owner", "no thread".into()));
+            Cell {
+                lines: vec!["-".into()],
+                fill: colour::SHADED,
+                shaded: true,
+                details: Vec::new(),
+            }
+        }
+    };
+    details.extend(after);
+    Cell { details, ..cell }
 }
