@@ -177,7 +177,8 @@ fn cute_object_grid(o: &layout_db::value::CuteObject, limits: Limits) -> String 
         }
         O::CopyAtom(_) => return String::new(),
     };
-    let Ok(tv) = tv else {
+    // Every (thread, value) pair is walked: not for huge tiled objects.
+    let Some(tv) = tv.ok().filter(|tv| tv.size() <= 1 << 18) else {
         return String::new();
     };
     let owner = layout_algebra::cute::tiled::element_owners(&tv);

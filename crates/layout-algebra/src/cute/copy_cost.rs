@@ -83,6 +83,17 @@ impl TiledCopy {
             ));
         }
         let part = self.partition(tensor, side)?;
+        // A copy tile larger than the tensor (or threads that share
+        // elements) makes the partition larger than the tensor.
+        if part.size() > MAX_COUNTED_ELEMENTS {
+            return Err(LayoutError::invalid(
+                "wavefronts",
+                format!(
+                    "partitioned by this copy, the tensor {tensor} has {} (thread, value) pairs; they are counted one by one, up to 2^22",
+                    part.size()
+                ),
+            ));
+        }
         let target_layout = match side {
             Side::Source => &self.atom.val_src,
             Side::Destination => &self.atom.val_dst,
@@ -123,6 +134,11 @@ pub struct CopyOffsets {
 }
 
 impl CopyOffsets {
+    /// The `(thread, value, rest)` triples counted.
+    pub fn pairs(&self) -> usize {
+        self.table.len()
+    }
+
     /// Wavefronts of the worst warp with the offsets swizzled by
     /// `swizzle(offset + x)`.
     pub fn wavefronts(

@@ -169,6 +169,16 @@ pub(super) fn solve(ctx: &mut Ctx, request: Request, whole: Span) -> R<Value> {
     let mut offsets = Vec::with_capacity(copies.len());
     for c in copies {
         match c.copy.shared_offsets(base, side(c)) {
+            Ok(o) if o.pairs() as i64 > MAX_TILE => {
+                return Err(ctx.cx.error(
+                    Code::InvalidSolve,
+                    c.span,
+                    format!(
+                        "this copy partitions the tile {base} into {} (thread, value) pairs; a solve scores every swizzle pair by pair, up to 2^18",
+                        o.pairs()
+                    ),
+                ));
+            }
             Ok(o) => offsets.push(o),
             Err(e) => {
                 return Err(ctx.cx.error(

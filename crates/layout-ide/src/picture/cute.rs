@@ -220,7 +220,7 @@ pub fn tiled_picture(
     let mut notes = vec![format!("{name}: {what}")];
     let mut drawn = Vec::new();
     for (label, tv, rows, cols) in panels {
-        if rows * cols > TV_LIMIT as usize {
+        if rows * cols > TV_LIMIT as usize || tv.size() > 1 << 18 {
             notes.push(format!("{label}: {rows} x {cols} is too large to draw"));
             continue;
         }
