@@ -220,44 +220,40 @@ fn copy_atom(cx: &mut Cx, a: &Args) -> R<Value> {
     Ok(object(CuteObject::CopyAtom(atom)))
 }
 
-fn the_mma_atom(a: &Args, i: usize) -> MmaAtom {
+/// Argument `i`, which the parameter's type admits as a CuTe object only.
+fn cute_object(a: &Args, i: usize) -> &CuteObject {
     match a.get(i).0 {
-        Value::CuteAtom(o) => match &**o {
-            CuteObject::MmaAtom(m) => m.clone(),
-            _ => unreachable!("the parameter's type admits MMA atoms only"),
-        },
-        _ => unreachable!("the parameter's type admits MMA atoms only"),
+        Value::CuteAtom(o) => o,
+        _ => unreachable!("the parameter's type admits CuTe objects only"),
     }
+}
+
+fn the_mma_atom(a: &Args, i: usize) -> MmaAtom {
+    let CuteObject::MmaAtom(m) = cute_object(a, i) else {
+        unreachable!("the parameter's type admits MMA atoms only")
+    };
+    m.clone()
 }
 
 fn the_copy_atom(a: &Args, i: usize) -> CopyAtom {
-    match a.get(i).0 {
-        Value::CuteAtom(o) => match &**o {
-            CuteObject::CopyAtom(c) => c.clone(),
-            _ => unreachable!("the parameter's type admits copy atoms only"),
-        },
-        _ => unreachable!("the parameter's type admits copy atoms only"),
-    }
+    let CuteObject::CopyAtom(c) = cute_object(a, i) else {
+        unreachable!("the parameter's type admits copy atoms only")
+    };
+    c.clone()
 }
 
 fn the_tiled_mma(a: &Args, i: usize) -> TiledMma {
-    match a.get(i).0 {
-        Value::CuteAtom(o) => match &**o {
-            CuteObject::TiledMma(m) => m.clone(),
-            _ => unreachable!("the parameter's type admits tiled MMAs only"),
-        },
-        _ => unreachable!("the parameter's type admits tiled MMAs only"),
-    }
+    let CuteObject::TiledMma(m) = cute_object(a, i) else {
+        unreachable!("the parameter's type admits tiled MMAs only")
+    };
+    m.clone()
 }
 
 fn the_tiled_copy(a: &Args) -> &TiledCopy {
-    match a.get(0).0 {
-        Value::CuteAtom(o) => match &**o {
-            CuteObject::TiledCopy(c) => c,
-            _ => unreachable!("the parameter's type admits tiled copies only"),
-        },
-        _ => unreachable!("the parameter's type admits tiled copies only"),
-    }
+    let CuteObject::TiledCopy(c) = cute_object(a, 0) else {
+        unreachable!("the parameter's type admits tiled copies only")
+    };
+    c
 }
 
 fn tiled_mma(cx: &mut Cx, a: &Args) -> R<Value> {
@@ -314,11 +310,7 @@ fn tiled_copy_c(cx: &mut Cx, a: &Args) -> R<Value> {
 
 /// An MMA atom's traits layout or a tiled MMA's TV layout.
 fn mma_part(cx: &mut Cx, a: &Args, op: Option<Operand>) -> R<Value> {
-    let o = match a.get(0).0 {
-        Value::CuteAtom(o) => o,
-        _ => unreachable!("the parameter's type admits MMAs only"),
-    };
-    match (&**o, op) {
+    match (cute_object(a, 0), op) {
         (CuteObject::MmaAtom(m), None) => Ok(cute(m.thr_id.clone())),
         (CuteObject::MmaAtom(m), Some(Operand::A)) => Ok(cute(m.a.clone())),
         (CuteObject::MmaAtom(m), Some(Operand::B)) => Ok(cute(m.b.clone())),
@@ -350,14 +342,11 @@ fn layout_c_tv(cx: &mut Cx, a: &Args) -> R<Value> {
 }
 
 fn shape_mnk(_: &mut Cx, a: &Args) -> R<Value> {
-    let shape = match a.get(0).0 {
-        Value::CuteAtom(o) => match &**o {
-            CuteObject::MmaAtom(m) => {
-                IntTuple::Tuple(m.shape_mnk.iter().map(|&n| IntTuple::Int(n)).collect())
-            }
-            CuteObject::TiledMma(t) => t.tile_shape(),
-            _ => unreachable!("the parameter's type admits MMAs only"),
-        },
+    let shape = match cute_object(a, 0) {
+        CuteObject::MmaAtom(m) => {
+            IntTuple::Tuple(m.shape_mnk.iter().map(|&n| IntTuple::Int(n)).collect())
+        }
+        CuteObject::TiledMma(t) => t.tile_shape(),
         _ => unreachable!("the parameter's type admits MMAs only"),
     };
     Ok(Value::from_int_tuple(&shape))
