@@ -31,6 +31,12 @@ pub struct CopyWavefronts {
     pub ideal: u64,
     /// Which warp is the worst (the first of equals).
     pub worst_warp: u64,
+    /// Wavefronts of every warp together, as a profiler counts a launch.
+    pub all_warps_wavefronts: u64,
+    /// Instructions of every warp together.
+    pub all_warps_instructions: u64,
+    /// Wavefronts of every warp together without conflicts.
+    pub all_warps_ideal: u64,
 }
 
 /// Whether the copy reads shared memory on `side` (ldmatrix's source,
@@ -181,7 +187,11 @@ impl CopyOffsets {
             wavefronts: 0,
             ideal: 0,
             worst_warp: 0,
+            all_warps_wavefronts: 0,
+            all_warps_instructions: 0,
+            all_warps_ideal: 0,
         };
+        let (mut all_wavefronts, mut all_instructions, mut all_ideal) = (0, 0, 0);
         let mut per_bank: Vec<BTreeSet<i64>> = vec![BTreeSet::new(); banks];
         for w in 0..warps {
             let lanes = w * warp..((w + 1) * warp).min(threads);
@@ -190,6 +200,9 @@ impl CopyOffsets {
                 wavefronts: 0,
                 ideal: 0,
                 worst_warp: w as u64,
+                all_warps_wavefronts: 0,
+                all_warps_instructions: 0,
+                all_warps_ideal: 0,
             };
             for r in 0..self.rests {
                 for group in 0..values / per_instruction {
@@ -252,10 +265,16 @@ impl CopyOffsets {
                     }
                 }
             }
+            all_wavefronts += cost.wavefronts;
+            all_instructions += cost.instructions;
+            all_ideal += cost.ideal;
             if w == 0 || cost.wavefronts > worst.wavefronts {
                 worst = cost;
             }
         }
+        worst.all_warps_wavefronts = all_wavefronts;
+        worst.all_warps_instructions = all_instructions;
+        worst.all_warps_ideal = all_ideal;
         Ok(worst)
     }
 }
