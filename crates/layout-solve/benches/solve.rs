@@ -180,7 +180,7 @@ fn main() {
         let t = Instant::now();
         let sol = solve_swizzle(&req, &Cancel::new()).unwrap();
         let e = t.elapsed();
-        if sol.why.contains("Z3") {
+        if sol.why.contains("Z3") || sol.why.contains("bank subspace") {
             z3.push(e);
         } else {
             gf2.push(e);
@@ -188,7 +188,7 @@ fn main() {
     }
     report("four random accesses, solved by construction", gf2);
     if !z3.is_empty() {
-        report("four random accesses, Z3 needed", z3);
+        report("four random accesses, searched past the construction", z3);
     }
 
     z3_alone_on_the_corpus(&corpus);

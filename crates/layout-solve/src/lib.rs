@@ -16,6 +16,7 @@
 //! searches integer tile sizes (listed when few, Z3 otherwise).
 
 pub mod bound;
+mod exact;
 pub mod families;
 pub mod linear;
 pub mod request;
@@ -629,7 +630,8 @@ pub fn solve_by_z3_alone(
         (0..problem.tensor_bits()).map(|j| 1 << j).collect(),
     ));
     let mut best = problem.score(&identity).map(|s| (identity, s));
-    let (status, _) = smt::improve(&problem, &plans, &mut best, request, cancel);
+    let deadline = std::time::Instant::now() + request.timeout;
+    let (status, _) = smt::improve(&problem, &plans, &mut best, request, cancel, deadline);
     if let Some((candidate, score)) = &best {
         recount(&problem, candidate, score)?;
     }
@@ -660,13 +662,44 @@ fn search_further(
     request: &SwizzleRequest,
     cancel: &Cancel,
 ) -> (Status, String) {
+    let deadline = std::time::Instant::now() + request.timeout;
+    let sweep = exact::sweep(problem, &plans.list, best, cancel, deadline);
+    if sweep.left.is_empty() && !sweep.stopped && plans.complete {
+        return match best {
+            Some((_, score)) => (
+                Status::Optimal,
+                format!(
+                    "proved by enumerating every bank subspace each way of vectorising allows ({} plans, {} subspaces){}: no linear layout costs fewer than {} weighted wavefronts",
+                    sweep.proved,
+                    sweep.nodes,
+                    if sweep.improved > 0 {
+                        ", which improved the construction"
+                    } else {
+                        ""
+                    },
+                    score.weighted
+                ),
+            ),
+            None => (
+                Status::Infeasible,
+                format!(
+                    "no linear layout meets the request's limits (every bank subspace of {} plans enumerated)",
+                    sweep.proved
+                ),
+            ),
+        };
+    }
+    let plans = &linear::Plans {
+        list: sweep.left,
+        complete: plans.complete,
+    };
     #[cfg(feature = "z3")]
     {
-        smt::improve(problem, plans, best, request, cancel)
+        smt::improve(problem, plans, best, request, cancel, deadline)
     }
     #[cfg(not(feature = "z3"))]
     {
-        let _ = (problem, plans, request, cancel);
+        let _ = (problem, plans, request, cancel, deadline);
         let why = if best.is_some() {
             "the construction does not meet the lower bound, and this layoutc was built without Z3, which would search further"
         } else {

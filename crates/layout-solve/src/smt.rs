@@ -43,8 +43,8 @@ pub(crate) fn improve(
     best: &mut Option<(Candidate, Score)>,
     request: &SwizzleRequest,
     cancel: &Cancel,
+    deadline: Instant,
 ) -> (Status, String) {
-    let deadline = Instant::now() + request.timeout;
     let global = if plans.complete {
         crate::bound::linear_bound(problem, &plans.list)
     } else {

@@ -130,9 +130,9 @@ fn random_access(
 
 /// Four random accesses to a 32x32 fp32 tensor: the segment subspace must
 /// be a common complement of four 5-dimensional phase spans, which the
-/// greedy construction sometimes misses. Z3 then finds the layout that
-/// meets the bound; with no time for Z3, the construction's answer is
-/// reported as `timeout`.
+/// greedy construction sometimes misses. The exact search of the plans
+/// (or Z3) then finds the layout that meets the bound; with no time to
+/// search, the construction's answer is reported as `timeout`.
 #[cfg(feature = "z3")]
 #[test]
 fn z3_reaches_the_bound_where_the_construction_stops() {
@@ -165,7 +165,7 @@ fn z3_reaches_the_bound_where_the_construction_stops() {
         let score = sol.score.as_ref().unwrap();
         assert_eq!(sol.status, Status::Optimal, "{}", sol.why);
         assert_eq!(score.weighted, sol.lower_bound.unwrap().weighted);
-        if sol.why.contains("Z3") {
+        if sol.why.contains("Z3") || sol.why.contains("bank subspace") {
             req.timeout = std::time::Duration::ZERO;
             let alone = solve_swizzle(&req, &Cancel::new()).unwrap();
             assert_eq!(alone.status, Status::Timeout);
