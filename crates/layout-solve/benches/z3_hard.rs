@@ -1,9 +1,10 @@
-//! The hard set for Z3: four random accesses (one store, three loads) to a
-//! 32x32 fp16 tensor on sm90 with `instructions = best`, drawn from a fixed
-//! seed until 34 are problems the greedy construction leaves short of the
-//! lower bound, so Z3 must search and prove. Each is solved with the 2 s
-//! limit a `solve` block has by default; prints the statuses, median, p90
-//! and max of the whole solve. `cargo bench -p layout-solve --bench z3_hard`.
+//! The hard sets for the search past the construction: four random accesses
+//! (one store, three loads) to an fp16 tensor on sm90 with `instructions =
+//! best` (32x32 with one warp; 32x128 and 32x512 with four), drawn from a
+//! fixed seed until 34 are problems the greedy construction leaves short of
+//! the lower bound, so the plans must be searched and the answer proved.
+//! Each is solved with the 2 s limit a `solve` block has by default; prints
+//! the statuses, median, p90 and max of the whole solve. `cargo bench -p layout-solve --bench z3_hard`.
 
 use std::time::{Duration, Instant};
 
@@ -15,16 +16,17 @@ use layout_solve::{
 
 const HARD: usize = 34;
 
-fn random_access(state: &mut u64) -> LinearLayout {
+fn random_access(state: &mut u64, row_bits: u32, warp_bits: u32) -> LinearLayout {
     let mut next = || {
         *state ^= *state << 13;
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
     };
+    let n = row_bits + 5;
     let mut bases: Vec<u64> = Vec::new();
-    while bases.len() < 10 {
-        let v = next() & 1023;
+    while bases.len() < n as usize {
+        let v = next() & ((1 << n) - 1);
         if v != 0
             && layout_algebra::f2::rank(bases.iter().copied().chain([v])) as usize
                 == bases.len() + 1
@@ -33,18 +35,29 @@ fn random_access(state: &mut u64) -> LinearLayout {
         }
     }
     let unpack = |w: u64| vec![(w & 31) as i64, (w >> 5) as i64];
+    let registers = (n - 5 - warp_bits) as usize;
     LinearLayout::from_bases_with_sizes(
         vec![
             (
                 DimName::from("register"),
-                bases[..5].iter().map(|&w| unpack(w)).collect(),
+                bases[..registers].iter().map(|&w| unpack(w)).collect(),
             ),
             (
                 DimName::from("lane"),
-                bases[5..].iter().map(|&w| unpack(w)).collect(),
+                bases[registers..registers + 5]
+                    .iter()
+                    .map(|&w| unpack(w))
+                    .collect(),
+            ),
+            (
+                DimName::from("warp"),
+                bases[registers + 5..].iter().map(|&w| unpack(w)).collect(),
             ),
         ],
-        vec![(DimName::from("dim0"), 32), (DimName::from("dim1"), 32)],
+        vec![
+            (DimName::from("dim0"), 32),
+            (DimName::from("dim1"), 1 << row_bits),
+        ],
         true,
     )
     .unwrap()
@@ -76,14 +89,27 @@ fn request(accesses: Vec<(Direction, LinearLayout)>, machine: &Machine) -> Swizz
 }
 
 fn main() {
+    // 32x32 with one warp (the set), 32x128 and 32x512 with four.
+    for (row_bits, warp_bits) in [(5, 0), (7, 2), (9, 2)] {
+        hard_set(row_bits, warp_bits);
+    }
+}
+
+fn hard_set(row_bits: u32, warp_bits: u32) {
     let machine = Machine::from_preset(layout_algebra::machine::preset("sm90").unwrap());
     let mut state = 0x9e3779b97f4a7c15u64;
     let (mut times, mut statuses, mut drawn) = (Vec::new(), std::collections::BTreeMap::new(), 0);
     while times.len() < HARD && drawn < 5000 {
         drawn += 1;
-        let mut accesses = vec![(Direction::Store, random_access(&mut state))];
+        let mut accesses = vec![(
+            Direction::Store,
+            random_access(&mut state, row_bits, warp_bits),
+        )];
         for _ in 0..3 {
-            accesses.push((Direction::Load, random_access(&mut state)));
+            accesses.push((
+                Direction::Load,
+                random_access(&mut state, row_bits, warp_bits),
+            ));
         }
         let req = request(accesses, &machine);
         let t = Instant::now();
@@ -108,11 +134,13 @@ fn main() {
     times.sort();
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "drawn {drawn}, {} needed Z3; statuses {statuses:?}",
+        "four accesses, 32x{} fp16, {} warp(s): drawn {drawn}, {} past the construction; {statuses:?}",
+        1 << row_bits,
+        1 << warp_bits,
         times.len()
     );
     println!(
-        "four accesses, 32x32 fp16, Z3 needed: median {:.0} ms, p90 {:.0} ms, max {:.0} ms",
+        "    median {:.0} ms, p90 {:.0} ms, max {:.0} ms",
         at(0.5).as_secs_f64() * 1e3,
         at(0.9).as_secs_f64() * 1e3,
         times.last().unwrap().as_secs_f64() * 1e3
