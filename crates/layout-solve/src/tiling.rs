@@ -1,5 +1,5 @@
 //! TPU tilings: the `minor_to_major` and tile format with the least padded
-//! bytes, proved by listing every order and every format of seed 001 for
+//! bytes, proved by listing every order and every TPU format for
 //! the element type (or the user's tiles); or, for a [`TileSearch`], the
 //! integer tile sizes with the least padding, listed when there are few
 //! and searched with Z3 when there are too many.
@@ -22,12 +22,41 @@ pub struct TilingSolution {
     pub elapsed: Duration,
 }
 
-/// The TPU formats of seed 001 for an element type, for an array whose
-/// second-minor dim (after the order is chosen) is `second_minor`.
+/// The TPU formats for an element type, for an array whose second-minor
+/// dim (after the order is chosen) is `second_minor`: seed 001's, and what
+/// XLA's TPU backend is seen to emit besides. XLA's layout assignment for
+/// TPU is in libtpu, not in its public sources
+/// (`xla/stream_executor/tpu/tpu_transfer_manager.cc` only forwards
+/// `ChooseCompactLayoutForShape` to it), so the evidence is its output in
+/// XLA's tests and the public rule Mosaic used before it moved into libtpu:
+/// - 16-bit arrays with two or four rows tile `(2,128)(2,1)` /
+///   `(4,128)(2,1)`, as 32-bit ones tile `(2,128)` / `(4,128)`: Mosaic's
+///   `getTilingFactor` (jax `jaxlib/mosaic/dialect/tpu/transforms/
+///   infer_memref_layout.cc`, before jax commit 43d14afad3) doubles the
+///   sublane tiling from its minimum while it is below the second-minor
+///   size; XLA's `xla/tools/hlo_isolation/hlo_isolation_test_base_test.cc`
+///   holds a TPU dump with `bf16[1,1,40,100,128]{4,1,3,2,0:T(2,128)(2,1)}`,
+///   and `xla/hlo/transforms/host_offload_legalize_test.cc` expects
+///   `T(4,128)(2,1)` on a bf16 array with four rows.
+/// - pred is stored one byte per element (`docs/tiled_layout.md` in XLA:
+///   "the size in bytes of the PRED element type is 1"; its `(32,128)(32,1)`
+///   is what would be less wasteful), and XLA's TPU dumps tile it as 8-bit
+///   data: `pred[14,40,100,128]{3,0,2,1:T(8,128)(4,1)}` in
+///   `hlo_isolation_test_base_test.cc`; with four rows or fewer,
+///   `(4,128)(4,1)` by the same Mosaic rule for 8-bit data.
 pub fn tpu_formats(element_type: &str, second_minor: i64) -> Vec<Vec<Vec<i64>>> {
     let bits = element_type_bits(element_type).unwrap_or(0);
     match (element_type, bits) {
-        ("pred", _) => vec![vec![vec![32, 128], vec![32, 1]]],
+        ("pred", _) => {
+            let mut out = vec![
+                vec![vec![32, 128], vec![32, 1]],
+                vec![vec![8, 128], vec![4, 1]],
+            ];
+            if second_minor <= 4 {
+                out.push(vec![vec![4, 128], vec![4, 1]]);
+            }
+            out
+        }
         (_, 32) => {
             let mut out = vec![vec![vec![8, 128]]];
             if second_minor <= 4 {
@@ -38,10 +67,19 @@ pub fn tpu_formats(element_type: &str, second_minor: i64) -> Vec<Vec<Vec<i64>>> 
             }
             out
         }
-        (_, 16) => vec![
-            vec![vec![8, 128], vec![2, 1]],
-            vec![vec![16, 128], vec![2, 1]],
-        ],
+        (_, 16) => {
+            let mut out = vec![
+                vec![vec![8, 128], vec![2, 1]],
+                vec![vec![16, 128], vec![2, 1]],
+            ];
+            if second_minor <= 4 {
+                out.push(vec![vec![4, 128], vec![2, 1]]);
+            }
+            if second_minor <= 2 {
+                out.push(vec![vec![2, 128], vec![2, 1]]);
+            }
+            out
+        }
         (_, 8) => vec![
             vec![vec![8, 128], vec![4, 1]],
             vec![vec![32, 128], vec![4, 1]],

@@ -217,3 +217,59 @@ fn bad_searches_are_refused() {
     .unwrap();
     assert_eq!(r.status, Status::Infeasible);
 }
+
+/// The formats XLA's TPU backend emits beyond seed 001's: 16-bit arrays
+/// with two or four rows tile `(2,128)(2,1)` / `(4,128)(2,1)` (XLA's
+/// `alias_info_test.cc` writes `bf16[2,8192]{1,0:T(2,128)(2,1)}`, its TPU
+/// dump in `hlo_isolation_test_base_test.cc` `T(2,128)(2,1)` on a one-row
+/// bf16 array, `host_offload_legalize_test.cc` expects `T(4,128)(2,1)` on
+/// four rows), and pred tiles as the one-byte data it is
+/// (`pred[14,40,100,128]{3,0,2,1:T(8,128)(4,1)}` in that dump). The answer
+/// is XLA's layout, and pads less than the seed's format would.
+#[test]
+fn small_bf16_and_pred_arrays_take_the_formats_xla_emits() {
+    let listed = |element: &str, dims: &[i64]| {
+        let req = TilingRequest {
+            element_type: element.into(),
+            dims: dims.to_vec(),
+            minor_dim: None,
+            max_padded_bytes: None,
+            candidate_tiles: Vec::new(),
+            tile_search: None,
+            timeout: Duration::from_secs(20),
+        };
+        let sol = solve_tiling(&req, &Cancel::new()).unwrap();
+        assert_eq!(sol.status, Status::Optimal, "{}", sol.why);
+        sol.shape.unwrap()
+    };
+    let bytes = |text: &str| XlaShape::parse(text).unwrap().padded_bytes();
+    for (element, dims, xla, seed) in [
+        (
+            "bf16",
+            vec![2, 8192],
+            "bf16[2,8192]{1,0:T(2,128)(2,1)}",
+            "bf16[2,8192]{1,0:T(8,128)(2,1)}",
+        ),
+        (
+            "bf16",
+            vec![4, 8192],
+            "bf16[4,8192]{1,0:T(4,128)(2,1)}",
+            "bf16[4,8192]{1,0:T(8,128)(2,1)}",
+        ),
+        (
+            "pred",
+            vec![14, 128],
+            "pred[14,128]{1,0:T(8,128)(4,1)}",
+            "pred[14,128]{1,0:T(32,128)(32,1)}",
+        ),
+    ] {
+        let answer = listed(element, &dims);
+        assert_eq!(answer.to_string(), xla);
+        assert!(
+            bytes(xla) < bytes(seed),
+            "{xla}: {} bytes; the seed's {seed}: {}",
+            bytes(xla),
+            bytes(seed)
+        );
+    }
+}
