@@ -461,7 +461,7 @@ fn check_target(target: &BankTarget) -> Result<()> {
     Ok(())
 }
 
-fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
+fn geometry(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Result<Geometry> {
     let c = cvt(access)?;
     phase_geometry(
         &c,
@@ -469,6 +469,7 @@ fn geometry(access: &Access, target: &BankTarget) -> Result<Geometry> {
         access.instruction,
         access.direction,
         target,
+        padding,
     )
 }
 
@@ -554,8 +555,18 @@ fn pair_encoding(low: u64, high: u64) -> Option<bool> {
 /// an add); requests whose other bits agree share a base register. LLVM
 /// folds constants up to 65535 bytes into the instruction, sorts the
 /// requests of one base by offset and pairs neighbours whose offsets fit
-/// the encoding ([`pair_encoding`]), each request at most once.
-fn pair_requests(c: &Cvt, vector_regs: &[usize], element_bits: u32, bits: u32) -> Pairing {
+/// the encoding ([`pair_encoding`]), each request at most once. Over a
+/// padded layout the constant is padded too: `pad(l | c) = pad(l) +
+/// pad(c)` when the lane part `l` and the constant `c` share no bit, since
+/// each interval's shift distributes over the `or` (the AMDGCN of compiled
+/// padded kernels pairs exactly these).
+fn pair_requests(
+    c: &Cvt,
+    vector_regs: &[usize],
+    element_bits: u32,
+    bits: u32,
+    padding: &[(u32, u32)],
+) -> Pairing {
     let others: Vec<usize> = (0..c.regs.len())
         .filter(|i| !vector_regs.contains(i))
         .collect();
@@ -572,7 +583,7 @@ fn pair_requests(c: &Cvt, vector_regs: &[usize], element_bits: u32, bits: u32) -
             .filter(|(j, _)| k >> j & 1 == 1)
             .fold(0, |acc, (_, &i)| acc ^ c.regs[i]);
         let mut key = constant & addressed;
-        let bytes = (constant & !addressed) * element_bits as u64 / 8;
+        let bytes = padded_offset(padding, constant & !addressed) * element_bits as u64 / 8;
         if bytes > 65535 {
             // Not foldable into the instruction: a base of its own.
             key = u64::MAX - k as u64;
@@ -626,8 +637,9 @@ fn pair_requests(c: &Cvt, vector_regs: &[usize], element_bits: u32, bits: u32) -
 /// The paired instruction (`ds_read2*` / `ds_write2*`) the compiler forms
 /// for `access`, an ld/st of 32 or 64 bits on a machine that has them:
 /// `None` when it pairs nothing. With both encodings in one access, the
-/// more frequent names it (the plain one on a tie).
-pub fn paired_instruction(access: &Access) -> Result<Option<Instruction>> {
+/// more frequent names it (the plain one on a tie). `padding` as in
+/// [`padded_wavefronts_by_enumeration`].
+pub fn paired_instruction(access: &Access, padding: &[(u32, u32)]) -> Result<Option<Instruction>> {
     let Instruction::LdSt { bits } = access.instruction else {
         return Ok(None);
     };
@@ -636,7 +648,7 @@ pub fn paired_instruction(access: &Access) -> Result<Option<Instruction>> {
     }
     let c = cvt(access)?;
     let vector_regs = vector_of(&c, access.element_bits, bits)?;
-    let p = pair_requests(&c, &vector_regs, access.element_bits, bits);
+    let p = pair_requests(&c, &vector_regs, access.element_bits, bits, padding);
     Ok(
         (p.st64_pairs + p.plain_pairs > 0).then_some(Instruction::Paired {
             bits,
@@ -653,6 +665,7 @@ fn phase_geometry(
     instruction: Instruction,
     direction: Direction,
     target: &BankTarget,
+    padding: &[(u32, u32)],
 ) -> Result<Geometry> {
     check_target(target)?;
     check_element_bits(element_bits)?;
@@ -719,7 +732,7 @@ fn phase_geometry(
     let passes = 1u64 << (c.regs.len() - vector_regs.len());
     let (instructions, instruction_of) = match instruction {
         Instruction::Paired { st64, .. } => {
-            let p = pair_requests(c, &vector_regs, element_bits, bits);
+            let p = pair_requests(c, &vector_regs, element_bits, bits, padding);
             let formed = if st64 { p.st64_pairs } else { p.plain_pairs };
             if formed == 0 {
                 return Err(cannot_vectorise(format!(
@@ -853,7 +866,7 @@ fn matrix_geometry(c: &Cvt, element_bits: u32, count: u32, trans: bool) -> Resul
 
 /// Wavefronts by the rank formula: each phase takes `2^dim(Im φ ∩ Seg)`.
 pub fn wavefronts_by_rank(access: &Access, target: &BankTarget) -> Result<Wavefronts> {
-    let g = geometry(access, target)?;
+    let g = geometry(access, target, &[])?;
     Ok(rank_wavefronts(&g, access.element_bits, target))
 }
 
@@ -870,7 +883,7 @@ impl AccessGeometry {
     ) -> Result<Wavefronts> {
         let this = self.addressing(instruction)?;
         let c = cvt_of(&this, map);
-        let g = phase_geometry(&c, self.element_bits, instruction, direction, target)?;
+        let g = phase_geometry(&c, self.element_bits, instruction, direction, target, &[])?;
         Ok(rank_wavefronts(&g, self.element_bits, target))
     }
 
@@ -943,7 +956,7 @@ pub fn padded_wavefronts_by_enumeration(
 ) -> Result<Wavefronts> {
     // The geometry validates the access (vectorisation, fragment shape) and
     // gives the instruction grouping; the addresses come from the layouts.
-    let g = geometry(access, target)?;
+    let g = geometry(access, target, padding)?;
     let d = addressing(access)?;
     let reg_bits = d.in_dim_size_log2(REGISTER);
     let lane_bits = d.in_dim_size_log2(LANE);
@@ -999,7 +1012,14 @@ impl AccessGeometry {
     ) -> Result<Wavefronts> {
         let this = self.addressing(instruction)?;
         let c = cvt_of(&this, map);
-        let g = phase_geometry(&c, self.element_bits, instruction, direction, target)?;
+        let g = phase_geometry(
+            &c,
+            self.element_bits,
+            instruction,
+            direction,
+            target,
+            padding,
+        )?;
         let bits = (this.registers.len() as u32, this.lanes.len() as u32);
         // The element of (register, lane) of a warp is the XOR of its
         // bases' elements.

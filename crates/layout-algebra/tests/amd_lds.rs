@@ -97,7 +97,7 @@ fn two_requests_512_bytes_apart_pair_into_one_ds_read2st64_b64() {
         instruction: Instruction::LdSt { bits: 64 },
         direction: Direction::Load,
     };
-    let paired = paired_instruction(&plain).unwrap();
+    let paired = paired_instruction(&plain, &[]).unwrap();
     assert_eq!(
         paired,
         Some(Instruction::Paired {
@@ -136,7 +136,7 @@ fn two_requests_256_bytes_apart_pair_into_one_ds_write2_b64() {
         instruction: Instruction::LdSt { bits: 64 },
         direction: Direction::Store,
     };
-    let paired = paired_instruction(&plain).unwrap().unwrap();
+    let paired = paired_instruction(&plain, &[]).unwrap().unwrap();
     assert_eq!(
         paired
             .mnemonic(Direction::Store, Vendor::Amd, 16)
@@ -165,7 +165,7 @@ fn a_register_swizzled_into_the_lanes_bits_stays_a_single_read() {
         instruction: Instruction::LdSt { bits: 64 },
         direction: Direction::Load,
     };
-    assert_eq!(paired_instruction(&access).unwrap(), None);
+    assert_eq!(paired_instruction(&access, &[]).unwrap(), None);
     // Naming the pair anyway is an error that says why.
     let named = Access {
         instruction: Instruction::Paired {

@@ -155,7 +155,7 @@ proptest! {
             ] {
                 let access = Access { distributed: &d, shared: &s, element_bits: bits, instruction, direction: Direction::Load };
                 let _ = wavefronts_by_rank(&access, &target);
-                let _ = paired_instruction(&access);
+                let _ = paired_instruction(&access, &[]);
             }
             let _ = transposed_read_applies(&d, &s, bits, Some(inst_bits as u64));
         }

@@ -433,8 +433,8 @@ impl FromStr for InstructionPattern {
 /// first, narrower ones after it, then ldmatrix/stmatrix (8-, 16- or
 /// 32-bit elements, `.trans` 16-bit only, unpadded layouts; 4 matrices
 /// before 2 before 1), AMD's paired
-/// accesses of 32- or 64-bit vectors (unpadded: padding makes every
-/// address a runtime value), and gfx950's transposing reads.
+/// accesses of 32- or 64-bit vectors (padded too: the pad of a constant
+/// offset is a constant), and gfx950's transposing reads.
 /// Whether the layouts allow one is the bank model's to say: counting it
 /// fails when they do not.
 pub fn candidates(
@@ -465,7 +465,7 @@ pub fn candidates(
             }
         }
     }
-    if machine.lds.paired && padding.is_empty() {
+    if machine.lds.paired {
         for bits in [64, 32]
             .into_iter()
             .filter(|&b| b <= widest_bits && b >= narrowest)
@@ -531,7 +531,7 @@ pub fn triton_choice(
     if options
         .iter()
         .any(|i| matches!(i, Instruction::Paired { .. }))
-        && let Ok(Some(paired)) = super::paired_instruction(access)
+        && let Ok(Some(paired)) = super::paired_instruction(access, padding)
     {
         return paired;
     }

@@ -79,7 +79,7 @@ impl Trace {
 /// (see the module documentation). `padding` as in
 /// [`super::padded_wavefronts_by_enumeration`].
 pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Result<Trace> {
-    let g = geometry(access, target)?;
+    let g = geometry(access, target, padding)?;
     let d = super::addressing(access)?;
     let bits = (
         d.in_dim_size_log2(super::REGISTER),

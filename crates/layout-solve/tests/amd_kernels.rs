@@ -1,0 +1,194 @@
+//! The instructions layoutc claims for AMD are the ones the compiler emits.
+//!
+//! `tests/vectors/triton/amd_kernels.json` (gen_amd_kernels.py) holds, for
+//! every 64-lane pair of the swizzle corpus and for gfx942 and gfx950, the
+//! kernels the Triton 3.9 wheel compiled: Triton's own `convert_layout`
+//! (`own`) and an explicit shared buffer in layoutc's answer of each family
+//! (`linear`, `triton`, `padded`), with every LDS instruction of the AMDGCN
+//! by its exact mnemonic and static count. An answer's accesses must name
+//! exactly those instructions, as many of each; the solver's baseline
+//! (Triton's own swizzle, with the instructions Triton uses) must name the
+//! `own` kernel's. A kernel runs each LDS instruction once per lane, so the
+//! static count is the instructions one warp issues.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use layout_algebra::bank::OffsetMap;
+use layout_algebra::machine::Vendor;
+use layout_algebra::{DimName, LinearLayout};
+use layout_solve::{Cancel, Candidate, Family, InstructionPolicy, Problem, solve_swizzle};
+use serde_json::Value;
+
+/// The LDS memory instructions of a kernel. `ds_write_b8_d16_hi` and
+/// `ds_write_b16_d16_hi` are `ds_write_b8` / `ds_write_b16` storing the high
+/// half of a register (the same access to LDS), so they count as those;
+/// `ds_bpermute_b32` moves data between lanes without touching LDS memory
+/// (a conversion lowered through lane permutes), so it is not counted.
+fn counts(v: &Value) -> BTreeMap<String, u64> {
+    let mut out = BTreeMap::new();
+    for (k, n) in v.as_object().into_iter().flatten() {
+        if matches!(
+            k.as_str(),
+            "ds_bpermute_b32" | "ds_permute_b32" | "ds_swizzle_b32"
+        ) {
+            continue;
+        }
+        let k = k.strip_suffix("_d16_hi").unwrap_or(k);
+        *out.entry(k.to_string()).or_default() += n.as_u64().unwrap();
+    }
+    out
+}
+
+fn kernels() -> Vec<Value> {
+    layout_test_support::vectors("triton/amd_kernels.json")["kernels"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// The shared layout a kernel was compiled with: the answer's offset bases,
+/// and for the padded family the intervals of its `padded` notation.
+fn answer_candidate(answer: &Value, tensor: &[(DimName, u64)]) -> Candidate {
+    let bases = answer["linear"]["ins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "offset")
+        .unwrap()["bases"]
+        .clone();
+    let offsets = LinearLayout::from_bases_with_sizes(
+        vec![(DimName::from("offset"), layout_test_support::lists(&bases))],
+        tensor.iter().map(|(n, s)| (n.clone(), *s as i64)).collect(),
+        true,
+    )
+    .unwrap();
+    let map = OffsetMap::from_shared(&offsets, tensor).unwrap();
+    let mut padding = Vec::new();
+    if answer["family"] == "padded" {
+        let text = answer["notations"]["padded"].as_str().unwrap();
+        let intervals = text.split('{').next().unwrap();
+        for part in intervals.split(['[', ']', ',']) {
+            if let Some((interval, pad)) = part.trim().split_once(":+") {
+                padding.push((interval.parse().unwrap(), pad.parse().unwrap()));
+            }
+        }
+        assert!(!padding.is_empty(), "{text}");
+    }
+    Candidate { map, padding }
+}
+
+/// Each answer's layout is scored again by the solver as it is now (its
+/// accesses' instructions and counts, what `solve` reports for it) and
+/// must name the compiled instructions.
+#[test]
+fn answers_name_the_lds_instructions_the_compiler_emits() {
+    let pairs = layout_test_support::corpus_pairs();
+    let (mut compiled, mut agree) = (0, 0);
+    let mut differ = Vec::new();
+    for k in kernels() {
+        if k["kind"] == "own" || k.get("lds").is_none() {
+            continue;
+        }
+        compiled += 1;
+        let name = k["pair"].as_str().unwrap();
+        let p = &pairs[name];
+        let req = common::request(
+            &common::layout(&p.src),
+            &common::layout(&p.dst),
+            p.bits,
+            common::preset(k["arch"].as_str().unwrap()),
+            Family::Linear,
+            InstructionPolicy::Best,
+        );
+        let problem = Problem::new(&req).unwrap();
+        let candidate = answer_candidate(&k["layoutc"], &req.tensor);
+        let score = problem
+            .score(&candidate)
+            .unwrap_or_else(|| panic!("{name} {}: the answer no longer scores", k["kind"]));
+        let mut claimed: BTreeMap<String, u64> = BTreeMap::new();
+        for cost in &score.accesses {
+            let mnemonic = cost
+                .instruction
+                .mnemonic(cost.direction, Vendor::Amd, p.bits)
+                .to_string();
+            *claimed.entry(mnemonic).or_default() += cost.counts.instructions;
+        }
+        let emitted = counts(&k["lds"]);
+        if claimed == emitted {
+            agree += 1;
+        } else {
+            differ.push(format!(
+                "{name} {} {}: layoutc {claimed:?}, AMDGCN {emitted:?}",
+                k["arch"], k["kind"]
+            ));
+        }
+    }
+    eprintln!("{agree} of {compiled} answers name the compiled LDS instructions");
+    for d in &differ {
+        eprintln!("  {d}");
+    }
+    assert!(compiled >= 900, "{compiled} answers compiled");
+    // FIXME: 48 answers differ. Most are accesses whose requests the
+    // compiler pairs only in part: the model counts the access's
+    // instructions right (pairs plus single requests) but names them all
+    // with the paired mnemonic. The rest: a pairing the model misses or
+    // forms with the other encoding, 16-bit stores the compiler splits into
+    // bytes over a padded layout, and one gfx950 transposing read the
+    // compiler does not form. The count of agreements may only grow.
+    assert!(agree >= 918, "{agree} of {compiled}");
+}
+
+#[test]
+fn the_baseline_names_the_lds_instructions_of_tritons_own_convert() {
+    let pairs = layout_test_support::corpus_pairs();
+    let (mut compiled, mut agree) = (0, 0);
+    let mut differ = Vec::new();
+    for k in kernels() {
+        let emitted = counts(&k["lds"]);
+        if k["kind"] != "own" || emitted.is_empty() {
+            continue;
+        }
+        compiled += 1;
+        let name = k["pair"].as_str().unwrap();
+        let p = &pairs[name];
+        let req = common::request(
+            &common::layout(&p.src),
+            &common::layout(&p.dst),
+            p.bits,
+            common::preset(k["arch"].as_str().unwrap()),
+            Family::Linear,
+            InstructionPolicy::Best,
+        );
+        let sol = solve_swizzle(&req, &Cancel::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let base = sol
+            .baseline
+            .unwrap_or_else(|| panic!("{name}: no baseline"));
+        let mut claimed: BTreeMap<String, u64> = BTreeMap::new();
+        for cost in &base.accesses {
+            let mnemonic = cost
+                .instruction
+                .mnemonic(cost.direction, Vendor::Amd, p.bits)
+                .to_string();
+            *claimed.entry(mnemonic).or_default() += cost.counts.instructions;
+        }
+        if claimed == emitted {
+            agree += 1;
+        } else {
+            differ.push(format!(
+                "{name} {}: baseline {claimed:?}, AMDGCN {emitted:?}",
+                k["arch"]
+            ));
+        }
+    }
+    eprintln!("{agree} of {compiled} own converts through LDS named exactly");
+    for d in &differ {
+        eprintln!("  {d}");
+    }
+    assert!(compiled >= 200, "{compiled} own converts");
+    // FIXME: three converts differ (a pairing counted 96 where the compiler
+    // pairs all 128 requests into 64; a 128-bit read the compiler splits
+    // into paired 32-bit ones). The count of agreements may only grow.
+    assert!(agree >= 287, "{agree} of {compiled}");
+}
