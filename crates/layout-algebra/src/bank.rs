@@ -523,6 +523,53 @@ pub struct Pairing {
     pub plain_pairs: u64,
 }
 
+/// The instructions a paired access issues, by kind: pairs in the `st64`
+/// encoding, pairs in the plain one, and requests left single (issued as
+/// the single-address instruction of the same width).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PairCounts {
+    pub st64: u64,
+    pub plain: u64,
+    pub single: u64,
+}
+
+impl PairCounts {
+    /// `(instruction, count)` for each kind issued, for `bits`-wide requests.
+    pub fn mix(&self, bits: u32) -> Vec<(Instruction, u64)> {
+        [
+            (Instruction::Paired { bits, st64: true }, self.st64),
+            (Instruction::Paired { bits, st64: false }, self.plain),
+            (Instruction::LdSt { bits }, self.single),
+        ]
+        .into_iter()
+        .filter(|&(_, n)| n > 0)
+        .collect()
+    }
+}
+
+impl Pairing {
+    pub fn counts(&self) -> PairCounts {
+        PairCounts {
+            st64: self.st64_pairs,
+            plain: self.plain_pairs,
+            single: self.instructions - self.st64_pairs - self.plain_pairs,
+        }
+    }
+}
+
+/// How a paired access's requests are issued (`None` for any other
+/// instruction). `padding` as in [`padded_wavefronts_by_enumeration`].
+pub fn pair_counts(access: &Access, padding: &[(u32, u32)]) -> Result<Option<PairCounts>> {
+    let Instruction::Paired { bits, .. } = access.instruction else {
+        return Ok(None);
+    };
+    let c = cvt(access)?;
+    let vector_regs = vector_of(&c, access.element_bits, bits)?;
+    Ok(Some(
+        pair_requests(&c, &vector_regs, access.element_bits, bits, padding).counts(),
+    ))
+}
+
 /// Whether two offsets (in units of the width, `low < high`) fit one paired
 /// instruction, and with which encoding (`Some(true)`: `st64`). LLVM's
 /// SILoadStoreOptimizer (`offsetsCanBeCombined`): both multiples of 64
@@ -885,6 +932,23 @@ impl AccessGeometry {
         let c = cvt_of(&this, map);
         let g = phase_geometry(&c, self.element_bits, instruction, direction, target, &[])?;
         Ok(rank_wavefronts(&g, self.element_bits, target))
+    }
+
+    /// [`pair_counts`] of this access with the tensor stored at `map`.
+    pub fn pair_counts(
+        &self,
+        map: &OffsetMap,
+        instruction: Instruction,
+        padding: &[(u32, u32)],
+    ) -> Result<Option<PairCounts>> {
+        let Instruction::Paired { bits, .. } = instruction else {
+            return Ok(None);
+        };
+        let c = cvt_of(self, map);
+        let vector_regs = vector_of(&c, self.element_bits, bits)?;
+        Ok(Some(
+            pair_requests(&c, &vector_regs, self.element_bits, bits, padding).counts(),
+        ))
     }
 
     /// The widest `ld/st.shared` vector (elements, at most 128 bits) `map`

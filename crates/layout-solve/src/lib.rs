@@ -142,6 +142,10 @@ pub struct AccessReport {
     /// (`st.shared.v4.b32`; a CuTe copy's own, such as `cp.async.cg.shared.global`).
     pub opcode: String,
     pub instructions: u64,
+    /// The instructions by kind, when the access issues more than one
+    /// (AMD's paired access whose requests the compiler pairs only in
+    /// part: `ds_read2st64_b64` x 16 and `ds_read_b64` x 32).
+    pub mix: Vec<(layout_algebra::bank::Mnemonic, u64)>,
     pub wavefronts: u64,
     pub ideal: u64,
     pub conflicts: u64,
@@ -442,6 +446,22 @@ pub fn solve_swizzle(
                 instruction,
                 opcode: instruction.to_string(),
                 instructions: c.counts.instructions,
+                mix: match c.mix() {
+                    kinds if kinds.len() > 1 => kinds
+                        .into_iter()
+                        .map(|(i, n)| {
+                            (
+                                i.mnemonic(
+                                    a.direction,
+                                    request.machine.vendor,
+                                    request.element_bits,
+                                ),
+                                n,
+                            )
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                },
                 wavefronts: c.counts.wavefronts,
                 ideal: c.counts.ideal,
                 conflicts: c.conflicts,

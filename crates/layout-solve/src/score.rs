@@ -38,6 +38,20 @@ pub struct AccessCost {
     pub counts: Wavefronts,
     /// Triton's measure: extra wavefronts per wavefront.
     pub conflicts: u64,
+    /// For a paired instruction, how many of its instructions are pairs
+    /// (by encoding) and how many requests stay single.
+    pub pairs: Option<bank::PairCounts>,
+}
+
+impl AccessCost {
+    /// The instructions the access issues, by kind (one kind unless the
+    /// compiler pairs only some requests).
+    pub fn mix(&self) -> Vec<(Instruction, u64)> {
+        match (self.pairs, self.instruction) {
+            (Some(p), Instruction::Paired { bits, .. }) => p.mix(bits),
+            _ => vec![(self.instruction, self.counts.instructions)],
+        }
+    }
 }
 
 /// The cost of a candidate for the whole request.
@@ -207,6 +221,7 @@ impl<'a> Problem<'a> {
                 vector_bits: a.instruction.bits_per_lane(),
                 counts,
                 conflicts: counts.wavefronts.div_ceil(counts.ideal.max(1)) - 1,
+                pairs: bank::pair_counts(&a, padding).ok()?,
             });
         }
         let elements = 1u64 << self.tensor_bits();
@@ -278,12 +293,17 @@ impl<'a> Problem<'a> {
                 continue;
             };
             let vector_bits = instruction.bits_per_lane();
+            let Ok(pairs) = geometry.pair_counts(&candidate.map, instruction, &candidate.padding)
+            else {
+                continue;
+            };
             let cost = AccessCost {
                 direction,
                 instruction,
                 vector_bits,
                 counts,
                 conflicts: counts.wavefronts.div_ceil(counts.ideal.max(1)) - 1,
+                pairs,
             };
             let better = match (&best, req.instructions) {
                 (None, _) => true,

@@ -109,11 +109,12 @@ fn answers_name_the_lds_instructions_the_compiler_emits() {
             .unwrap_or_else(|| panic!("{name} {}: the answer no longer scores", k["kind"]));
         let mut claimed: BTreeMap<String, u64> = BTreeMap::new();
         for cost in &score.accesses {
-            let mnemonic = cost
-                .instruction
-                .mnemonic(cost.direction, Vendor::Amd, p.bits)
-                .to_string();
-            *claimed.entry(mnemonic).or_default() += cost.counts.instructions;
+            for (instruction, n) in cost.mix() {
+                let mnemonic = instruction
+                    .mnemonic(cost.direction, Vendor::Amd, p.bits)
+                    .to_string();
+                *claimed.entry(mnemonic).or_default() += n;
+            }
         }
         let emitted = counts(&k["lds"]);
         if claimed == emitted {
@@ -130,14 +131,13 @@ fn answers_name_the_lds_instructions_the_compiler_emits() {
         eprintln!("  {d}");
     }
     assert!(compiled >= 900, "{compiled} answers compiled");
-    // FIXME: 48 answers differ. Most are accesses whose requests the
-    // compiler pairs only in part: the model counts the access's
-    // instructions right (pairs plus single requests) but names them all
-    // with the paired mnemonic. The rest: a pairing the model misses or
-    // forms with the other encoding, 16-bit stores the compiler splits into
-    // bytes over a padded layout, and one gfx950 transposing read the
-    // compiler does not form. The count of agreements may only grow.
-    assert!(agree >= 918, "{agree} of {compiled}");
+    // FIXME: 12 answers differ: padded reads the compiler issues as
+    // 32-bit pairs where the model pairs 64-bit vectors, 16-bit stores of
+    // 8-bit data it splits into bytes over a padded layout, a pairing the
+    // model misses (or, once, forms from two widths), and one gfx950
+    // transposing read the compiler does not form. The count of agreements
+    // may only grow.
+    assert!(agree >= 954, "{agree} of {compiled}");
 }
 
 #[test]
@@ -167,11 +167,12 @@ fn the_baseline_names_the_lds_instructions_of_tritons_own_convert() {
             .unwrap_or_else(|| panic!("{name}: no baseline"));
         let mut claimed: BTreeMap<String, u64> = BTreeMap::new();
         for cost in &base.accesses {
-            let mnemonic = cost
-                .instruction
-                .mnemonic(cost.direction, Vendor::Amd, p.bits)
-                .to_string();
-            *claimed.entry(mnemonic).or_default() += cost.counts.instructions;
+            for (instruction, n) in cost.mix() {
+                let mnemonic = instruction
+                    .mnemonic(cost.direction, Vendor::Amd, p.bits)
+                    .to_string();
+                *claimed.entry(mnemonic).or_default() += n;
+            }
         }
         if claimed == emitted {
             agree += 1;
@@ -187,8 +188,9 @@ fn the_baseline_names_the_lds_instructions_of_tritons_own_convert() {
         eprintln!("  {d}");
     }
     assert!(compiled >= 200, "{compiled} own converts");
-    // FIXME: three converts differ (a pairing counted 96 where the compiler
-    // pairs all 128 requests into 64; a 128-bit read the compiler splits
-    // into paired 32-bit ones). The count of agreements may only grow.
+    // FIXME: three converts differ (a store whose 128 requests the compiler
+    // pairs into 64 where the model leaves 64 single; a 128-bit read the
+    // compiler splits into paired 32-bit ones). The count of agreements
+    // may only grow.
     assert!(agree >= 287, "{agree} of {compiled}");
 }

@@ -174,14 +174,26 @@ fn swizzle_json(j: &mut Json, w: &SwizzleOutcome) {
         j["accesses"] = json!(
             w.accesses
                 .iter()
-                .map(|a| json!({
-                    "access": a.label,
-                    "instruction": a.opcode,
-                    "instructions": a.instructions,
-                    "wavefronts": a.wavefronts,
-                    "ideal_wavefronts": a.ideal,
-                    "conflicts": a.conflicts,
-                }))
+                .map(|a| {
+                    let mut access = json!({
+                        "access": a.label,
+                        "instruction": a.opcode,
+                        "instructions": a.instructions,
+                        "wavefronts": a.wavefronts,
+                        "ideal_wavefronts": a.ideal,
+                        "conflicts": a.conflicts,
+                    });
+                    // A paired access the compiler pairs only in part.
+                    if !a.mix.is_empty() {
+                        access["mix"] = a
+                            .mix
+                            .iter()
+                            .map(|(m, n)| (m.to_string(), json!(n)))
+                            .collect::<serde_json::Map<_, _>>()
+                            .into();
+                    }
+                    access
+                })
                 .collect::<Vec<_>>()
         );
     }

@@ -292,6 +292,7 @@ pub(super) fn solve(ctx: &mut Ctx, request: Request, whole: Span) -> R<Value> {
             instruction: instruction.mnemonic(c.direction, Vendor::Nvidia, c.copy.atom.value_bits),
             opcode,
             instructions: cost.instructions,
+            mix: Vec::new(),
             wavefronts: cost.wavefronts,
             ideal: cost.ideal,
             conflicts,
