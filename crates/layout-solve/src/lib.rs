@@ -366,12 +366,21 @@ pub fn solve_swizzle(
             // once that reaches the best found, no later member can win.
             members.sort_by_cached_key(|m| member_floor(&problem, &m.candidate));
             let padded_floor = (!family.is_linear()).then(|| floor_within(&problem, u64::MAX));
+            let elements = 1u64 << problem.tensor_bits();
             for m in members {
-                if let Some((_, b)) = &best
-                    && (member_floor(&problem, &m.candidate) > b.weighted
-                        || padded_floor.is_some_and(|f| b.weighted <= f))
-                {
-                    break;
+                if let Some((_, b)) = &best {
+                    if member_floor(&problem, &m.candidate) > b.weighted {
+                        break;
+                    }
+                    // At the floor nothing costs fewer wavefronts, but a
+                    // member that costs as many in less memory still wins
+                    // the tie: only those are scored.
+                    if padded_floor.is_some_and(|f| b.weighted <= f)
+                        && m.candidate.scratch_elements(elements) * request.element_bits as u64 / 8
+                            >= b.scratch_bytes
+                    {
+                        continue;
+                    }
                 }
                 consider(m.candidate, &mut best);
             }
