@@ -52,8 +52,9 @@ fn by_coordinates(copy: &TiledCopy, smem: &SwizzledLayout, side: Side) -> u64 {
     for rm in 0..sm / tm {
         for rn in 0..sn / tn {
             for group in 0..values / per_instruction {
-                // warp -> phase key -> words per bank
+                // warp -> phase key -> words per bank, and 128-byte lines
                 let mut phases: HashMap<(i64, i64), Vec<BTreeSet<i64>>> = HashMap::new();
+                let mut lines: HashMap<(i64, i64), BTreeSet<i64>> = HashMap::new();
                 for t in 0..threads {
                     let c = tv.call(t + threads * group * per_instruction);
                     let (m, n) = (c % tm + tm * rm, c / tm + tn * rn);
@@ -74,10 +75,20 @@ fn by_coordinates(copy: &TiledCopy, smem: &SwizzledLayout, side: Side) -> u64 {
                     for word in byte / 4..=(byte + width - 1) / 4 {
                         banks[(word % 32) as usize].insert(word);
                     }
+                    lines.entry((t / 32, phase)).or_default().insert(byte / 128);
                 }
-                for ((warp, _), banks) in phases {
-                    *per_warp.entry(warp).or_default() +=
-                        banks.iter().map(|b| b.len() as u64).max().unwrap().max(1);
+                // cp.async.cg writes a 128-byte line at a time (timed on an H100).
+                let by_line = matches!(
+                    copy.atom.instruction,
+                    CopyInstruction::CpAsync {
+                        cache_global: true,
+                        ..
+                    }
+                );
+                for (key, banks) in phases {
+                    let by_bank = banks.iter().map(|b| b.len() as u64).max().unwrap().max(1);
+                    let line_count = if by_line { lines[&key].len() as u64 } else { 0 };
+                    *per_warp.entry(key.0).or_default() += by_bank.max(line_count);
                 }
             }
         }

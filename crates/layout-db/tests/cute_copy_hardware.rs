@@ -142,3 +142,66 @@ fn tiled_copy_wavefronts_are_what_an_h100_counts() {
             .collect();
     assert_eq!(roles, expected);
 }
+
+/// cp.async's writes into shared memory, timed on an H100 where the
+/// counters are blind (`tests/vectors/cute/ldgsts_timing.cu` and `.json`):
+/// three placements of a warp's 16-byte requests, each written here as the
+/// CuTe tiled copy that makes it, costed by `TiledCopy::wavefronts`. Where
+/// the model calls two placements equal, the GPU takes about as long for
+/// both; where it calls one eight times the other, the GPU takes more than
+/// three times as long. The 16-byte `.cg` form pays per 128-byte line a
+/// phase writes (swizzling the rows does not help it); `.ca` pays per bank.
+#[test]
+fn cp_async_costs_follow_the_timed_placements() {
+    let doc = layout_test_support::vectors("cute/ldgsts_timing.json");
+    let cycles = |instruction: &str, pattern: u64| -> f64 {
+        doc["cycles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["instruction"] == instruction && r["pattern"] == pattern)
+            .unwrap_or_else(|| panic!("no timing of {instruction} pattern {pattern}"))["cycles"]
+            .as_f64()
+            .unwrap()
+    };
+    // 0: eight lanes fill one 128-byte row; 1: eight rows, one 16-byte
+    // chunk (one bank group); 2: eight rows, eight chunks (swizzled).
+    let placements = [
+        ("(16,8):(8,1)", "cute (64,64):(64,1)"),
+        ("(16,8):(1,16)", "cute (64,64):(64,1)"),
+        ("(16,8):(1,16)", "cute Sw<3,3,3> o (64,64):(64,1)"),
+    ];
+    for (op, timed) in [
+        ("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "cp.async.cg 16B"),
+        ("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "cp.async.ca 16B"),
+    ] {
+        let model: Vec<f64> = placements
+            .iter()
+            .map(|(thr, smem)| {
+                let copy =
+                    format!("tiled_copy(copy_atom(\"{op}\", \"half_t\"), cute {thr}, cute (1,8))");
+                let (tiled, smem) = evaluate(&copy, smem);
+                tiled
+                    .wavefronts(&smem, Side::Destination, &BankTarget::nvidia())
+                    .unwrap()
+                    .all_warps_wavefronts as f64
+            })
+            .collect();
+        let time: Vec<f64> = (0..3).map(|p| cycles(timed, p)).collect();
+        for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+            let (m, t) = (model[b] / model[a], time[b] / time[a]);
+            if m == 1.0 {
+                assert!(
+                    (0.75..1.3).contains(&t),
+                    "{timed} {a} vs {b}: model equal, GPU {t:.2}x"
+                );
+            } else if m >= 4.0 {
+                assert!(t > 3.0, "{timed} {a} vs {b}: model {m}x, GPU {t:.2}x");
+            } else if m <= 0.25 {
+                assert!(t < 1.0 / 3.0, "{timed} {a} vs {b}: model {m}x, GPU {t:.2}x");
+            } else {
+                panic!("{timed} {a} vs {b}: model {m}x");
+            }
+        }
+    }
+}

@@ -13,7 +13,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::{Access, BankTarget, Geometry, Instruction, geometry, padded_offset};
 use crate::error::{LayoutError, Result};
 use crate::f2;
-use crate::linear::DimName;
 
 /// One lane's request in one phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -254,41 +253,84 @@ pub(super) fn element_offsets<'a>(
         .take_while(|(n, _)| n != super::OFFSET)
         .map(|(_, size)| size.trailing_zeros())
         .sum();
-    let mut table = HashMap::with_capacity(1 << offset_bits);
-    for off in 0..1u64 << offset_bits {
-        table.entry(s.apply_flat(off << shift)).or_insert(off);
-    }
+    // Tensor coordinate (packed in the shared layout's out order) ->
+    // offset, one entry per element.
     let s_outs = s.out_dims();
+    let out_bits: u32 = s_outs.iter().map(|(_, n)| n.trailing_zeros()).sum();
+    if out_bits > 32 || offset_bits > 32 {
+        return Err(LayoutError::invalid(
+            "shared layout",
+            "has more than 2^32 elements to enumerate",
+        ));
+    }
+    let mut table = vec![u32::MAX; 1usize << out_bits];
+    for off in 0..1u64 << offset_bits {
+        let slot = &mut table[s.apply_flat(off << shift) as usize];
+        if *slot == u32::MAX {
+            *slot = off as u32;
+        }
+    }
+    // Where each in-dim sits in the distributed layout's flat input.
+    let mut input_shift = HashMap::new();
+    let mut at = 0;
+    for (name, size) in d.in_dims() {
+        input_shift.insert(name, (at, size.trailing_zeros()));
+        at += size.trailing_zeros();
+    }
+    let field = |name: &str| input_shift.get(name).copied();
+    let (reg_at, reg_bits) = field(super::REGISTER).unwrap_or((0, 0));
+    let (lane_at, lane_bits) = field(super::LANE).unwrap_or((0, 0));
+    let base = match field("warp") {
+        Some((warp_at, warp_bits)) if warp >> warp_bits == 0 => warp << warp_at,
+        Some(_) => {
+            return Err(LayoutError::invalid(
+                format!("warp = {warp}"),
+                "is outside the layout's warps",
+            ));
+        }
+        None => 0,
+    };
+    // Each distributed out-dim's field, moved to where the shared layout
+    // packs the same dim.
     let d_outs = d.out_dims();
-    let names: Vec<DimName> = d.in_dim_names().cloned().collect();
-    Ok(move |reg: u64, lane: u64| -> Result<u64> {
-        let mut inputs: Vec<(&str, u64)> = vec![(super::REGISTER, reg), (super::LANE, lane)];
-        for n in &names {
-            if n == "warp" {
-                inputs.push((n.as_str(), warp));
-            } else if n != super::REGISTER && n != super::LANE {
-                inputs.push((n.as_str(), 0));
+    let mut moves: Vec<(u32, u64, u32)> = Vec::new();
+    let mut s_at = 0;
+    for (name, size) in &s_outs {
+        let mut d_at = 0;
+        for (d_name, d_size) in &d_outs {
+            if d_name == name {
+                moves.push((d_at, d_size - 1, s_at));
             }
+            d_at += d_size.trailing_zeros();
         }
-        let out = d.apply(&inputs)?;
-        let coords: Vec<u32> = out.iter().map(|(_, v)| *v).collect();
-        // The distributed coordinates packed in the shared layout's order.
-        let mut word = 0u64;
-        let mut at = 0;
-        for (name, size) in &s_outs {
-            let v = d_outs
+        s_at += size.trailing_zeros();
+    }
+    let identity = d_outs == s_outs;
+    Ok(move |reg: u64, lane: u64| -> Result<u64> {
+        if reg >> reg_bits != 0 || lane >> lane_bits != 0 {
+            return Err(LayoutError::invalid(
+                format!("register {reg}, lane {lane}"),
+                "is outside the distributed layout",
+            ));
+        }
+        let packed = d.apply_flat(base | reg << reg_at | lane << lane_at);
+        let word = if identity {
+            packed
+        } else {
+            moves
                 .iter()
-                .position(|(n, _)| n == name)
-                .map_or(0, |k| coords[k]);
-            word |= (v as u64) << at;
-            at += size.trailing_zeros();
-        }
-        table.get(&word).copied().ok_or_else(|| {
-            LayoutError::invalid(
+                .fold(0, |w, &(from, mask, to)| w | (packed >> from & mask) << to)
+        };
+        match table.get(word as usize) {
+            Some(&off) if off != u32::MAX => Ok(off as u64),
+            _ => Err(LayoutError::invalid(
                 "shared layout",
-                format!("stores no element at tensor coordinate {coords:?}"),
-            )
-        })
+                format!(
+                    "stores no element at tensor coordinate {:?}",
+                    d.unpack(packed)
+                ),
+            )),
+        }
     })
 }
 
@@ -296,7 +338,7 @@ pub(super) fn element_offsets<'a>(
 mod tests {
     use super::*;
     use crate::bank::{Direction, padded_wavefronts_by_enumeration};
-    use crate::linear::LinearLayout;
+    use crate::linear::{DimName, LinearLayout};
 
     fn layout(ins: Vec<(&str, Vec<Vec<i64>>)>, outs: &[(&str, i64)]) -> LinearLayout {
         LinearLayout::from_bases_with_sizes(

@@ -251,17 +251,33 @@ impl CopyOffsets {
                     for (_, requests) in groups {
                         cost.ideal += 1;
                         per_bank.iter_mut().for_each(BTreeSet::clear);
-                        for byte in requests {
+                        for &byte in &requests {
                             for word in byte / bank_bytes..=(byte + width - 1) / bank_bytes {
                                 per_bank[(word % banks as i64) as usize].insert(word);
                             }
                         }
-                        cost.wavefronts += per_bank
+                        let by_banks = per_bank
                             .iter()
                             .map(|b| b.len() as u64)
                             .max()
                             .unwrap_or(0)
                             .max(1);
+                        // cp.async.cg (L1 bypassed) writes shared memory one
+                        // 128-byte line at a time: timed on an H100, eight
+                        // lanes writing eight lines take as long swizzled
+                        // (no bank conflict) as on one bank group
+                        // (tests/vectors/cute/ldgsts_timing.json).
+                        let by_lines = match self.instruction {
+                            CopyInstruction::CpAsync {
+                                cache_global: true, ..
+                            } => requests
+                                .iter()
+                                .map(|byte| byte / 128)
+                                .collect::<BTreeSet<i64>>()
+                                .len() as u64,
+                            _ => 0,
+                        };
+                        cost.wavefronts += by_banks.max(by_lines);
                     }
                 }
             }
