@@ -26,8 +26,8 @@ mod trace;
 
 pub use geometry::{AccessGeometry, OffsetMap, TensorDims};
 pub use instruction::{
-    Instruction, InstructionPattern, LaneTile, Mnemonic, PatternShape, UnknownInstruction,
-    candidates, triton_choice,
+    CP_ASYNC_CG_LINE_BYTES, Instruction, InstructionPattern, LaneTile, Mnemonic, PatternShape,
+    UnknownInstruction, candidates, cp_async_cg_wavefronts, triton_choice,
 };
 pub use trace::{Phase, Request, Trace, trace};
 

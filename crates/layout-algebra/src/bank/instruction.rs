@@ -427,6 +427,26 @@ impl FromStr for InstructionPattern {
     }
 }
 
+/// Bytes of the shared-memory line NVIDIA's `cp.async.cg` (16 bytes, L1
+/// bypassed) writes at a time. Timed on an H100
+/// (`tests/vectors/cute/ldgsts_timing.json`), eight lanes writing eight
+/// rows take as long when the rows are swizzled (no bank conflict) as when
+/// they meet one bank group, about five times one row; `.ca` and
+/// `st.shared` follow the banks. The hardware counters do not see these
+/// writes.
+pub const CP_ASYNC_CG_LINE_BYTES: u64 = 128;
+
+/// Wavefronts of one phase of `cp.async.cg`: what its banks take, or the
+/// lines it writes when those are more. `bytes`: the byte address of each
+/// lane's request.
+pub fn cp_async_cg_wavefronts(by_banks: u64, bytes: impl IntoIterator<Item = u64>) -> u64 {
+    let lines: std::collections::BTreeSet<u64> = bytes
+        .into_iter()
+        .map(|b| b / CP_ASYNC_CG_LINE_BYTES)
+        .collect();
+    by_banks.max(lines.len() as u64)
+}
+
 /// Every instruction an access of `element_bits` elements may be served
 /// with on `machine`, given the widest `ld/st` vector its layouts allow
 /// (`widest_bits`) and the padding of its shared layout: the widest vector

@@ -262,22 +262,15 @@ impl CopyOffsets {
                             .max()
                             .unwrap_or(0)
                             .max(1);
-                        // cp.async.cg (L1 bypassed) writes shared memory one
-                        // 128-byte line at a time: timed on an H100, eight
-                        // lanes writing eight lines take as long swizzled
-                        // (no bank conflict) as on one bank group
-                        // (tests/vectors/cute/ldgsts_timing.json).
-                        let by_lines = match self.instruction {
+                        cost.wavefronts += match self.instruction {
                             CopyInstruction::CpAsync {
                                 cache_global: true, ..
-                            } => requests
-                                .iter()
-                                .map(|byte| byte / 128)
-                                .collect::<BTreeSet<i64>>()
-                                .len() as u64,
-                            _ => 0,
+                            } => crate::bank::cp_async_cg_wavefronts(
+                                by_banks,
+                                requests.iter().map(|&byte| byte as u64),
+                            ),
+                            _ => by_banks,
                         };
-                        cost.wavefronts += by_banks.max(by_lines);
                     }
                 }
             }

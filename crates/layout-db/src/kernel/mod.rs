@@ -576,7 +576,9 @@ impl Context<'_> {
     /// (NVIDIA's `cp.async`, 16 bytes as `.cg`, 4 or 8 as `.ca`; AMD's
     /// direct-to-LDS `global_load_lds_dword*`). The vector is the widest the
     /// pointers' contiguity, the buffer's layout and 16 bytes allow; its
-    /// writes into shared memory meet bank conflicts like any store.
+    /// writes into shared memory meet bank conflicts like any store, and
+    /// `.cg`'s cost per 128-byte line as well
+    /// ([`layout_algebra::bank::cp_async_cg_wavefronts`]).
     fn async_copy_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
         let Some((from, to)) = op.types.split_once("->") else {
             return Vec::new();
@@ -618,10 +620,28 @@ impl Context<'_> {
             },
             direction: Direction::Store,
         };
-        let Ok(w) = layout_algebra::bank::wavefronts_by_rank(&access, &self.machine.banks) else {
+        let Ok(mut w) = layout_algebra::bank::wavefronts_by_rank(&access, &self.machine.banks)
+        else {
             return Vec::new();
         };
         let bytes = vector * bits / 8;
+        // `cp.async.cg` writes a 128-byte line at a time: a phase takes at
+        // least as many wavefronts as the lines its lanes write.
+        if self.vendor == Vendor::Nvidia && bytes == 16 {
+            let Ok(trace) = layout_algebra::bank::trace(&access, &self.machine.banks, &[]) else {
+                return Vec::new();
+            };
+            w.wavefronts = trace
+                .phases
+                .iter()
+                .map(|p| {
+                    layout_algebra::bank::cp_async_cg_wavefronts(
+                        p.wavefronts(trace.banks),
+                        p.requests.iter().map(|r| r.offset * bits as u64 / 8),
+                    )
+                })
+                .sum();
+        }
         let mnemonic = match (self.vendor, bytes) {
             (Vendor::Nvidia, 16) => "cp.async.cg.shared.global".to_string(),
             (Vendor::Nvidia, _) => "cp.async.ca.shared.global".to_string(),
