@@ -74,38 +74,6 @@ struct AccessRule {
     unit: u64,
 }
 
-/// The offset bits of one word and of one line of banks, as the rank
-/// formula counts them for `instruction` (the Z3 encoding's arithmetic).
-fn word_and_bank_bits(
-    problem: &Problem,
-    instruction: Instruction,
-    direction: layout_algebra::bank::Direction,
-) -> (u32, u32) {
-    let req = problem.request;
-    let n = problem.tensor_bits();
-    let eb = req.element_bits;
-    let banks = match instruction {
-        Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => {
-            req.machine.banks.phases_for(bits, direction).banks
-        }
-        Instruction::ReadTransposed { .. } => req.machine.banks.phases_for(64, direction).banks,
-        Instruction::Matrix { .. } => req.machine.banks.banks,
-    };
-    let word_bits = req.machine.banks.bank_bytes * 8;
-    let sub = if eb < word_bits {
-        (word_bits / eb).trailing_zeros()
-    } else {
-        0
-    };
-    let scale = if eb > word_bits {
-        (eb / word_bits).trailing_zeros()
-    } else {
-        0
-    };
-    let bank_high = (sub + banks.trailing_zeros()).saturating_sub(scale).min(n);
-    (sub.min(n), bank_high.max(sub.min(n)))
-}
-
 /// The plan's rules, or `None` when it holds an instruction this search
 /// does not model.
 fn rules(problem: &Problem, plan: &Plan) -> Option<(Vec<AccessRule>, u32, u32)> {
@@ -131,7 +99,7 @@ fn rules(problem: &Problem, plan: &Plan) -> Option<(Vec<AccessRule>, u32, u32)> 
             }
             Instruction::Paired { .. } | Instruction::ReadTransposed { .. } => return None,
         };
-        let these = word_and_bank_bits(problem, instruction, access.direction);
+        let these = crate::linear::word_and_bank_bits(problem, instruction, access.direction);
         if bits.is_some_and(|b| b != these) {
             return None;
         }

@@ -269,6 +269,40 @@ pub fn line_and_word_bits(problem: &Problem) -> (u32, u32) {
     (line, word)
 }
 
+/// Where the rank formula cuts an offset for `instruction`: bits below the
+/// first of the pair stay inside one word, bits below the second choose
+/// the bank (in elements; 64-bit elements span two banks each). The exact
+/// search and the Z3 encoding count conflicts with these.
+pub fn word_and_bank_bits(
+    problem: &Problem,
+    instruction: Instruction,
+    direction: layout_algebra::bank::Direction,
+) -> (u32, u32) {
+    let req = problem.request;
+    let n = problem.tensor_bits();
+    let eb = req.element_bits;
+    let banks = match instruction {
+        Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => {
+            req.machine.banks.phases_for(bits, direction).banks
+        }
+        Instruction::ReadTransposed { .. } => req.machine.banks.phases_for(64, direction).banks,
+        Instruction::Matrix { .. } => req.machine.banks.banks,
+    };
+    let word_bits = req.machine.banks.bank_bytes * 8;
+    let sub = if eb < word_bits {
+        (word_bits / eb).trailing_zeros()
+    } else {
+        0
+    };
+    let scale = if eb > word_bits {
+        (eb / word_bits).trailing_zeros()
+    } else {
+        0
+    };
+    let bank_high = (sub + banks.trailing_zeros()).saturating_sub(scale).min(n);
+    (sub.min(n), bank_high.max(sub.min(n)))
+}
+
 /// `log2` of the wavefronts per phase an access takes when the offsets
 /// below `low` (a subspace of the tensor, given by a basis) stay inside a
 /// word and those in `low + segment` land in one bank: the rank formula

@@ -433,27 +433,8 @@ fn encode_and_check(problem: &Problem, plan: &Plan, max_cost: u64, time: Duratio
         }
         // Conflicts of one phase, counted over the combinations.
         let phase = g.phase_vectors(instruction, access.direction, &req.machine.banks);
-        let banks = match instruction {
-            Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => {
-                req.machine.banks.phases_for(bits, access.direction).banks
-            }
-            Instruction::ReadTransposed { .. } => {
-                req.machine.banks.phases_for(64, access.direction).banks
-            }
-            Instruction::Matrix { .. } => req.machine.banks.banks,
-        };
-        let word_bits = req.machine.banks.bank_bytes * 8;
-        let sub = if eb < word_bits {
-            (word_bits / eb).trailing_zeros()
-        } else {
-            0
-        };
-        let scale = if eb > word_bits {
-            (eb / word_bits).trailing_zeros()
-        } else {
-            0
-        };
-        let bank_high = (sub + banks.trailing_zeros()).saturating_sub(scale).min(n);
+        let (sub, bank_high) =
+            crate::linear::word_and_bank_bits(problem, instruction, access.direction);
         let unit =
             access.weight * g.ideal_wavefronts(instruction, access.direction, &req.machine.banks);
         fixed_cost += unit;
@@ -470,8 +451,8 @@ fn encode_and_check(problem: &Problem, plan: &Plan, max_cost: u64, time: Duratio
                 .filter(|i| mask >> i & 1 == 1)
                 .fold(0, |acc, i| acc ^ phase[i]);
             let x = m(c);
-            let same_word = bits_zero(&x, sub.min(n), n);
-            let same_bank = bits_zero(&x, sub.min(n), bank_high.max(sub.min(n)));
+            let same_word = bits_zero(&x, sub, n);
+            let same_bank = bits_zero(&x, sub, bank_high);
             n0 = n0.bvadd(same_word.ite(&one, &zero));
             n1 = n1.bvadd(same_bank.ite(&one, &zero));
         }
