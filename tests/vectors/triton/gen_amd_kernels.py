@@ -37,14 +37,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gen_hw_kernels import FAMILIES, rt1d, rt2d, rt3d, shape_consts, shared_layout, ELEMENT_BY_BITS  # noqa: E402
+from gen_hw_kernels import FAMILIES, layoutc_solve, rt1d, rt2d, rt3d, shape_consts, shared_layout  # noqa: E402
 from gen_swizzle_corpus import PTR_BY_BITS, cvt3d, triton, GPUTarget, GluonASTSource  # noqa: E402
 from gen_convert_vectors import cvt1d, cvt2d  # noqa: E402
 from gen_triton_vectors import isolated, make_layout  # noqa: E402
 from gen_ttgir_corpus import count_lds_mnemonics  # noqa: E402
 
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 
 ARCHS = ("gfx942", "gfx950")
 OUT = os.path.join(HERE, "amd_kernels.json")
@@ -67,33 +65,6 @@ def compile_kernel(pair, arch, kind, answer):
                        target=GPUTarget("hip", arch, 64),
                        options={"num_warps": pair["num_warps"], "num_ctas": 1})
     return {"shared_bytes": k.metadata.shared, "lds": count_lds_mnemonics(k.asm["amdgcn"])}
-
-
-def solve_lay(pair, arch):
-    dims = "x".join(str(s) for s in pair["shape"])
-    elem = ELEMENT_BY_BITS[pair["bits"]]
-    text = f"target = {arch}\n#src = {pair['src_ttgir']}\n#dst = {pair['dst_ttgir']}\n"
-    for family in FAMILIES:
-        text += (f"solve {family} {{\n    kind = swizzle\n    write = tensor<{dims}x{elem}, #src>\n"
-                 f"    read = tensor<{dims}x{elem}, #dst>\n    family = {family}\n"
-                 f"    instructions = best\n}}\n")
-    return text
-
-
-def layoutc_solve(binary, pair, arch):
-    with tempfile.NamedTemporaryFile("w", suffix=".lay", delete=False) as fh:
-        fh.write(solve_lay(pair, arch))
-        path = fh.name
-    try:
-        out = subprocess.run([binary, "solve", path, "--format", "json"], capture_output=True,
-                             text=True, timeout=120)
-    finally:
-        os.unlink(path)
-    answers = {}
-    for sol in json.loads(out.stdout)["solutions"]:
-        sol.pop("solve_ms", None)
-        answers[sol["name"]] = sol
-    return answers
 
 
 def main():

@@ -138,11 +138,11 @@ def shared_layout(answer, shape):
     return gl.PaddedSharedLayout(pairs, bases, [], list(shape))
 
 
-def solve_lay(pair):
+def solve_lay(pair, target="sm90"):
     """One solve block per family, every one free to use any instruction."""
     dims = "x".join(str(s) for s in pair["shape"])
     elem = ELEMENT_BY_BITS[pair["bits"]]
-    text = f"target = sm90\n#src = {pair['src_ttgir']}\n#dst = {pair['dst_ttgir']}\n"
+    text = f"target = {target}\n#src = {pair['src_ttgir']}\n#dst = {pair['dst_ttgir']}\n"
     for family in FAMILIES:
         text += (f"solve {family} {{\n    kind = swizzle\n    write = tensor<{dims}x{elem}, #src>\n"
                  f"    read = tensor<{dims}x{elem}, #dst>\n    family = {family}\n"
@@ -150,9 +150,9 @@ def solve_lay(pair):
     return text
 
 
-def layoutc_solve(binary, pair):
+def layoutc_solve(binary, pair, target="sm90"):
     with tempfile.NamedTemporaryFile("w", suffix=".lay", delete=False) as fh:
-        fh.write(solve_lay(pair))
+        fh.write(solve_lay(pair, target))
         path = fh.name
     try:
         out = subprocess.run([binary, "solve", path, "--format", "json"], capture_output=True,
