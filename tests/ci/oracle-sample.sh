@@ -14,5 +14,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import triton" 2>/dev
   "$venv/bin/pip" install -q triton==3.9.0
 fi
 "$venv/bin/python" tests/vectors/triton/check_hw_sample.py 5
+# The AMD side: three pairs' kernels on gfx942 and gfx950 (LDS instructions).
+"$venv/bin/python" tests/vectors/triton/check_amd_sample.py 3
 # The kernel corpus (whole-kernel shared memory): four kernels on six targets.
 "$venv/bin/python" tests/vectors/triton/check_kernel_sample.py

@@ -74,6 +74,17 @@ struct AccessRule {
     unit: u64,
 }
 
+impl AccessRule {
+    /// The access's vectors that must keep off its own vector bits: its
+    /// registers outside the chain's first `width`, its lanes and warps.
+    fn outside<'a>(&'a self, chain: &'a [u64]) -> impl Iterator<Item = &'a u64> + 'a {
+        self.registers
+            .iter()
+            .filter(move |v| !chain[..self.width].contains(v))
+            .chain(&self.others)
+    }
+}
+
 /// The plan's rules, or `None` when it holds an instruction this search
 /// does not model.
 fn rules(problem: &Problem, plan: &Plan) -> Option<(Vec<AccessRule>, u32, u32)> {
@@ -204,11 +215,7 @@ fn frame(
     }
     let mut complement = Vec::new();
     for r in rules.iter().filter(|r| r.width == width) {
-        let outside = r
-            .registers
-            .iter()
-            .filter(|v| !chain[..r.width].contains(v))
-            .chain(&r.others);
+        let outside = r.outside(chain);
         for &v in outside {
             if forced.contains(v) {
                 if f2::rank(complement.iter().copied().chain([v])) as usize == complement.len() {
@@ -241,11 +248,7 @@ fn frame(
         {
             return Err(Gap::Infeasible);
         }
-        let outside = r
-            .registers
-            .iter()
-            .filter(|v| !chain[..r.width].contains(v))
-            .chain(&r.others);
+        let outside = r.outside(chain);
         for &v in outside {
             if coords(v).0 & ((1 << r.width) - 1) != 0 {
                 return Err(Gap::Infeasible);

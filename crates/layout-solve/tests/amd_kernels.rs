@@ -48,6 +48,30 @@ fn kernels() -> Vec<Value> {
         .clone()
 }
 
+/// The pair's write/read request on the kernel's AMD machine.
+fn request(p: &layout_test_support::CorpusPair, kernel: &Value) -> layout_solve::SwizzleRequest {
+    common::request(
+        &common::layout(&p.src),
+        &common::layout(&p.dst),
+        p.bits,
+        common::preset(kernel["arch"].as_str().unwrap()),
+        Family::Linear,
+        InstructionPolicy::Best,
+    )
+}
+
+/// The LDS instructions the accesses' costs claim, by mnemonic.
+fn claimed(costs: &[layout_solve::AccessCost], bits: u32) -> BTreeMap<String, u64> {
+    let mut out: BTreeMap<String, u64> = BTreeMap::new();
+    for cost in costs {
+        for (instruction, n) in cost.mix() {
+            let mnemonic = instruction.mnemonic(cost.direction, Vendor::Amd, bits);
+            *out.entry(mnemonic.to_string()).or_default() += n;
+        }
+    }
+    out
+}
+
 /// The shared layout a kernel was compiled with: the answer's offset bases,
 /// and for the padded family the intervals of its `padded` notation.
 fn answer_candidate(answer: &Value, tensor: &[(DimName, u64)]) -> Candidate {
@@ -94,28 +118,13 @@ fn answers_name_the_lds_instructions_the_compiler_emits() {
         compiled += 1;
         let name = k["pair"].as_str().unwrap();
         let p = &pairs[name];
-        let req = common::request(
-            &common::layout(&p.src),
-            &common::layout(&p.dst),
-            p.bits,
-            common::preset(k["arch"].as_str().unwrap()),
-            Family::Linear,
-            InstructionPolicy::Best,
-        );
+        let req = request(p, &k);
         let problem = Problem::new(&req).unwrap();
         let candidate = answer_candidate(&k["layoutc"], &req.tensor);
         let score = problem
             .score(&candidate)
             .unwrap_or_else(|| panic!("{name} {}: the answer no longer scores", k["kind"]));
-        let mut claimed: BTreeMap<String, u64> = BTreeMap::new();
-        for cost in &score.accesses {
-            for (instruction, n) in cost.mix() {
-                let mnemonic = instruction
-                    .mnemonic(cost.direction, Vendor::Amd, p.bits)
-                    .to_string();
-                *claimed.entry(mnemonic).or_default() += n;
-            }
-        }
+        let claimed = claimed(&score.accesses, p.bits);
         let emitted = counts(&k["lds"]);
         if claimed == emitted {
             agree += 1;
@@ -153,27 +162,12 @@ fn the_baseline_names_the_lds_instructions_of_tritons_own_convert() {
         compiled += 1;
         let name = k["pair"].as_str().unwrap();
         let p = &pairs[name];
-        let req = common::request(
-            &common::layout(&p.src),
-            &common::layout(&p.dst),
-            p.bits,
-            common::preset(k["arch"].as_str().unwrap()),
-            Family::Linear,
-            InstructionPolicy::Best,
-        );
+        let req = request(p, &k);
         let sol = solve_swizzle(&req, &Cancel::new()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let base = sol
             .baseline
             .unwrap_or_else(|| panic!("{name}: no baseline"));
-        let mut claimed: BTreeMap<String, u64> = BTreeMap::new();
-        for cost in &base.accesses {
-            for (instruction, n) in cost.mix() {
-                let mnemonic = instruction
-                    .mnemonic(cost.direction, Vendor::Amd, p.bits)
-                    .to_string();
-                *claimed.entry(mnemonic).or_default() += n;
-            }
-        }
+        let claimed = claimed(&base.accesses, p.bits);
         if claimed == emitted {
             agree += 1;
         } else {

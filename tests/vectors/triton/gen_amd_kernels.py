@@ -37,10 +37,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from gen_hw_kernels import FAMILIES, layoutc_solve, rt1d, rt2d, rt3d, shape_consts, shared_layout  # noqa: E402
-from gen_swizzle_corpus import PTR_BY_BITS, cvt3d, triton, GPUTarget, GluonASTSource  # noqa: E402
-from gen_convert_vectors import cvt1d, cvt2d  # noqa: E402
-from gen_triton_vectors import isolated, make_layout  # noqa: E402
+from gen_hw_kernels import FAMILIES, kernel_source, layoutc_solve  # noqa: E402
+from gen_swizzle_corpus import triton, GPUTarget  # noqa: E402
+from gen_triton_vectors import isolated  # noqa: E402
 from gen_ttgir_corpus import count_lds_mnemonics  # noqa: E402
 
 
@@ -49,20 +48,7 @@ OUT = os.path.join(HERE, "amd_kernels.json")
 
 
 def compile_kernel(pair, arch, kind, answer):
-    shape = pair["shape"]
-    consts = shape_consts(shape)
-    consts["SRC"] = make_layout(pair["src_params"])
-    consts["DST"] = make_layout(pair["dst_params"])
-    if kind == "own":
-        fn = {1: cvt1d, 2: cvt2d, 3: cvt3d}[len(shape)]
-    else:
-        fn = {1: rt1d, 2: rt2d, 3: rt3d}[len(shape)]
-        consts["SMEM"] = shared_layout(answer, shape)
-    ptr = PTR_BY_BITS[pair["bits"]]
-    sig = {"ptr": ptr, "out": ptr}
-    sig.update({k: "constexpr" for k in consts})
-    k = triton.compile(GluonASTSource(fn, signature=sig, constexprs=consts),
-                       target=GPUTarget("hip", arch, 64),
+    k = triton.compile(kernel_source(pair, kind, answer), target=GPUTarget("hip", arch, 64),
                        options={"num_warps": pair["num_warps"], "num_ctas": 1})
     return {"shared_bytes": k.metadata.shared, "lds": count_lds_mnemonics(k.asm["amdgcn"])}
 

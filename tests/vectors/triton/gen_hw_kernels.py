@@ -93,7 +93,9 @@ def shape_consts(shape):
     return dict(zip(names, shape))
 
 
-def compile_kernel(pair, kind, answer, out_dir):
+def kernel_source(pair, kind, answer):
+    """The Gluon kernel of one pair: Triton's own convert (`own`) or the round trip through a
+    buffer in the answer's shared layout."""
     shape = pair["shape"]
     consts = shape_consts(shape)
     consts["SRC"] = make_layout(pair["src_params"])
@@ -106,7 +108,11 @@ def compile_kernel(pair, kind, answer, out_dir):
     ptr = PTR_BY_BITS[pair["bits"]]
     sig = {"ptr": ptr, "out": ptr}
     sig.update({k: "constexpr" for k in consts})
-    k = triton.compile(GluonASTSource(fn, signature=sig, constexprs=consts),
+    return GluonASTSource(fn, signature=sig, constexprs=consts)
+
+
+def compile_kernel(pair, kind, answer, out_dir):
+    k = triton.compile(kernel_source(pair, kind, answer),
                        target=GPUTarget("cuda", 90, 32),
                        options={"num_warps": pair["num_warps"], "num_ctas": 1})
     ptx = k.asm["ptx"]
