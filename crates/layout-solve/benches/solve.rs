@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use layout_algebra::bank::{Direction, TensorDims};
 use layout_algebra::machine::SharedInstructions;
 use layout_algebra::triton::convert_layout::optimal_swizzling;
-use layout_algebra::{DimName, LinearLayout};
+use layout_algebra::LinearLayout;
 use layout_solve::{
     AccessRequest, Cancel, Family, InstructionPolicy, Machine, SwizzleRequest, solve_swizzle,
 };
-use layout_test_support::layout;
+use layout_test_support::{layout, random_access};
 use serde_json::Value;
 
 fn request(
@@ -59,40 +59,14 @@ fn report(what: &str, mut times: Vec<Duration>) {
     );
 }
 
-/// Four random accesses to a 32x32 fp32 tensor (the Z3 test's generator).
-fn random_access(state: &mut u64) -> LinearLayout {
-    let mut next = || {
+/// One xorshift step of `state` per call.
+fn xorshift(state: &mut u64) -> impl FnMut() -> u64 + '_ {
+    move || {
         *state ^= *state << 13;
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
-    };
-    let mut bases: Vec<u64> = Vec::new();
-    while bases.len() < 10 {
-        let v = next() & 1023;
-        if v != 0
-            && layout_algebra::f2::rank(bases.iter().copied().chain([v])) as usize
-                == bases.len() + 1
-        {
-            bases.push(v);
-        }
     }
-    let unpack = |w: u64| vec![(w & 31) as i64, (w >> 5) as i64];
-    LinearLayout::from_bases_with_sizes(
-        vec![
-            (
-                DimName::from("register"),
-                bases[..5].iter().map(|&w| unpack(w)).collect(),
-            ),
-            (
-                DimName::from("lane"),
-                bases[5..].iter().map(|&w| unpack(w)).collect(),
-            ),
-        ],
-        vec![(DimName::from("dim0"), 32), (DimName::from("dim1"), 32)],
-        true,
-    )
-    .unwrap()
 }
 
 fn main() {
@@ -171,9 +145,15 @@ fn main() {
         if z3.len() >= 12 {
             break;
         }
-        let mut accesses = vec![(Direction::Store, random_access(&mut state))];
+        let mut accesses = vec![(
+            Direction::Store,
+            random_access(&mut xorshift(&mut state), 32, 32, 0),
+        )];
         for _ in 0..3 {
-            accesses.push((Direction::Load, random_access(&mut state)));
+            accesses.push((
+                Direction::Load,
+                random_access(&mut xorshift(&mut state), 32, 32, 0),
+            ));
         }
         let mut req = request(accesses, 32, machine.clone());
         req.instructions = InstructionPolicy::Vector;

@@ -8,59 +8,23 @@
 
 use std::time::{Duration, Instant};
 
+use layout_algebra::LinearLayout;
 use layout_algebra::bank::{Direction, TensorDims};
-use layout_algebra::{DimName, LinearLayout};
 use layout_solve::{
     AccessRequest, Cancel, Family, InstructionPolicy, Machine, SwizzleRequest, solve_swizzle,
 };
+use layout_test_support::random_access;
 
 const HARD: usize = 34;
 
-fn random_access(state: &mut u64, row_bits: u32, warp_bits: u32) -> LinearLayout {
-    let mut next = || {
+/// One xorshift step of `state` per call.
+fn xorshift(state: &mut u64) -> impl FnMut() -> u64 + '_ {
+    move || {
         *state ^= *state << 13;
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
-    };
-    let n = row_bits + 5;
-    let mut bases: Vec<u64> = Vec::new();
-    while bases.len() < n as usize {
-        let v = next() & ((1 << n) - 1);
-        if v != 0
-            && layout_algebra::f2::rank(bases.iter().copied().chain([v])) as usize
-                == bases.len() + 1
-        {
-            bases.push(v);
-        }
     }
-    let unpack = |w: u64| vec![(w & 31) as i64, (w >> 5) as i64];
-    let registers = (n - 5 - warp_bits) as usize;
-    LinearLayout::from_bases_with_sizes(
-        vec![
-            (
-                DimName::from("register"),
-                bases[..registers].iter().map(|&w| unpack(w)).collect(),
-            ),
-            (
-                DimName::from("lane"),
-                bases[registers..registers + 5]
-                    .iter()
-                    .map(|&w| unpack(w))
-                    .collect(),
-            ),
-            (
-                DimName::from("warp"),
-                bases[registers + 5..].iter().map(|&w| unpack(w)).collect(),
-            ),
-        ],
-        vec![
-            (DimName::from("dim0"), 32),
-            (DimName::from("dim1"), 1 << row_bits),
-        ],
-        true,
-    )
-    .unwrap()
 }
 
 fn request(accesses: Vec<(Direction, LinearLayout)>, machine: &Machine) -> SwizzleRequest {
@@ -103,12 +67,12 @@ fn hard_set(row_bits: u32, warp_bits: u32) {
         drawn += 1;
         let mut accesses = vec![(
             Direction::Store,
-            random_access(&mut state, row_bits, warp_bits),
+            random_access(&mut xorshift(&mut state), 32, 1 << row_bits, warp_bits),
         )];
         for _ in 0..3 {
             accesses.push((
                 Direction::Load,
-                random_access(&mut state, row_bits, warp_bits),
+                random_access(&mut xorshift(&mut state), 32, 1 << row_bits, warp_bits),
             ));
         }
         let req = request(accesses, &machine);

@@ -10,11 +10,11 @@ mod common;
 use std::time::Duration;
 
 use layout_algebra::bank::{Direction, OffsetMap};
-use layout_algebra::{DimName, LinearLayout};
 use layout_solve::{
     AccessRequest, Cancel, Candidate, Family, InstructionPolicy, Problem, Status, SwizzleRequest,
     solve_swizzle,
 };
+use layout_test_support::random_access;
 
 struct Rng(u64);
 
@@ -27,39 +27,6 @@ impl Rng {
     }
 }
 
-/// A random access of `rows` x 32 elements: registers and lanes are a
-/// random basis of the tensor's bits.
-fn random_access(rng: &mut Rng, rows: i64) -> LinearLayout {
-    let n = rows.trailing_zeros() + 5;
-    let mut bases: Vec<u64> = Vec::new();
-    while bases.len() < n as usize {
-        let v = rng.next() & ((1 << n) - 1);
-        if v != 0
-            && layout_algebra::f2::rank(bases.iter().copied().chain([v])) as usize
-                == bases.len() + 1
-        {
-            bases.push(v);
-        }
-    }
-    let unpack = |w: u64| vec![(w & 31) as i64, (w >> 5) as i64];
-    let registers = n as usize - 5;
-    LinearLayout::from_bases_with_sizes(
-        vec![
-            (
-                DimName::from("register"),
-                bases[..registers].iter().map(|&w| unpack(w)).collect(),
-            ),
-            (
-                DimName::from("lane"),
-                bases[registers..].iter().map(|&w| unpack(w)).collect(),
-            ),
-        ],
-        vec![(DimName::from("dim0"), 32), (DimName::from("dim1"), rows)],
-        true,
-    )
-    .unwrap()
-}
-
 fn request(rng: &mut Rng, rows: i64, bits: u32) -> SwizzleRequest {
     let accesses: Vec<AccessRequest> = (0..4)
         .map(|i| AccessRequest {
@@ -69,7 +36,7 @@ fn request(rng: &mut Rng, rows: i64, bits: u32) -> SwizzleRequest {
             } else {
                 Direction::Load
             },
-            layout: random_access(rng, rows),
+            layout: random_access(&mut || rng.next(), 32, rows as u64, 0),
             weight: 1,
         })
         .collect();

@@ -85,49 +85,6 @@ fn family_answers_are_the_least_member_by_enumeration() {
     assert!(checked >= 30, "{checked}");
 }
 
-/// Random access layouts over a small tensor: register and lane bases
-/// drawn from a random basis of the tensor's bits.
-#[cfg(feature = "z3")]
-fn random_access(
-    next: &mut impl FnMut() -> u64,
-    rows: u64,
-    cols: u64,
-) -> layout_algebra::LinearLayout {
-    use layout_algebra::DimName;
-    let n = (rows * cols).trailing_zeros();
-    let mut bases: Vec<u64> = Vec::new();
-    while bases.len() < n as usize {
-        let v = next() & ((1 << n) - 1);
-        if v != 0
-            && layout_algebra::f2::rank(bases.iter().copied().chain([v])) as usize
-                == bases.len() + 1
-        {
-            bases.push(v);
-        }
-    }
-    let rb = rows.trailing_zeros();
-    let unpack = |w: u64| vec![(w & (rows - 1)) as i64, (w >> rb) as i64];
-    let regs = n as usize - 5;
-    layout_algebra::LinearLayout::from_bases_with_sizes(
-        vec![
-            (
-                DimName::from("register"),
-                bases[..regs].iter().map(|&w| unpack(w)).collect(),
-            ),
-            (
-                DimName::from("lane"),
-                bases[regs..].iter().map(|&w| unpack(w)).collect(),
-            ),
-        ],
-        vec![
-            (DimName::from("dim0"), rows as i64),
-            (DimName::from("dim1"), cols as i64),
-        ],
-        true,
-    )
-    .unwrap()
-}
-
 /// Four random accesses to a 32x32 fp32 tensor: the segment subspace must
 /// be a common complement of four 5-dimensional phase spans, which the
 /// greedy construction sometimes misses. The exact search of the plans
@@ -146,8 +103,8 @@ fn z3_reaches_the_bound_where_the_construction_stops() {
     let mut improved = 0;
     for _ in 0..30 {
         let mut req = common::request(
-            &random_access(&mut next, 32, 32),
-            &random_access(&mut next, 32, 32),
+            &layout_test_support::random_access(&mut next, 32, 32, 0),
+            &layout_test_support::random_access(&mut next, 32, 32, 0),
             32,
             common::plain_machine(32, 32),
             Family::Linear,
@@ -157,7 +114,7 @@ fn z3_reaches_the_bound_where_the_construction_stops() {
             req.accesses.push(AccessRequest {
                 label: format!("read {k}"),
                 direction: Direction::Load,
-                layout: random_access(&mut next, 32, 32),
+                layout: layout_test_support::random_access(&mut next, 32, 32, 0),
                 weight: 1,
             });
         }

@@ -150,3 +150,57 @@ pub fn hw_kernels(file: &str) -> Vec<HwKernel> {
     }
     typed_vectors::<Measured>(&format!("triton/{file}")).kernels
 }
+
+/// A random access to a `dim0` x `dim1` tensor: register, lane (32) and
+/// `warp_bits` warp bases drawn from a random basis of the tensor's bits
+/// (`next` supplies the randomness). The tests and benchmarks of the
+/// solver draw their multi-access problems with it.
+pub fn random_access(
+    next: &mut impl FnMut() -> u64,
+    dim0: u64,
+    dim1: u64,
+    warp_bits: u32,
+) -> LinearLayout {
+    let n = (dim0 * dim1).trailing_zeros();
+    let mut bases: Vec<u64> = Vec::new();
+    while bases.len() < n as usize {
+        let v = next() & ((1 << n) - 1);
+        if v != 0
+            && layout_algebra::f2::rank(bases.iter().copied().chain([v])) as usize
+                == bases.len() + 1
+        {
+            bases.push(v);
+        }
+    }
+    let low = dim0.trailing_zeros();
+    let unpack = |w: u64| vec![(w & (dim0 - 1)) as i64, (w >> low) as i64];
+    let registers = (n - 5 - warp_bits) as usize;
+    let mut ins = vec![
+        (
+            DimName::from("register"),
+            bases[..registers].iter().map(|&w| unpack(w)).collect(),
+        ),
+        (
+            DimName::from("lane"),
+            bases[registers..registers + 5]
+                .iter()
+                .map(|&w| unpack(w))
+                .collect(),
+        ),
+    ];
+    if warp_bits > 0 {
+        ins.push((
+            DimName::from("warp"),
+            bases[registers + 5..].iter().map(|&w| unpack(w)).collect(),
+        ));
+    }
+    LinearLayout::from_bases_with_sizes(
+        ins,
+        vec![
+            (DimName::from("dim0"), dim0 as i64),
+            (DimName::from("dim1"), dim1 as i64),
+        ],
+        true,
+    )
+    .unwrap()
+}
