@@ -8,10 +8,10 @@
 
 use std::time::{Duration, Instant};
 
+use layout_algebra::LinearLayout;
 use layout_algebra::bank::{Direction, TensorDims};
 use layout_algebra::machine::SharedInstructions;
 use layout_algebra::triton::convert_layout::optimal_swizzling;
-use layout_algebra::LinearLayout;
 use layout_solve::{
     AccessRequest, Cancel, Family, InstructionPolicy, Machine, SwizzleRequest, solve_swizzle,
 };
