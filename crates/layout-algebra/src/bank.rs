@@ -1025,15 +1025,12 @@ pub fn padded_wavefronts_by_enumeration(
     let reg_bits = d.in_dim_size_log2(REGISTER);
     let lane_bits = d.in_dim_size_log2(LANE);
     let warps = worst_warp_candidates(padding, d.in_dim_size_log2("warp"));
+    let offsets = trace::ElementOffsets::new(&Access {
+        distributed: &d,
+        ..*access
+    })?;
     let mut worst: Option<Wavefronts> = None;
     for warp in 0..warps {
-        let offset_of = trace::element_offsets(
-            &Access {
-                distributed: &d,
-                ..*access
-            },
-            warp,
-        )?;
         let w = count_requests(
             &g,
             access.instruction,
@@ -1041,7 +1038,7 @@ pub fn padded_wavefronts_by_enumeration(
             target,
             padding,
             (reg_bits, lane_bits),
-            offset_of,
+            offsets.of_warp(warp)?,
         )?;
         worst = Some(worst.map_or(w, |b| if w.wavefronts > b.wavefronts { w } else { b }));
     }
@@ -1125,7 +1122,7 @@ fn count_requests(
     bits: (u32, u32),
     offset_of: impl Fn(u64, u64) -> Result<u64>,
 ) -> Result<Wavefronts> {
-    let groups = trace::group_requests(
+    let wavefronts = trace::count_wavefronts(
         g,
         instruction,
         element_bits,
@@ -1136,7 +1133,7 @@ fn count_requests(
     )?;
     Ok(Wavefronts {
         instructions: g.instructions,
-        wavefronts: groups.wavefronts(),
+        wavefronts,
         ideal: g.passes * g.phases_per_pass,
     })
 }

@@ -64,6 +64,11 @@ pub enum LayoutError {
         b: String,
     },
 
+    /// The caller's poll asked the enumeration to stop
+    /// ([`crate::interrupt`]); no answer was computed.
+    #[error("stopped before the end: the result is no longer wanted")]
+    Interrupted,
+
     #[error("{what}: {reason}")]
     Invalid {
         what: Subject,

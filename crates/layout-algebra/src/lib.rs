@@ -14,6 +14,7 @@
 //!   LDS phases per instruction, which shared-memory instructions exist.
 //! - [`cute`]: CuTe layouts (seed 004) with the C++ headers' semantics.
 //! - [`xla`]: XLA shapes with tiled layouts (seed 001), from the HLO text.
+//! - [`interrupt`]: a caller's poll that stops long enumerations.
 //! - [`interop`]: exact conversions between the families, and why one fails
 //!   ("convert" is Triton's `convert_layout` everywhere else).
 
@@ -22,6 +23,7 @@ pub mod cute;
 pub mod error;
 pub mod f2;
 pub mod interop;
+pub mod interrupt;
 pub mod linear;
 pub mod machine;
 pub mod triton;

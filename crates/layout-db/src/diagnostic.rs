@@ -158,6 +158,9 @@ pub fn code_for(err: &LayoutError, domain: Domain) -> Code {
         LayoutError::NotSurjective { .. } => Code::NotSurjective,
         LayoutError::NotInjective { .. } => Code::NotInjective,
         LayoutError::TooLarge { .. } => Code::TooLarge,
+        // Never shown: an interrupted evaluation unwinds as a cancelled
+        // query (`cancel::interruptible`) before its diagnostics are kept.
+        LayoutError::Interrupted => Code::Internal,
         LayoutError::DuplicateDim { .. }
         | LayoutError::UnknownDim { .. }
         | LayoutError::Mismatch { .. }

@@ -62,7 +62,9 @@ pub(crate) fn evaluate(db: &dyn salsa::Database, key: SourceItem) -> Evaluated {
             // The last line of defence of "no input crashes layoutc": a bug
             // in the algebra becomes a diagnostic on this item, and the panic
             // never crosses a salsa query (each item catches its own).
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.item(item)));
+            let outcome = crate::cancel::interruptible(db, || {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.item(item)))
+            });
             match outcome {
                 Ok(v) => v.ok(),
                 // Salsa cancels a query by unwinding with `Cancelled` (an

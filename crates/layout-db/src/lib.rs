@@ -11,6 +11,7 @@
 
 mod access;
 pub mod builtins;
+mod cancel;
 mod context;
 pub mod diagnostic;
 mod encoding;

@@ -134,7 +134,10 @@ fn expr_value(db: &dyn salsa::Database, item: SourceItem, span: Span) -> Option<
 /// Evaluates `expr` outside any query of its own.
 fn evaluate_now(db: &dyn salsa::Database, item: SourceItem, expr: &Expr) -> Option<Value> {
     let mut ctx = Ctx::new(db, item);
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.expr(expr))) {
+    let outcome = crate::cancel::interruptible(db, || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ctx.expr(expr)))
+    });
+    match outcome {
         Ok(v) => v.ok(),
         Err(payload) if payload.is::<salsa::Cancelled>() => std::panic::resume_unwind(payload),
         Err(_) => None,
@@ -178,10 +181,12 @@ pub fn access_in_item(
     let (name, args, span) = call?;
     let builtin = crate::builtins::builtin(&name)?;
     let mut ctx = Ctx::new(db, item);
-    let counted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let bound = ctx.bound_args(builtin, args, span)?;
-        crate::access::counted_call(&mut ctx.cx, &name, bound.values(), span)
-    }));
+    let counted = crate::cancel::interruptible(db, || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let bound = ctx.bound_args(builtin, args, span)?;
+            crate::access::counted_call(&mut ctx.cx, &name, bound.values(), span)
+        }))
+    });
     match counted {
         Ok(c) => c.ok(),
         Err(payload) if payload.is::<salsa::Cancelled>() => std::panic::resume_unwind(payload),

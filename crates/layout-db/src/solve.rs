@@ -8,7 +8,7 @@ use std::time::Duration;
 use layout_algebra::bank::Direction;
 use layout_algebra::triton::{Encoding, PaddedLinear, PaddedShared, SharedLinear};
 use layout_solve::{
-    AccessRequest, Cancel, Family, InstructionPolicy, Machine, Status, SwizzleRequest, TileMethod,
+    AccessRequest, Family, InstructionPolicy, Machine, Status, SwizzleRequest, TileMethod,
     TileSearch, TilingRequest,
 };
 use layout_syntax::{ExprKind, Field, Span};
@@ -19,24 +19,6 @@ use crate::eval::Ctx;
 use crate::value::{
     SolveKind, SolveOutcome, SolveTime, SwizzleOutcome, TensorLayout, TilingOutcome, Value,
 };
-
-/// Runs a search that stops when its query is cancelled (an edit, or an
-/// editor's `$/cancelRequest`, cancels the snapshot's salsa token): the
-/// solver polls the token, and a search it stopped unwinds as salsa's
-/// cancellation instead of being kept as an answer.
-fn cancellable<T>(db: &dyn salsa::Database, search: impl FnOnce(&Cancel) -> T) -> T {
-    let token = db.cancellation_token();
-    let cancel = Cancel::following(move || token.is_cancelled());
-    let out = search(&cancel);
-    if cancel.is_cancelled() {
-        db.unwind_if_revision_cancelled();
-        // Salsa does not unwind a local cancellation inside a query with
-        // cycle recovery (evaluation has one), so unwind here: the result
-        // of a stopped search is no answer and must not be memoised.
-        std::panic::resume_unwind(Box::new(salsa::Cancelled::Local));
-    }
-    out
-}
 
 /// A key of a `solve` block: the one table that reading a block,
 /// completion, hover and the docs take their keys from.
@@ -752,7 +734,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         timeout: time_limit(ctx, &keys),
         cute_base: keys.base.as_ref().map(|(l, _)| l.clone()),
     };
-    let solution = match cancellable(ctx.cx.db, |cancel| {
+    let solution = match crate::cancel::cancellable(ctx.cx.db, |cancel| {
         layout_solve::solve_swizzle(&request, cancel)
     }) {
         Ok(s) => s,
@@ -908,7 +890,7 @@ fn tiling(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         }),
         timeout: time_limit(ctx, &keys),
     };
-    let solution = match cancellable(ctx.cx.db, |cancel| {
+    let solution = match crate::cancel::cancellable(ctx.cx.db, |cancel| {
         layout_solve::tiling::solve_tiling(&request, cancel)
     }) {
         Ok(s) => s,

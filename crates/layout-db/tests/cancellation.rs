@@ -114,3 +114,34 @@ fn a_cancelled_solve_stops_at_once_and_is_not_kept() {
     };
     assert_eq!(s.status, layout_solve::Status::Timeout, "{}", s.why);
 }
+
+/// Counting the bank conflicts of a 4096x4096 padded tensor walks 16
+/// million elements (seconds); an edit in the meantime stops the count
+/// within milliseconds, through the algebra's poll
+/// (`layout_algebra::interrupt`), and nothing of it is kept.
+#[test]
+fn a_cancelled_count_of_every_element_stops_at_once() {
+    let text = "#col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>\n\
+        #pad = #ttg.padded_shared<[32:+1] {order = [1, 0], shape = [4096, 4096]}>\n\
+        check bank_conflicts(tensor<4096x4096xf32, #col>, tensor<4096x4096xf32, #pad>) == 31\n";
+    let mut db = Database::default();
+    let file = SourceFile::open(&mut db, "big.lay".into(), text.into());
+    let snapshot = db.clone();
+    let token = snapshot.cancellation_token();
+    let worker = std::thread::spawn(move || {
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            check_file(&snapshot, file).clone()
+        }))
+        .map_err(|c| c.to_string())
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let cancelled_at = Instant::now();
+    token.cancel();
+    let outcome = worker.join().unwrap();
+    let stopped_after = cancelled_at.elapsed();
+    assert!(
+        outcome.is_err(),
+        "the count finished instead of unwinding: {outcome:?}"
+    );
+    assert!(stopped_after < Duration::from_secs(1), "{stopped_after:?}");
+}

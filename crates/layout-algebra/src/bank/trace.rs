@@ -91,13 +91,11 @@ pub fn trace(access: &Access, target: &BankTarget, padding: &[(u32, u32)]) -> Re
         target,
         padding,
         bits,
-        element_offsets(
-            &Access {
-                distributed: &d,
-                ..*access
-            },
-            0,
-        )?,
+        ElementOffsets::new(&Access {
+            distributed: &d,
+            ..*access
+        })?
+        .of_warp(0)?,
     )
 }
 
@@ -118,16 +116,12 @@ pub(super) fn group_requests(
     let word_bytes = target.bank_bytes as u64;
     let request = |lane: u32, register: u64, start: u64, elements: u64| {
         let offset = padded_offset(padding, start);
-        let first = offset * eb / 8 / word_bytes;
-        let last = ((offset + elements) * eb / 8)
-            .div_ceil(word_bytes)
-            .max(first + 1);
         Request {
             lane,
             register,
             offset,
             elements,
-            words: (first..last).collect(),
+            words: word_range(offset, elements, eb, word_bytes).collect(),
         }
     };
     let mut phases = Vec::new();
@@ -136,29 +130,19 @@ pub(super) fn group_requests(
         | Instruction::Paired { .. }
         | Instruction::ReadTransposed { .. } => {
             let vec = g.vector_elems;
-            let mut phase_span = f2::Echelon::new();
-            for &lane in &g.phase_lanes {
-                phase_span.insert(lane as u64);
-            }
+            let lanes = lane_requests(g, (reg_bits, lane_bits), &offset_of)?;
             // (instruction, request, phase id) -> requests, as the oracle
             // groups them: request `k` of every lane is served by itself,
             // the two of a paired instruction one after the other.
             let instruction_of = |k: usize| g.instruction_of.get(k).copied().unwrap_or(k as u64);
             let mut groups: BTreeMap<(u64, u64, u64), Vec<Request>> = BTreeMap::new();
-            for lane in 0..1u64 << lane_bits {
-                let mut seen = BTreeMap::new();
-                for reg in 0..1u64 << reg_bits {
-                    seen.entry(offset_of(reg, lane)? / vec).or_insert(reg);
-                }
-                let mut starts: Vec<(u64, u64)> =
-                    seen.into_iter().map(|(block, reg)| (reg, block)).collect();
-                starts.sort();
-                let phase_id = phase_span.reduce(lane).0;
-                for (k, (reg, block)) in starts.into_iter().enumerate() {
+            for (lane, requests) in lanes.per_lane.iter().enumerate() {
+                let phase_id = lanes.phase_of[lane];
+                for (k, &(reg, block)) in requests.iter().enumerate() {
                     groups
                         .entry((instruction_of(k), k as u64, phase_id))
                         .or_default()
-                        .push(request(lane as u32, reg, block * vec, vec));
+                        .push(request(lane as u32, reg as u64, block as u64 * vec, vec));
                 }
             }
             // Number the phases of each instruction in order of their id.
@@ -207,6 +191,9 @@ pub(super) fn group_requests(
             };
             let row_elements = (128 / element_bits.max(8)) as u64;
             for instr in 0..g.instructions {
+                if instr & 0xff == 0 {
+                    crate::interrupt::check()?;
+                }
                 for j in 0..count as u64 {
                     let mut requests = Vec::new();
                     for r in 0..8u64 {
@@ -238,100 +225,268 @@ pub(super) fn group_requests(
     })
 }
 
-/// The unpadded shared offset of the element `(register, lane)` of warp
-/// `warp` holds, by tabulating the shared layout (as the oracle does).
-pub(super) fn element_offsets<'a>(
-    access: &Access<'a>,
-    warp: u64,
-) -> Result<impl Fn(u64, u64) -> Result<u64> + 'a> {
-    let (d, s) = (access.distributed, access.shared);
-    let offset_bits = s.in_dim_size_log2(super::OFFSET);
-    // Where `offset` sits among the shared layout's flattened in-dims.
-    let shift: u32 = s
-        .in_dims()
-        .iter()
-        .take_while(|(n, _)| n != super::OFFSET)
-        .map(|(_, size)| size.trailing_zeros())
-        .sum();
-    // Tensor coordinate (packed in the shared layout's out order) ->
-    // offset, one entry per element.
-    let s_outs = s.out_dims();
-    let out_bits: u32 = s_outs.iter().map(|(_, n)| n.trailing_zeros()).sum();
-    if out_bits > 32 || offset_bits > 32 {
-        return Err(LayoutError::invalid(
-            "shared layout",
-            "has more than 2^32 elements to enumerate",
-        ));
+/// The words (of `word_bytes`) that `elements` elements from the padded
+/// element offset `offset` touch: at least one.
+fn word_range(
+    offset: u64,
+    elements: u64,
+    element_bits: u64,
+    word_bytes: u64,
+) -> std::ops::Range<u64> {
+    let first = offset * element_bits / 8 / word_bytes;
+    let last = ((offset + elements) * element_bits / 8)
+        .div_ceil(word_bytes)
+        .max(first + 1);
+    first..last
+}
+
+/// Every lane's requests of a vector access, in issue order, and the phase
+/// each lane belongs to.
+struct LaneRequests {
+    /// Per lane: (first register, vector index) of each distinct vector it
+    /// touches, in register order (registers repeating a vector add no
+    /// request).
+    per_lane: Vec<Vec<(u32, u32)>>,
+    /// Per lane: the id of its phase (lanes with equal ids are served
+    /// together).
+    phase_of: Vec<u64>,
+}
+
+/// [`LaneRequests`] of a vector (not matrix) access. Offsets are below
+/// 2^32 ([`ElementOffsets::new`] refuses more), so the pairs are 32-bit;
+/// a bitmap over vectors replaces a map, since a large tensor has millions
+/// of requests.
+fn lane_requests(
+    g: &Geometry,
+    (reg_bits, lane_bits): (u32, u32),
+    offset_of: &impl Fn(u64, u64) -> Result<u64>,
+) -> Result<LaneRequests> {
+    let vec = g.vector_elems.max(1);
+    let mut phase_span = f2::Echelon::new();
+    for &lane in &g.phase_lanes {
+        phase_span.insert(lane as u64);
     }
-    let mut table = vec![u32::MAX; 1usize << out_bits];
-    for off in 0..1u64 << offset_bits {
-        let slot = &mut table[s.apply_flat(off << shift) as usize];
-        if *slot == u32::MAX {
-            *slot = off as u32;
-        }
-    }
-    // Where each in-dim sits in the distributed layout's flat input.
-    let mut input_shift = HashMap::new();
-    let mut at = 0;
-    for (name, size) in d.in_dims() {
-        input_shift.insert(name, (at, size.trailing_zeros()));
-        at += size.trailing_zeros();
-    }
-    let field = |name: &str| input_shift.get(name).copied();
-    let (reg_at, reg_bits) = field(super::REGISTER).unwrap_or((0, 0));
-    let (lane_at, lane_bits) = field(super::LANE).unwrap_or((0, 0));
-    let base = match field("warp") {
-        Some((warp_at, warp_bits)) if warp >> warp_bits == 0 => warp << warp_at,
-        Some(_) => {
-            return Err(LayoutError::invalid(
-                format!("warp = {warp}"),
-                "is outside the layout's warps",
-            ));
-        }
-        None => 0,
-    };
-    // Each distributed out-dim's field, moved to where the shared layout
-    // packs the same dim.
-    let d_outs = d.out_dims();
-    let mut moves: Vec<(u32, u64, u32)> = Vec::new();
-    let mut s_at = 0;
-    for (name, size) in &s_outs {
-        let mut d_at = 0;
-        for (d_name, d_size) in &d_outs {
-            if d_name == name {
-                moves.push((d_at, d_size - 1, s_at));
+    let mut seen: Vec<u64> = Vec::new();
+    let mut per_lane = Vec::with_capacity(1 << lane_bits);
+    let mut phase_of = Vec::with_capacity(1 << lane_bits);
+    for lane in 0..1u64 << lane_bits {
+        crate::interrupt::check()?;
+        let mut starts: Vec<(u32, u32)> = Vec::new();
+        for reg in 0..1u64 << reg_bits {
+            let block = offset_of(reg, lane)? / vec;
+            let (word, bit) = ((block / 64) as usize, block % 64);
+            if word >= seen.len() {
+                seen.resize(word + 1, 0);
             }
-            d_at += d_size.trailing_zeros();
+            if seen[word] >> bit & 1 == 0 {
+                seen[word] |= 1 << bit;
+                starts.push((reg as u32, block as u32));
+            }
         }
-        s_at += size.trailing_zeros();
+        for &(_, block) in &starts {
+            seen[block as usize / 64] = 0;
+        }
+        per_lane.push(starts);
+        phase_of.push(phase_span.reduce(lane).0);
     }
-    let identity = d_outs == s_outs;
-    Ok(move |reg: u64, lane: u64| -> Result<u64> {
-        if reg >> reg_bits != 0 || lane >> lane_bits != 0 {
+    Ok(LaneRequests { per_lane, phase_of })
+}
+
+/// The wavefronts [`group_requests`] would sum, without keeping the
+/// requests (a 4096x4096 tensor has millions): for each phase, the busiest
+/// bank's distinct words.
+pub(super) fn count_wavefronts(
+    g: &Geometry,
+    instruction: Instruction,
+    element_bits: u32,
+    target: &BankTarget,
+    padding: &[(u32, u32)],
+    bits: (u32, u32),
+    offset_of: impl Fn(u64, u64) -> Result<u64>,
+) -> Result<u64> {
+    if matches!(instruction, Instruction::Matrix { .. }) {
+        // Eight rows per phase: the trace is as small as the count.
+        return Ok(group_requests(
+            g,
+            instruction,
+            element_bits,
+            target,
+            padding,
+            bits,
+            offset_of,
+        )?
+        .wavefronts());
+    }
+    let lanes = lane_requests(g, bits, &offset_of)?;
+    let mut phases: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    for (lane, &id) in lanes.phase_of.iter().enumerate() {
+        phases.entry(id).or_default().push(lane);
+    }
+    let (vec, eb, word_bytes) = (
+        g.vector_elems,
+        element_bits as u64,
+        target.bank_bytes as u64,
+    );
+    let banks = g.banks as u64;
+    let mut words: Vec<(u64, u64)> = Vec::new();
+    let mut total = 0;
+    for members in phases.values() {
+        let longest = members
+            .iter()
+            .map(|&l| lanes.per_lane[l].len())
+            .max()
+            .unwrap_or(0);
+        for k in 0..longest {
+            words.clear();
+            for &lane in members {
+                if let Some(&(_, block)) = lanes.per_lane[lane].get(k) {
+                    let offset = padded_offset(padding, block as u64 * vec);
+                    words.extend(word_range(offset, vec, eb, word_bytes).map(|w| (w % banks, w)));
+                }
+            }
+            words.sort_unstable();
+            words.dedup();
+            // The busiest bank: the longest run of one bank.
+            let busiest = words
+                .chunk_by(|a, b| a.0 == b.0)
+                .map(|run| run.len() as u64)
+                .max()
+                .unwrap_or(0);
+            total += busiest;
+        }
+    }
+    Ok(total)
+}
+
+/// The unpadded shared offset of each element of a distributed layout, for
+/// any warp: the shared layout tabulated once (coordinate -> offset), then
+/// each warp's elements looked up in it.
+pub(super) struct ElementOffsets<'a> {
+    distributed: &'a crate::linear::LinearLayout,
+    /// Tensor coordinate (packed in the shared layout's out order) ->
+    /// offset; `u32::MAX` where no offset stores it.
+    table: Vec<u32>,
+    /// (first bit, bits) of the register, lane and warp fields of the
+    /// distributed layout's flat input.
+    register: (u32, u32),
+    lane: (u32, u32),
+    warp: Option<(u32, u32)>,
+    /// Each distributed out-dim's field (its first bit, mask) and where the
+    /// shared layout packs the same dim; unused when the two orders agree.
+    moves: Vec<(u32, u64, u32)>,
+    identity: bool,
+}
+
+impl<'a> ElementOffsets<'a> {
+    pub(super) fn new(access: &Access<'a>) -> Result<Self> {
+        let (d, s) = (access.distributed, access.shared);
+        let offset_bits = s.in_dim_size_log2(super::OFFSET);
+        // Where `offset` sits among the shared layout's flattened in-dims.
+        let shift: u32 = s
+            .in_dims()
+            .iter()
+            .take_while(|(n, _)| n != super::OFFSET)
+            .map(|(_, size)| size.trailing_zeros())
+            .sum();
+        let s_outs = s.out_dims();
+        let out_bits: u32 = s_outs.iter().map(|(_, n)| n.trailing_zeros()).sum();
+        if out_bits > 32 || offset_bits > 32 {
             return Err(LayoutError::invalid(
-                format!("register {reg}, lane {lane}"),
-                "is outside the distributed layout",
+                "shared layout",
+                "has more than 2^32 elements to enumerate",
             ));
         }
-        let packed = d.apply_flat(base | reg << reg_at | lane << lane_at);
-        let word = if identity {
-            packed
-        } else {
-            moves
-                .iter()
-                .fold(0, |w, &(from, mask, to)| w | (packed >> from & mask) << to)
-        };
-        match table.get(word as usize) {
-            Some(&off) if off != u32::MAX => Ok(off as u64),
-            _ => Err(LayoutError::invalid(
-                "shared layout",
-                format!(
-                    "stores no element at tensor coordinate {:?}",
-                    d.unpack(packed)
-                ),
-            )),
+        let mut table = vec![u32::MAX; 1usize << out_bits];
+        // Offsets in Gray-code order: each differs from the last in one
+        // bit, so its coordinate is the last one XOR that bit's image.
+        let images: Vec<u64> = (0..offset_bits)
+            .map(|b| s.apply_flat(1 << (b + shift)))
+            .collect();
+        let mut coordinate = s.apply_flat(0);
+        for step in 0..1u64 << offset_bits {
+            if step > 0 {
+                coordinate ^= images[step.trailing_zeros() as usize];
+            }
+            if step & 0xffff == 0 {
+                crate::interrupt::check()?;
+            }
+            let off = step ^ step >> 1;
+            let slot = &mut table[coordinate as usize];
+            *slot = (*slot).min(off as u32);
         }
-    })
+        // Where each in-dim sits in the distributed layout's flat input.
+        let mut input_shift = HashMap::new();
+        let mut at = 0;
+        for (name, size) in d.in_dims() {
+            input_shift.insert(name, (at, size.trailing_zeros()));
+            at += size.trailing_zeros();
+        }
+        let field = |name: &str| input_shift.get(name).copied();
+        let d_outs = d.out_dims();
+        let mut moves: Vec<(u32, u64, u32)> = Vec::new();
+        let mut s_at = 0;
+        for (name, size) in &s_outs {
+            let mut d_at = 0;
+            for (d_name, d_size) in &d_outs {
+                if d_name == name {
+                    moves.push((d_at, d_size - 1, s_at));
+                }
+                d_at += d_size.trailing_zeros();
+            }
+            s_at += size.trailing_zeros();
+        }
+        Ok(ElementOffsets {
+            distributed: d,
+            table,
+            register: field(super::REGISTER).unwrap_or((0, 0)),
+            lane: field(super::LANE).unwrap_or((0, 0)),
+            warp: field("warp"),
+            moves,
+            identity: d_outs == s_outs,
+        })
+    }
+
+    /// The offset of `(register, lane)` of `warp`.
+    pub(super) fn of_warp(&self, warp: u64) -> Result<impl Fn(u64, u64) -> Result<u64> + '_> {
+        let base = match self.warp {
+            Some((warp_at, warp_bits)) if warp >> warp_bits == 0 => warp << warp_at,
+            Some(_) => {
+                return Err(LayoutError::invalid(
+                    format!("warp = {warp}"),
+                    "is outside the layout's warps",
+                ));
+            }
+            None => 0,
+        };
+        let ((reg_at, reg_bits), (lane_at, lane_bits)) = (self.register, self.lane);
+        let d = self.distributed;
+        Ok(move |reg: u64, lane: u64| -> Result<u64> {
+            if reg >> reg_bits != 0 || lane >> lane_bits != 0 {
+                return Err(LayoutError::invalid(
+                    format!("register {reg}, lane {lane}"),
+                    "is outside the distributed layout",
+                ));
+            }
+            let packed = d.apply_flat(base | reg << reg_at | lane << lane_at);
+            let word = if self.identity {
+                packed
+            } else {
+                self.moves
+                    .iter()
+                    .fold(0, |w, &(from, mask, to)| w | (packed >> from & mask) << to)
+            };
+            match self.table.get(word as usize) {
+                Some(&off) if off != u32::MAX => Ok(off as u64),
+                _ => Err(LayoutError::invalid(
+                    "shared layout",
+                    format!(
+                        "stores no element at tensor coordinate {:?}",
+                        d.unpack(packed)
+                    ),
+                )),
+            }
+        })
+    }
 }
 
 #[cfg(test)]
