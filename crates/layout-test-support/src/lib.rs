@@ -204,3 +204,38 @@ pub fn random_access(
     )
     .unwrap()
 }
+
+/// One kernel of `triton/hw_sm90_kernels.json` (gen_kernel_hw.py,
+/// measure_kernel_hw.sh, collect_kernel_hw.py): a kernel of the corpora
+/// under `tests/corpus/`, run once on a GPU.
+#[derive(Clone, Debug, Deserialize)]
+pub struct HwWholeKernel {
+    /// `ttgir` or `kernels`: the corpus directory under `tests/corpus/`.
+    pub corpus: String,
+    pub kernel: String,
+    /// The dump in that directory.
+    pub file: String,
+    pub num_warps: u64,
+    pub shared_bytes: u64,
+    /// Exact PTX shared-memory opcodes of the build that ran.
+    pub ptx_shared_opcodes: std::collections::BTreeMap<String, u64>,
+    /// Its SASS shared-memory opcodes (static counts).
+    pub sass_shared_opcodes: std::collections::BTreeMap<String, u64>,
+    /// `@!PT LDS RZ, [RZ]`: loads ptxas places after `cp.async.wait_group`
+    /// that never run but count as executed.
+    pub sass_never_executed_loads: u64,
+    /// Nsight Compute's counters of the one program, summed over every warp.
+    #[serde(default)]
+    pub hw: Option<std::collections::BTreeMap<String, u64>>,
+    #[serde(default)]
+    pub fault: Option<String>,
+}
+
+/// The kernels of `triton/hw_sm90_kernels.json`.
+pub fn hw_whole_kernels() -> Vec<HwWholeKernel> {
+    #[derive(Deserialize)]
+    struct Measured {
+        kernels: Vec<HwWholeKernel>,
+    }
+    typed_vectors::<Measured>("triton/hw_sm90_kernels.json").kernels
+}

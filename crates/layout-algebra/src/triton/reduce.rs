@@ -40,6 +40,15 @@ pub fn reduce_conversions(
     layout: &LinearLayout,
     axis: usize,
 ) -> Result<Vec<(LinearLayout, LinearLayout)>> {
+    Ok(rounds(layout, axis)?.0)
+}
+
+/// The conversions of the rounds and the layout the last one leaves the
+/// reduced values in (the axis one element long).
+fn rounds(
+    layout: &LinearLayout,
+    axis: usize,
+) -> Result<(Vec<(LinearLayout, LinearLayout)>, LinearLayout)> {
     let mut current = reduced_in_registers_and_lanes(layout, axis)?;
     let mut out = Vec::new();
     // Each round moves at least one warp bit of the axis into lanes.
@@ -52,7 +61,30 @@ pub fn reduce_conversions(
         out.push((current, inter));
         current = next;
     }
-    Ok(out)
+    Ok((out, current))
+}
+
+/// Where the reduced values are after the last round, as a layout of the
+/// result's dims (`result_outs`: the source's without the axis). Triton
+/// 3.9 then converts them to the result's own layout (the slice of the
+/// source along the axis) when the two differ — through shared memory
+/// like any conversion (`st.shared` + `ld.shared` after the round's), which
+/// the GPU counts as a second round trip.
+pub fn reduced_layout(
+    layout: &LinearLayout,
+    axis: usize,
+    result_outs: Vec<(DimName, u64)>,
+) -> Result<LinearLayout> {
+    let (_, last) = rounds(layout, axis)?;
+    let mut bases = last.bases();
+    for (_, list) in bases.iter_mut() {
+        for b in list.iter_mut() {
+            if axis < b.len() {
+                b.remove(axis);
+            }
+        }
+    }
+    LinearLayout::from_unpacked(bases, result_outs)
 }
 
 fn axis_size(layout: &LinearLayout, axis: usize) -> u64 {

@@ -9,7 +9,7 @@ pub mod scratch;
 
 use std::collections::HashMap;
 
-use layout_algebra::bank::{Direction, Instruction};
+use layout_algebra::bank::{Access, Direction, Instruction};
 use layout_algebra::machine::{Vendor, shared_memory_limit};
 use layout_algebra::triton::Encoding;
 use layout_syntax::Span;
@@ -558,14 +558,36 @@ impl Context<'_> {
                 };
                 let per_lane = instruction.bits_per_lane() as u64;
                 let count = (registers * bits as u64).div_ceil(per_lane).max(1);
-                let per_wavefront = (self.threads as u64 * per_lane).div_ceil(1024).max(1);
+                let access = Access {
+                    distributed: layout,
+                    shared: &buffer,
+                    element_bits: bits,
+                    instruction,
+                    direction: directions[i],
+                };
+                // The warp's requests as the hardware serves them: lanes that
+                // hold the same element (a broadcast layout) ask for one word
+                // once, which Triton's conflict measure does not see.
+                let (wavefronts, conflicts) = match layout_algebra::bank::wavefronts_by_enumeration(
+                    &access,
+                    &self.machine.banks,
+                ) {
+                    Ok(w) => (
+                        w.wavefronts,
+                        (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
+                    ),
+                    Err(_) => {
+                        let per_wavefront = (self.threads as u64 * per_lane).div_ceil(1024).max(1);
+                        (count * per_wavefront * (1 + conflicts[i]), conflicts[i])
+                    }
+                };
                 Some(InstructionCount {
                     mnemonic: instruction
                         .mnemonic(directions[i], self.vendor, bits)
                         .to_string(),
                     count,
-                    wavefronts: count * per_wavefront * (1 + conflicts[i]),
-                    conflicts: conflicts[i],
+                    wavefronts,
+                    conflicts,
                 })
             })
             .collect()
@@ -778,9 +800,20 @@ impl Context<'_> {
         let Some((_, layout)) = self.layout(first) else {
             return Vec::new();
         };
-        let Ok(steps) = layout_algebra::triton::reduce::reduce_conversions(&layout, axis) else {
+        let Ok(mut steps) = layout_algebra::triton::reduce::reduce_conversions(&layout, axis)
+        else {
             return Vec::new();
         };
+        // The reduced values go to the result's layout last, when they are
+        // not there already (a conversion of its own).
+        let results = scratch::parse_types(op.result_types());
+        if let Some((_, result)) = results.first().and_then(|t| self.layout(t))
+            && let Ok(reduced) =
+                layout_algebra::triton::reduce::reduced_layout(&layout, axis, result.out_dims())
+            && reduced != result
+        {
+            steps.push((reduced, result));
+        }
         let mut out: Vec<InstructionCount> = Vec::new();
         for (from, to) in steps {
             for t in &inputs {

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""The sm90 kernels of both kernel corpora, built to run on a GPU, one program each.
+
+Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed to build them.
+
+Command (from the repository root)::
+
+    python3 tests/vectors/triton/gen_kernel_hw.py OUT_DIR
+
+The kernels are those of ``gen_ttgir_corpus.py`` (tests/corpus/ttgir) and
+``gen_kernel_corpus.py`` (tests/corpus/kernels), compiled for sm90 exactly as those scripts
+compile them, so each cubin is the kernel whose dump the corpus holds (``check`` below compares
+their PTX shared-memory opcodes with the corpus manifest's). ``OUT_DIR`` receives one
+``.cubin`` per kernel and ``manifest.json``: for each kernel its corpus, dump file, entry name,
+number of warps, shared bytes, global scratch size, number of entry parameters, and its
+arguments in order: a pointer (element type and how to fill it) or a scalar (its value).
+
+The scalars are chosen so that every loop runs exactly once (``K = BLOCK_K``,
+``n_cols = BLOCK_N``, ``seq_len = BLOCK_N``) and every mask is full: each op then executes once
+per warp, and the GPU's shared-memory counters of one program are the sum of what layoutc
+counts for each op. ``measure_kernel_hw.sh`` runs them under Nsight Compute on the GPU
+machine; ``collect_kernel_hw.py`` writes ``hw_sm90_kernels.json``.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_ttgir_corpus as ttgir_corpus  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
+import gen_kernel_corpus as kernel_corpus  # noqa: E402
+
+from triton.backends.compiler import GPUTarget  # noqa: E402
+
+TARGET = GPUTarget("cuda", 90, 32)
+
+# Scalar arguments: one program covers the whole problem and every loop runs once.
+SCALARS = {
+    "softmax": {"in_row_stride": 1024, "out_row_stride": 1024, "n_rows": 4, "n_cols": 1024},
+    "layer_norm_fwd": {"row_stride": 1024, "n_cols": 1024, "eps": 1e-5},
+    "transpose": {"M": 64, "N": 64, "in_stride": 64, "out_stride": 64},
+    "row_sum": {"M": 16, "N": 256, "row_stride": 256},
+    "matmul_fp16": {"M": 128, "N": 128, "K": 32, "stride_am": 32, "stride_bk": 128, "stride_cm": 128},
+    "matmul_int8": {"M": 128, "N": 128, "K": 64, "stride_am": 64, "stride_bk": 128, "stride_cm": 128},
+    "matmul_fp32": {"M": 64, "N": 64, "K": 32, "stride_am": 32, "stride_bk": 64, "stride_cm": 64},
+    "matmul_fp16_tma": {"M": 128, "N": 128, "K": 32},
+    "flash_attention_fwd": {"stride_qm": 64, "stride_kn": 64, "stride_vn": 64, "stride_om": 64,
+                            "seq_len": 64, "sm_scale": 0.125},
+    "matmul_trans_b": {"K": 32, "stride_am": 32, "stride_bn": 32, "stride_cm": 128},
+    "batched_dot": {"K": 32},
+    "matmul_fp8": {"K": 64, "stride_am": 64, "stride_bk": 128, "stride_cm": 128},
+}
+
+# How a pointer argument is filled: zeros, unless the kernel reads addresses or indices from it.
+# ``pointers``: addresses of a buffer's consecutive i32 elements (pointer_table);
+# ``spread``: i, modulo the named bound, so lanes touch different histogram bins.
+FILLS = {
+    ("pointer_table", "tbl_ptr"): {"fill": "pointers"},
+    ("histogram", "x_ptr"): {"fill": "spread", "modulo": 64},
+}
+
+SHARED_OPCODE = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:ld|st|atom|red)\.shared[\w:.]*|ldmatrix[\w.]*|stmatrix[\w.]*)",
+                           re.M)
+
+
+def cases():
+    """(corpus, name, fn, signature, constexprs, divisible args, options) of every kernel."""
+    for corpus, module in (("ttgir", ttgir_corpus), ("kernels", kernel_corpus)):
+        for name, fn, sig, constexprs, div_args, options in module.CASES:
+            yield corpus, name, fn, sig, constexprs, div_args, options
+
+
+def arguments(name, sig):
+    args = []
+    for arg, ty in sig.items():
+        if ty == "constexpr":
+            continue
+        if ty.startswith("*"):
+            spec = {"name": arg, "pointer": ty[1:]}
+            spec.update(FILLS.get((name, arg), {"fill": "zeros"}))
+        else:
+            spec = {"name": arg, "scalar": ty, "value": SCALARS[name][arg]}
+        args.append(spec)
+    return args
+
+
+def opcodes(ptx):
+    counts = {}
+    for m in SHARED_OPCODE.finditer(ptx):
+        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def sass_shared_opcodes(cubin_path):
+    """Static counts of the SASS shared-memory opcodes (``LDS.128``, ``LDSM.16.M88.4``, ...), and
+    of ``@!PT LDS RZ, [RZ]``: a load ptxas places after ``cp.async.wait_group`` whose predicate
+    is never true. It moves nothing, but Nsight Compute counts it as a shared load executed."""
+    sass = subprocess.run([os.path.join(os.path.dirname(ttgir_corpus.triton.__file__), "backends", "nvidia",
+                                        "bin", "cuobjdump"), "-sass", cubin_path],
+                          check=True, capture_output=True, text=True).stdout
+    counts, never = {}, 0
+    for line in sass.splitlines():
+        m = re.search(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?((?:LDS|STS|LDSM|STSM|ATOMS)\b[\w.]*)", line)
+        if not m:
+            continue
+        counts[m.group(2)] = counts.get(m.group(2), 0) + 1
+        if (m.group(1) or "").strip() == "@!PT":
+            never += 1
+    return dict(sorted(counts.items())), never
+
+
+def main():
+    out_dir = sys.argv[1]
+    os.makedirs(out_dir, exist_ok=True)
+    ttgir_corpus._relocate_triton_library_paths()
+    kernels = []
+    for corpus, name, fn, sig, constexprs, div_args, options in cases():
+        fn.file_name = f"tests/vectors/triton/gen_{'ttgir' if corpus == 'ttgir' else 'kernel'}_corpus.py"
+        divisible = [a for a in div_args if a in fn.arg_names]
+        entry = {"corpus": corpus, "kernel": name, "file": f"{name}_sm90.ttgir",
+                 "num_warps": options["num_warps"], "args": arguments(name, sig)}
+        try:
+            k = ttgir_corpus.compile_case(fn, sig, constexprs, divisible, TARGET, options)
+        except Exception as exc:  # recorded; the kernel is not run
+            entry["compile_error"] = ttgir_corpus._short_error(exc)
+            kernels.append(entry)
+            print(f"FAIL {name}: {entry['compile_error'][:200]}", file=sys.stderr)
+            continue
+        ptx = k.asm["ptx"]
+        header = re.search(r"\.entry\s+(\w+)\s*\((.*?)\)", ptx, re.S)
+        cubin = f"{name}.cubin"
+        with open(os.path.join(out_dir, cubin), "wb") as fh:
+            fh.write(k.asm["cubin"])
+        entry.update({
+            "entry": header.group(1),
+            "params": len(re.findall(r"\.param\b", header.group(2))),
+            "shared_bytes": k.metadata.shared,
+            "global_scratch_size": getattr(k.metadata, "global_scratch_size", 0) or 0,
+            "ptx_shared_opcodes": opcodes(ptx),
+            "cubin": cubin,
+        })
+        entry["sass_shared_opcodes"], entry["sass_never_executed_loads"] = sass_shared_opcodes(
+            os.path.join(out_dir, cubin))
+        kernels.append(entry)
+        print(f"ok   {name}: shared={k.metadata.shared} {entry['ptx_shared_opcodes']}")
+    with open(os.path.join(out_dir, "manifest.json"), "w") as fh:
+        json.dump({"triton": __import__("triton").__version__, "kernels": kernels}, fh, indent=1)
+        fh.write("\n")
+
+
+if __name__ == "__main__":
+    main()
