@@ -94,7 +94,7 @@ pub fn encoding_kind(name: &str) -> Option<&'static EncodingKind> {
     ENCODING_KINDS.iter().find(|k| k.name == name)
 }
 
-const fn req(name: &'static str, ty: KeyType, doc: &'static str) -> Key {
+pub(super) const fn req(name: &'static str, ty: KeyType, doc: &'static str) -> Key {
     Key {
         name,
         ty,
@@ -103,7 +103,7 @@ const fn req(name: &'static str, ty: KeyType, doc: &'static str) -> Key {
     }
 }
 
-const fn opt(name: &'static str, ty: KeyType, doc: &'static str) -> Key {
+pub(super) const fn opt(name: &'static str, ty: KeyType, doc: &'static str) -> Key {
     Key {
         name,
         ty,
@@ -116,22 +116,22 @@ use KeyType::*;
 
 // The CTA placement of a cluster, in either of Triton's notations: the
 // older three lists, or (Triton 3.5+) `CGALayout`'s bases.
-const CGA_LAYOUT: Key = opt(
+pub(super) const CGA_LAYOUT: Key = opt(
     "CGALayout",
     Bases,
     "the CTA placement as bases: per bit of the CTA id, the tensor coordinates it moves to (Triton 3.5+)",
 );
-const CTAS_PER_CGA: Key = opt(
+pub(super) const CTAS_PER_CGA: Key = opt(
     "CTAsPerCGA",
     Ints,
     "CTAs of the cluster along each dim (with CTASplitNum and CTAOrder)",
 );
-const CTA_SPLIT_NUM: Key = opt(
+pub(super) const CTA_SPLIT_NUM: Key = opt(
     "CTASplitNum",
     Ints,
     "into how many pieces the CTAs split the tensor along each dim; the rest broadcast",
 );
-const CTA_ORDER: Key = opt(
+pub(super) const CTA_ORDER: Key = opt(
     "CTAOrder",
     Ints,
     "the order of the CTAs' dims, fastest-varying first",
@@ -140,7 +140,7 @@ const CTA_ORDER: Key = opt(
 /// Every encoding layoutc models, with its keys.
 /// The keys of the XOR-swizzled shared layouts (`swizzled_shared` and
 /// AMD's `amd_rotating_shared` take the same).
-const SWIZZLE_KEYS: &[Key] = &[
+pub(super) const SWIZZLE_KEYS: &[Key] = &[
     req(
         "vec",
         Int,
@@ -164,319 +164,19 @@ const SWIZZLE_KEYS: &[Key] = &[
 ];
 
 pub const ENCODING_KINDS: &[EncodingKind] = &[
-    EncodingKind {
-        tag: EncodingTag::Blocked,
-        name: "blocked",
-        doc: "each thread owns `sizePerThread` contiguous elements; threads and warps tile the rest in `order`",
-        keys: &[
-            req(
-                "sizePerThread",
-                Ints,
-                "elements each thread holds, per dim (contiguous along the fastest dim)",
-            ),
-            req(
-                "threadsPerWarp",
-                Ints,
-                "threads of a warp along each dim; multiplies to the warp size",
-            ),
-            req(
-                "warpsPerCTA",
-                Ints,
-                "warps along each dim; multiplies to the number of warps",
-            ),
-            req(
-                "order",
-                Ints,
-                "the dims from fastest- to slowest-varying (a permutation)",
-            ),
-            CGA_LAYOUT,
-            CTAS_PER_CGA,
-            CTA_SPLIT_NUM,
-            CTA_ORDER,
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::SwizzledShared,
-        name: "swizzled_shared",
-        doc: "shared memory with XOR swizzling: `vec` elements per phase step, `perPhase` rows per phase, `maxPhase` phases",
-        keys: SWIZZLE_KEYS,
-    },
-    EncodingKind {
-        tag: EncodingTag::NvmmaShared,
-        name: "nvmma_shared",
-        doc: "the shared layout NVIDIA's wgmma/tcgen05 read: swizzles of 32, 64 or 128 bytes",
-        keys: &[
-            req(
-                "swizzlingByteWidth",
-                Int,
-                "0, 32, 64 or 128: the width of the swizzle pattern in bytes",
-            ),
-            req("elementBitWidth", Int, "bits per element"),
-            opt(
-                "transposed",
-                Bool,
-                "whether the buffer is stored transposed (its first dim fastest)",
-            ),
-            opt(
-                "fp4Padded",
-                Bool,
-                "whether packed fp4 elements are padded as the mma's operand expects",
-            ),
-            opt(
-                "rank",
-                Int,
-                "the tensor rank the encoding is written for (default 2)",
-            ),
-            CGA_LAYOUT,
-            CTAS_PER_CGA,
-            CTA_SPLIT_NUM,
-            CTA_ORDER,
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::NvidiaMma,
-        name: "nvidia_mma",
-        doc: "the accumulator of NVIDIA's mma (version 2) or wgmma (version 3) instructions",
-        keys: &[
-            req(
-                "versionMajor",
-                Int,
-                "the tensor-core generation: 2 (mma.sync, Ampere) or 3 (wgmma, Hopper)",
-            ),
-            req(
-                "warpsPerCTA",
-                Ints,
-                "warps along each dim; multiplies to the number of warps",
-            ),
-            req(
-                "instrShape",
-                Ints,
-                "the tile one instruction computes, per dim (16x8 for mma, 16xN for wgmma)",
-            ),
-            opt(
-                "versionMinor",
-                Int,
-                "the variant within the generation (0 on current GPUs)",
-            ),
-            CGA_LAYOUT,
-            CTAS_PER_CGA,
-            CTA_SPLIT_NUM,
-            CTA_ORDER,
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::AmdMfma,
-        name: "amd_mfma",
-        doc: "the accumulator of AMD's MFMA instructions (CDNA)",
-        keys: &[
-            req(
-                "warpsPerCTA",
-                Ints,
-                "warps along each dim; multiplies to the number of warps",
-            ),
-            req(
-                "instrShape",
-                Ints,
-                "the M x N tile of one MFMA instruction (32x32 or 16x16)",
-            ),
-            opt(
-                "version",
-                Int,
-                "the MFMA generation: 1 to 4 (CDNA1 to CDNA4)",
-            ),
-            opt(
-                "versionMajor",
-                Int,
-                "older spelling of `version` (Triton before 3.4)",
-            ),
-            opt("versionMinor", Int, "older minor version; ignored"),
-            opt(
-                "isTransposed",
-                Bool,
-                "whether the result is transposed, so each thread holds consecutive elements of a row",
-            ),
-            opt(
-                "tilesPerWarp",
-                Ints,
-                "MFMA tiles each warp repeats along each dim before the next warp",
-            ),
-            opt(
-                "elementBitWidth",
-                Int,
-                "bits per result element (64 for f64 MFMA)",
-            ),
-            CGA_LAYOUT,
-            CTAS_PER_CGA,
-            CTA_SPLIT_NUM,
-            CTA_ORDER,
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::AmdWmma,
-        name: "amd_wmma",
-        doc: "the accumulator of AMD's WMMA instructions (RDNA)",
-        keys: &[
-            opt(
-                "version",
-                Int,
-                "the WMMA generation: 1 (RDNA3), 2 (RDNA4) or 3 (gfx1250)",
-            ),
-            opt("isTransposed", Bool, "whether the result is transposed"),
-            opt("isTranspose", Bool, "older spelling of `isTransposed`"),
-            opt(
-                "warpsPerCTA",
-                Ints,
-                "warps along each dim; multiplies to the number of warps",
-            ),
-            opt(
-                "ctaLayout",
-                Bases,
-                "the warps' placement as bases (`{register = ..., warp = ...}` in newer Triton)",
-            ),
-            opt(
-                "instrShape",
-                Ints,
-                "the M x N x K shape of one WMMA instruction (16x16x16 by default)",
-            ),
-            opt("rank", Int, "the tensor rank the encoding is written for"),
-            CGA_LAYOUT,
-            CTAS_PER_CGA,
-            CTA_SPLIT_NUM,
-            CTA_ORDER,
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::AmdRotatingShared,
-        name: "amd_rotating_shared",
-        doc: "AMD's shared layout whose swizzle rotates with the row",
-        keys: SWIZZLE_KEYS,
-    },
-    EncodingKind {
-        tag: EncodingTag::SharedLinear,
-        name: "shared_linear",
-        doc: "a shared layout given by its bases: `offset` (and `block`) -> dims",
-        keys: &[
-            req(
-                "offset",
-                Bases,
-                "per bit of the element offset, the tensor coordinates it moves to",
-            ),
-            req("alignment", Int, "the alignment of the buffer in bytes"),
-            opt(
-                "block",
-                Bases,
-                "per bit of the CTA id, the tensor coordinates it moves to",
-            ),
-        ],
-    },
-    // Pasted, the padding intervals are the `[32:+4]` before the braces;
-    // as a call they are the key `intervals`.
-    EncodingKind {
-        tag: EncodingTag::PaddedShared,
-        name: "padded_shared",
-        doc: "a shared layout with padding inserted after every interval of elements",
-        keys: &[
-            req(
-                "intervals",
-                Intervals,
-                "after every `interval` elements, `pad` elements of padding (powers of two)",
-            ),
-            opt(
-                "order",
-                Ints,
-                "the dims from fastest- to slowest-varying (with `shape`: a row-major-like linear part)",
-            ),
-            opt(
-                "shape",
-                Ints,
-                "the tensor shape the linear part is written for (with `order`)",
-            ),
-            opt(
-                "offset",
-                Bases,
-                "the linear part as bases: per bit of the offset, the tensor coordinates",
-            ),
-            opt(
-                "block",
-                Bases,
-                "per bit of the CTA id, the tensor coordinates it moves to",
-            ),
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::PartitionedShared,
-        name: "partitioned_shared",
-        doc: "shared memory split into partitions (not modelled for accesses)",
-        keys: &[
-            req("numPartitions", Int, "how many partitions"),
-            req("numGroups", Int, "how many groups of partitions"),
-            req("partitionDim", Int, "the dim the partitions split"),
-            req(
-                "partitionLayout",
-                Encoding,
-                "the shared layout of one partition",
-            ),
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::Slice,
-        name: "slice",
-        doc: "the parent layout without dimension `dim`",
-        keys: &[
-            req("dim", Int, "the dim the slice removes"),
-            req(
-                "parent",
-                Encoding,
-                "the layout sliced: an alias such as `#blocked` or a literal",
-            ),
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::DotOp,
-        name: "dot_op",
-        doc: "operand `opIdx` (0 = A, 1 = B) of a dot whose result has the parent layout",
-        keys: &[
-            req("opIdx", Int, "which operand of the dot: 0 for A, 1 for B"),
-            req(
-                "parent",
-                Encoding,
-                "the layout of the dot's result: an alias such as `#mma` or a literal",
-            ),
-            opt(
-                "kWidth",
-                Int,
-                "consecutive K elements each thread holds (0 for a blocked parent)",
-            ),
-        ],
-    },
-    EncodingKind {
-        tag: EncodingTag::Linear,
-        name: "linear",
-        doc: "a distributed layout given by its bases: `register`, `lane`, `warp`, `block` -> dims",
-        keys: &[
-            opt(
-                "register",
-                Bases,
-                "per bit of the register index, the tensor coordinates it moves to",
-            ),
-            opt(
-                "lane",
-                Bases,
-                "per bit of the lane id, the tensor coordinates it moves to",
-            ),
-            opt(
-                "warp",
-                Bases,
-                "per bit of the warp id, the tensor coordinates it moves to",
-            ),
-            opt(
-                "block",
-                Bases,
-                "per bit of the CTA id, the tensor coordinates it moves to",
-            ),
-            opt("shape", Ints, "the tensor shape the bases were written for"),
-        ],
-    },
+    super::blocked::KIND,
+    super::swizzled_shared::KIND,
+    super::nvmma_shared::KIND,
+    super::nvidia_mma::KIND,
+    super::amd_mfma::KIND,
+    super::amd_wmma::KIND,
+    super::amd_rotating_shared::KIND,
+    super::shared_linear::KIND,
+    super::padded_shared::KIND,
+    super::partitioned_shared::KIND,
+    super::slice::KIND,
+    super::dot_operand::KIND,
+    super::linear_encoding::KIND,
 ];
 
 #[cfg(test)]
