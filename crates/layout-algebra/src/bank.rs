@@ -46,6 +46,10 @@ pub struct BankTarget {
     /// access decides its phases. When none matches, phases are the NVIDIA
     /// rule: consecutive lanes whose requests fill one line.
     pub phases: Vec<PhaseRule>,
+    /// Whether a 64- or 128-bit load whose quads of lanes ask for at most
+    /// two addresses is served with twice the lanes per phase (NVIDIA,
+    /// measured: [`BankTarget::phases_for_quads`]).
+    pub wide_loads_merge_phases: bool,
 }
 
 /// Which way an access moves data.
@@ -118,17 +122,48 @@ impl BankTarget {
             bank_bytes: 4,
             warp_size: 32,
             phases: Vec::new(),
+            wide_loads_merge_phases: true,
         }
+    }
+
+    /// [`Self::phases_for`] when each quad of lanes (4k..4k+3) asks for
+    /// `quad_addresses` distinct vectors. Under the NVIDIA rule a load of 64
+    /// or 128 bits per lane whose quads ask for at most two is served with
+    /// twice the lanes per phase: a 64-bit load by the whole warp at once, a
+    /// 128-bit load by half-warps. Stores and 32-bit accesses keep their
+    /// phases. Measured on an H100 for every pattern of broadcast and bank
+    /// conflict in `tests/vectors/nvidia/broadcast_wavefronts.json`.
+    pub fn phases_for_quads(
+        &self,
+        access_bits: u32,
+        direction: Direction,
+        quad_addresses: u32,
+    ) -> AccessPhases {
+        let mut served = self.phases_for(access_bits, direction);
+        let nvidia_rule = self.rule(access_bits, direction).is_none();
+        let lanes = 1u32 << served.generators.len();
+        if self.wide_loads_merge_phases
+            && nvidia_rule
+            && direction == Direction::Load
+            && access_bits > self.bank_bytes * 8
+            && quad_addresses <= 2
+            && lanes < self.warp_size
+        {
+            served.generators.push(lanes);
+        }
+        served
+    }
+
+    fn rule(&self, access_bits: u32, direction: Direction) -> Option<&PhaseRule> {
+        self.phases
+            .iter()
+            .find(|r| r.bits == access_bits && r.direction.is_none_or(|d| d == direction))
     }
 
     /// How an access of `access_bits` per lane is served: the lane ids
     /// spanning the phase of lane 0, and the banks it sees.
     pub fn phases_for(&self, access_bits: u32, direction: Direction) -> AccessPhases {
-        let rule = self
-            .phases
-            .iter()
-            .find(|r| r.bits == access_bits && r.direction.is_none_or(|d| d == direction));
-        if let Some(rule) = rule {
+        if let Some(rule) = self.rule(access_bits, direction) {
             return AccessPhases {
                 generators: rule.generators.clone(),
                 banks: rule.banks.unwrap_or(self.banks),
@@ -704,6 +739,15 @@ pub fn paired_instruction(access: &Access, padding: &[(u32, u32)]) -> Result<Opt
     )
 }
 
+/// The distinct addresses a quad of lanes (4k..4k+3) asks for when lane
+/// bits 0 and 1 move the address (or the tensor coordinate, which a layout
+/// maps one to one) by `lanes[0]` and `lanes[1]`: the size of their span.
+/// A lane's vector is aligned, so lanes apart by less than a vector are
+/// the same address.
+fn quad_addresses(lanes: &[u64]) -> u32 {
+    1 << f2::rank(lanes.iter().take(2).copied())
+}
+
 /// How the requests of an access whose registers and lanes land at `c`
 /// are grouped into instructions and phases.
 fn phase_geometry(
@@ -765,7 +809,7 @@ fn phase_geometry(
     };
     let vector_regs = vector_of(c, element_bits, bits)?;
     // A lane id's offset is the XOR of its bits' lane bases.
-    let served = target.phases_for(bits, direction);
+    let served = target.phases_for_quads(bits, direction, quad_addresses(&c.lanes));
     let generators = &served.generators;
     let phase = generators
         .iter()
@@ -1281,7 +1325,7 @@ impl AccessGeometry {
     ) -> Vec<u64> {
         let lanes_of = |lanes: &[u64], bits: u32| -> Vec<u64> {
             target
-                .phases_for(bits, direction)
+                .phases_for_quads(bits, direction, quad_addresses(lanes))
                 .generators
                 .iter()
                 .map(|&g| {
@@ -1352,7 +1396,10 @@ impl AccessGeometry {
             (Some(bits), _) => {
                 let vector_bits = (bits / self.element_bits).max(1).trailing_zeros();
                 let instructions = 1u64 << regs.saturating_sub(vector_bits);
-                let served = target.phases_for(bits, direction).generators.len() as u32;
+                let served = target
+                    .phases_for_quads(bits, direction, quad_addresses(&self.lanes))
+                    .generators
+                    .len() as u32;
                 instructions << lane_bits.saturating_sub(served)
             }
             (None, Instruction::Matrix { count, trans }) => {

@@ -296,6 +296,7 @@ impl Machine {
                 bank_bytes: preset.bank_bytes,
                 warp_size: preset.threads_per_warp,
                 phases: preset.phase_rules(),
+                wide_loads_merge_phases: preset.vendor == Vendor::Nvidia,
             },
             matrix: preset.instructions,
             lds: preset.lds,

@@ -38,6 +38,7 @@ fn row_major(rows: i64, cols: i64) -> LinearLayout {
 fn gfx942() -> BankTarget {
     BankTarget {
         warp_size: 64,
+        wide_loads_merge_phases: false,
         ..BankTarget::nvidia()
     }
 }
@@ -51,6 +52,7 @@ fn gfx950() -> BankTarget {
         phases: vec![
             PhaseRule::from_lanes(64, Some(Direction::Load), &(0..32).collect::<Vec<_>>()).unwrap(),
         ],
+        wide_loads_merge_phases: false,
     }
 }
 

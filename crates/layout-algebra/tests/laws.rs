@@ -292,7 +292,7 @@ proptest! {
         }
         let direction = if load { Direction::Load } else { Direction::Store };
         let rule = PhaseRule::from_lanes(bits, Some(direction), &phase).unwrap();
-        let target = BankTarget { banks: 64, bank_bytes: 4, warp_size: 64, phases: vec![rule] };
+        let target = BankTarget { banks: 64, bank_bytes: 4, warp_size: 64, phases: vec![rule], wide_loads_merge_phases: false };
         let access = Access { distributed: &dist, shared: &smem, element_bits: 16, instruction: Instruction::LdSt { bits }, direction };
         match (wavefronts_by_rank(&access, &target), wavefronts_by_enumeration(&access, &target)) {
             (Ok(r), Ok(e)) => prop_assert_eq!(r, e),

@@ -122,6 +122,12 @@ impl TargetFacts {
             bank_bytes: self.bank_bytes.unwrap_or(4),
             warp_size: self.threads_per_warp(),
             phases: self.phases.clone(),
+            // Without a preset the machine is NVIDIA's (see `machine`).
+            wide_loads_merge_phases: self
+                .preset
+                .as_deref()
+                .and_then(preset)
+                .is_none_or(|p| p.vendor == Vendor::Nvidia),
         }
     }
 }

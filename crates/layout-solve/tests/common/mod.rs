@@ -25,6 +25,7 @@ pub fn plain_machine(banks: u32, warp_size: u32) -> Machine {
             bank_bytes: 4,
             warp_size,
             phases: Vec::new(),
+            wide_loads_merge_phases: true,
         },
         vendor: layout_algebra::machine::Vendor::Nvidia,
         matrix: layout_algebra::machine::SharedInstructions::LD_ST,
