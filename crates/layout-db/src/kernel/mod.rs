@@ -713,22 +713,26 @@ impl Context<'_> {
                 wavefronts: chunks,
                 conflicts: 0,
             });
-            let (mnemonic, count) = if walk.contiguous {
+            let (mnemonic, count, wavefronts) = if walk.contiguous {
                 let lanes = walk.axis_warps.min(128 / bits as u64);
-                (
-                    format!("ld.shared.v{lanes}.b{bits}"),
-                    chunks * walk.axis_warps / lanes,
-                )
+                let count = chunks * walk.axis_warps / lanes;
+                // Every lane reads the same partials: a broadcast, which a
+                // wide load serves in as few phases as its quads allow.
+                let served = self.machine.banks.phases_for_quads(
+                    (lanes * bits as u64) as u32,
+                    Direction::Load,
+                    1,
+                );
+                let phases = (self.threads as u64 >> served.generators.len()).max(1);
+                (format!("ld.shared.v{lanes}.b{bits}"), count, count * phases)
             } else {
-                (
-                    format!("ld.shared.b{bits}"),
-                    walk.chunks_per_block * (walk.axis_blocks * walk.axis_warps - 1),
-                )
+                let count = walk.chunks_per_block * (walk.axis_blocks * walk.axis_warps - 1);
+                (format!("ld.shared.b{bits}"), count, count)
             };
             out.push(InstructionCount {
                 mnemonic,
                 count,
-                wavefronts: count,
+                wavefronts,
                 conflicts: 0,
             });
         }
