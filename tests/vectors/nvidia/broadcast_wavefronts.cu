@@ -2,8 +2,9 @@
 // addresses (broadcast) or share banks (conflicts), on an sm90 GPU.
 // Each launch is one warp; lane l accesses the byte address XOR of the
 // pattern's five lane-bit offsets for the bits set in l, with vectors of 4, 8
-// or 16 bytes (ld/st.shared.b32, .v2.b32, .v4.b32), REPS times. Nsight Compute
-// reads the wavefronts of the launch; collect_broadcast.py divides by REPS.
+// or 16 bytes (ld/st.shared.b32, .v2.b32, .v4.b32), REPS times (ptxas may
+// keep fewer: repeated loads of one address merge). Nsight Compute reads the
+// wavefronts and instructions of the launch; collect_broadcast.py divides.
 // measure_broadcast.sh builds and runs it; broadcast_wavefronts.json is what
 // an H100 measured.
 #include <cstdio>

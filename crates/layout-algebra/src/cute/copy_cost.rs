@@ -205,6 +205,8 @@ impl CopyOffsets {
                 all_warps_ideal: 0,
             };
             for r in 0..self.rests {
+                // Up to 2^22 pairs: a caller that no longer waits stops it.
+                crate::interrupt::check()?;
                 for group in 0..values / per_instruction {
                     cost.instructions += 1;
                     // Phase key -> requests (byte address) of its lanes.
