@@ -21,6 +21,7 @@ pub mod families;
 pub mod linear;
 pub mod request;
 pub mod score;
+mod search_family;
 #[cfg(feature = "z3")]
 mod smt;
 #[cfg(feature = "z3")]
@@ -185,10 +186,6 @@ impl SwizzleSolution {
 /// a power of two).
 const MAX_BUFFER_BYTES: u64 = 256 * 1024;
 
-/// The largest share of one warp (log2 elements) the padded family is
-/// searched for: its members are counted by enumeration.
-const MAX_PADDED_WARP_BITS: usize = 15;
-
 /// Solves a swizzle request.
 pub fn solve_swizzle(
     request: &SwizzleRequest,
@@ -197,24 +194,11 @@ pub fn solve_swizzle(
     let start = Instant::now();
     validate(request)?;
     let problem = Problem::new(request)?;
-    if !request.family.is_linear() {
-        // Padded offsets are not linear: every member is counted by walking
-        // each warp's requests, which is only quick for a modest share.
-        let most = problem
-            .geometries
-            .iter()
-            .map(|g| g.registers.len() + g.lanes.len())
-            .max()
-            .unwrap_or(0);
-        if most > MAX_PADDED_WARP_BITS {
-            return Err(SolveError::Invalid(format!(
-                "one warp's share here is 2^{most} elements; the padded family is searched for shares of at most 2^{MAX_PADDED_WARP_BITS} (spread the tensor over more warps, or ask another family)"
-            )));
-        }
-    }
+    let family = search_family::of(request.family);
+    family.admits(&problem)?;
     let plans = linear::plans(&problem);
     // Padding is not linear: the bound holds for the XOR families only.
-    let linear_bound = if plans.complete && request.family.is_linear() {
+    let linear_bound = if plans.complete && family.is_linear() {
         bound::linear_bound(&problem, &plans.list)
     } else {
         None
@@ -337,35 +321,19 @@ pub fn solve_swizzle(
                 why = searched.1;
             }
         }
-        family => {
-            let mut members = match familiar_members.iter().find(|(f, _)| *f == family) {
-                Some((_, listed)) => listed.clone(),
-                None => families::members(family, &request.tensor, request.element_bits),
+        _ => {
+            let listing = search_family::Listing {
+                problem: &problem,
+                plans: &plans,
+                familiar: &familiar_members,
             };
-            // Padding over a remap: the best linear layout, padded.
-            if family == Family::Padded && request.fixed.is_empty() {
-                let mut linear_best: Option<(Candidate, Score)> = None;
-                for plan in linear::to_construct(&plans) {
-                    if let Some(map) = linear::construct(&problem, plan) {
-                        consider(Candidate::linear(map), &mut linear_best);
-                    }
-                }
-                if let Some((c, _)) = linear_best
-                    && !members.iter().any(|m| m.candidate.map == c.map)
-                {
-                    members.extend(families::padded_over(
-                        &c.map,
-                        &request.tensor,
-                        request.element_bits,
-                    ));
-                }
-            }
+            let mut members = family.members(&listing);
             let listed = members.len();
             // Branch and bound: members in order of what they cost at best
             // (one wavefront per phase at the widest vector they allow);
             // once that reaches the best found, no later member can win.
             members.sort_by_cached_key(|m| member_floor(&problem, &m.candidate));
-            let padded_floor = (!family.is_linear()).then(|| floor_within(&problem, u64::MAX));
+            let floor = family.floor(&problem);
             let elements = 1u64 << problem.tensor_bits();
             for m in members {
                 if let Some((_, b)) = &best {
@@ -375,7 +343,7 @@ pub fn solve_swizzle(
                     // At the floor nothing costs fewer wavefronts, but a
                     // member that costs as many in less memory still wins
                     // the tie: only those are scored.
-                    if padded_floor.is_some_and(|f| b.weighted <= f)
+                    if floor.is_some_and(|f| b.weighted <= f)
                         && m.candidate.scratch_elements(elements) * request.element_bits as u64 / 8
                             >= b.scratch_bytes
                     {
@@ -384,40 +352,7 @@ pub fn solve_swizzle(
                 }
                 consider(m.candidate, &mut best);
             }
-            // A padded layout may remap its offsets by any linear layout: the
-            // list is not the family. Its floor (one wavefront per phase at
-            // the widest vector any interval allows) bounds every member.
-            status = match (&best, padded_floor) {
-                (None, _) => Status::Infeasible,
-                (Some((_, b)), Some(floor)) if b.weighted > floor => Status::Feasible,
-                _ => Status::Optimal,
-            };
-            why = if let (Some((_, b)), Some(floor)) = (&best, padded_floor) {
-                if b.weighted > floor {
-                    format!(
-                        "the best of {listed} padded layouts (row- and column-major, and the best linear layout as a remap, each with every interval and pad); other remaps are not searched, and the floor of {floor} weighted wavefronts is not met"
-                    )
-                } else {
-                    format!(
-                        "meets the floor of every padded layout, whatever its remap: {floor} weighted wavefronts, one per phase at the widest vectors"
-                    )
-                }
-            } else if best.is_some() {
-                let pruned = if family == Family::Triton && request.tensor.len() > 2 {
-                    " (orders of the dims above the first 128 bytes taken once: they cannot change a wavefront)"
-                } else {
-                    ""
-                };
-                format!(
-                    "every one of the {listed} {} layouts this tensor admits was scored{pruned}; none costs fewer wavefronts",
-                    family.name()
-                )
-            } else {
-                format!(
-                    "none of the {listed} {} layouts this tensor admits can serve these accesses within the request's limits (a vector the padding splits, or sub-byte elements a byte access cannot hold, rule a layout out)",
-                    family.name()
-                )
-            };
+            (status, why) = family.outcome(listed, best.as_ref().map(|(_, s)| s), &problem);
         }
     }
     let Some((candidate, score)) = best else {
@@ -440,7 +375,12 @@ pub fn solve_swizzle(
     };
     recount(&problem, &candidate, &score)?;
     let shared = candidate.map.to_shared_layout(&request.tensor)?;
-    let notations = notations(request, &candidate, &familiar_members)?;
+    let listing = search_family::Listing {
+        problem: &problem,
+        plans: &plans,
+        familiar: &familiar_members,
+    };
+    let notations = notations(&candidate, &listing)?;
     let accesses = request
         .accesses
         .iter()
@@ -530,7 +470,7 @@ fn member_floor(problem: &Problem, candidate: &Candidate) -> u64 {
 
 /// The fewest weighted wavefronts of any layout whose vectors are at most
 /// `interval` elements (`u64::MAX`: no padding caps them).
-fn floor_within(problem: &Problem, interval: u64) -> u64 {
+pub(crate) fn floor_within(problem: &Problem, interval: u64) -> u64 {
     use layout_algebra::bank::Instruction;
     let req = problem.request;
     let eb = req.element_bits;
@@ -740,33 +680,15 @@ fn search_further(
 
 /// Every notation that writes the answer exactly.
 fn notations(
-    request: &SwizzleRequest,
     candidate: &Candidate,
-    familiar: &[(Family, Vec<families::Member>)],
+    listing: &search_family::Listing,
 ) -> Result<Vec<(String, String)>, SolveError> {
-    let mut out = Vec::new();
-    if candidate.padding.is_empty() {
-        for (family, members) in familiar {
-            if let Some(m) = members.iter().find(|m| m.candidate == *candidate) {
-                out.push((family.name().to_string(), m.notation.text()));
-            }
-        }
-        if let Some(text) = families::shared_linear_notation(&candidate.map, &request.tensor) {
-            out.push(("linear".to_string(), text));
-        }
-    } else {
-        // Padded answers come from the padded family only: the short form
-        // over a row- or column-major layout, else with the remap's bases.
-        let text = families::members(Family::Padded, &request.tensor, request.element_bits)
-            .into_iter()
-            .find(|m| m.candidate == *candidate)
-            .map(|m| m.notation.text())
-            .or_else(|| {
-                families::padded_notation(candidate, &request.tensor).map(|e| e.to_string())
-            });
-        if let Some(text) = text {
-            out.push(("padded".to_string(), text));
-        }
-    }
-    Ok(out)
+    Ok(search_family::NOTATION_ORDER
+        .into_iter()
+        .filter_map(|f| {
+            search_family::of(f)
+                .notation(candidate, listing)
+                .map(|text| (f.name().to_string(), text))
+        })
+        .collect())
 }

@@ -85,13 +85,6 @@ impl Family {
     /// request, to prefer them among equal answers and to write the answer
     /// in their notations.
     pub const FAMILIAR: [Family; 3] = [Family::Triton, Family::Nvmma, Family::Cute];
-
-    /// Whether its offsets are a GF(2) map of the tensor's bits: then the
-    /// linear plans, their lower bound and Z3's proofs apply. Padding
-    /// inserts words between rows, which no XOR map does.
-    pub fn is_linear(self) -> bool {
-        !matches!(self, Family::Padded)
-    }
 }
 
 /// Which instructions the accesses may use (CONTRACT §2 `instructions`).
