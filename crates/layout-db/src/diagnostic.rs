@@ -51,6 +51,18 @@ impl Diagnostic {
     }
 
     /// Suggests `replacement` for the text under the diagnostic's span.
+    /// The message with its notes, one per line, each after `note_prefix`
+    /// (the editor's `""`, the one-string CLI formats' `"note: "`).
+    pub fn message_with_notes(&self, note_prefix: &str) -> String {
+        let mut text = self.message.clone();
+        for n in &self.notes {
+            text.push('\n');
+            text.push_str(note_prefix);
+            text.push_str(n);
+        }
+        text
+    }
+
     pub fn with_suggestion(mut self, replacement: impl Into<String>) -> Diagnostic {
         let replacement = replacement.into();
         self.notes.push(format!("did you mean `{replacement}`?"));

@@ -26,11 +26,7 @@ pub fn diagnostics(db: &dyn Db, file: SourceFile) -> Vec<EditorDiagnostic> {
     layout_db::capped_diagnostics(&check_file(db, file).diagnostics)
         .iter()
         .map(|d| {
-            let mut message = d.message.clone();
-            for n in &d.notes {
-                message += "\n";
-                message += n;
-            }
+            let message = d.message_with_notes("");
             EditorDiagnostic {
                 span: d.span,
                 severity: d.severity,

@@ -34,7 +34,9 @@ pub mod signature_help;
 pub mod symbols;
 
 pub use layout_db::salsa::Database as Db;
-pub use layout_db::{Database, SourceFile};
+// What a front end (the language server, the command line) needs of the
+// database besides the features: one door in.
+pub use layout_db::{Database, STACK_BYTES, Severity, SourceFile, decode_source, salsa};
 pub use layout_syntax::Span;
 pub use line_index::{LineCol, LineIndex};
 
@@ -47,6 +49,20 @@ pub struct TextEdit {
 
 /// `offset` moved back to the start of the character it falls in, and
 /// into the text: callers may pass any offset.
+/// How many `solve` blocks the file has (what a check of it will run the
+/// solver for): the server reports progress when there are any.
+pub fn solve_block_count(db: &dyn Db, file: SourceFile) -> usize {
+    file.item_list(db)
+        .iter()
+        .filter(|&&item| {
+            layout_db::parse_item(db, item)
+                .item
+                .as_ref()
+                .is_some_and(|i| matches!(i.kind, layout_syntax::ItemKind::Solve { .. }))
+        })
+        .count()
+}
+
 pub(crate) fn char_floor(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {

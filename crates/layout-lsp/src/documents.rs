@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use layout_db::{Database, SourceFile};
+use layout_ide::{Database, SourceFile};
 use layout_ide::{LineCol, LineIndex};
 
 use crate::query::InFlight;
@@ -48,7 +48,7 @@ impl Documents {
             None => SourceFile::open(&mut self.db, uri.as_str().to_string(), text.clone()),
         };
         if *file.solver_timeout_ms(&self.db) != self.solver_timeout_ms {
-            use layout_db::salsa::Setter;
+            use layout_ide::salsa::Setter;
             file.set_solver_timeout_ms(&mut self.db)
                 .to(self.solver_timeout_ms);
         }
@@ -66,7 +66,7 @@ impl Documents {
     /// A new solver time limit, for the open documents and those opened
     /// later.
     pub fn set_solver_timeout(&mut self, ms: Option<u64>) {
-        use layout_db::salsa::Setter;
+        use layout_ide::salsa::Setter;
         if self.solver_timeout_ms == ms {
             return;
         }

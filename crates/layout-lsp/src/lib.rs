@@ -1,5 +1,5 @@
 //! The layoutc language server: the only crate that knows LSP. It keeps
-//! the open documents in one [`layout_db::Database`], applies edits in
+//! the open documents in one [`layout_ide::Database`], applies edits in
 //! order, answers each request on a snapshot of the database in a blocking
 //! task (salsa cancels a snapshot's queries when an edit arrives; that is
 //! an ordinary outcome, answered with `ContentModified`), and converts
@@ -22,7 +22,7 @@ pub use server::Backend;
 pub fn run_stdio() -> u8 {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .thread_stack_size(layout_db::STACK_BYTES)
+        .thread_stack_size(layout_ide::STACK_BYTES)
         .build()
         .expect("a tokio runtime");
     let shut_down = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

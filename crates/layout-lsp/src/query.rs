@@ -12,9 +12,9 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use layout_db::salsa::{CancellationToken, Cancelled, Database as _};
-use layout_db::{Database, SourceFile};
 use layout_ide::LineIndex;
+use layout_ide::salsa::{CancellationToken, Cancelled, Database as _};
+use layout_ide::{Database, SourceFile};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 
 /// What a request reads: a database snapshot and one document as it was.

@@ -153,10 +153,7 @@ impl Backend {
         let uri2 = uri.clone();
         // Checking a file with `solve` blocks runs the solver (Z3 up to its
         // time limit): the client shows that as work in progress.
-        let solves = layout_syntax::outline(&snap.text)
-            .iter()
-            .filter(|i| i.keyword == "solve")
-            .count();
+        let solves = layout_ide::solve_block_count(&snap.db, snap.file);
         let progress = if solves > 0 && self.progress.load(std::sync::atomic::Ordering::Relaxed) {
             let id = self
                 .next_result_id
@@ -209,8 +206,8 @@ fn to_lsp_diagnostic(
     Diagnostic {
         range,
         severity: Some(match d.severity {
-            layout_db::Severity::Error => DiagnosticSeverity::ERROR,
-            layout_db::Severity::Warning => DiagnosticSeverity::WARNING,
+            layout_ide::Severity::Error => DiagnosticSeverity::ERROR,
+            layout_ide::Severity::Warning => DiagnosticSeverity::WARNING,
         }),
         code: Some(NumberOrString::String(d.code.to_string())),
         code_description: d

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use layout_db::{Database, SourceFile};
 use layout_ide::LineIndex;
+use layout_ide::{Database, SourceFile};
 use tower_lsp_server::ls_types::{Range, SymbolKind, Uri};
 
 use crate::convert;
@@ -96,7 +96,7 @@ fn read_symbols(path: &Path) -> Vec<FileSymbol> {
     let Ok(bytes) = std::fs::read(path) else {
         return Vec::new();
     };
-    let (text, _) = layout_db::decode_source(bytes);
+    let (text, _) = layout_ide::decode_source(bytes);
     let mut db = Database::default();
     let file = SourceFile::open(&mut db, path.display().to_string(), text.clone());
     let index = LineIndex::new(&text);

@@ -72,26 +72,3 @@ pub fn read(path: &Path) -> Result<Source, Usage> {
     let (text, not_utf8) = layout_db::decode_source(bytes);
     Ok(Source { text, not_utf8 })
 }
-
-/// Byte offsets to 1-based lines and columns (columns in characters).
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { starts }
-    }
-
-    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
-        let offset = offset.min(text.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let col = text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
-        (line + 1, col + 1)
-    }
-}

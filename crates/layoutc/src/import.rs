@@ -14,7 +14,8 @@ use layout_syntax::lexer::Token;
 use layout_syntax::{ItemKind, Location};
 
 use crate::Usage;
-use crate::files::{self, LineIndex};
+use crate::files;
+use layout_ide::LineIndex;
 
 pub fn import(dump: &str, output: Option<&str>) -> Result<u8, Usage> {
     let files::Source { text, not_utf8 } = files::read(Path::new(dump))?;
@@ -47,7 +48,7 @@ pub fn translate(path: &str, text: &str) -> String {
             .and_then(|(_, v)| v.as_ref())
     };
     let index = LineIndex::new(text);
-    let line = |offset: usize| index.line_col(text, offset).0;
+    let line = |offset: usize| index.line_col_chars(text, offset).0;
     let where_from = |location: Option<&Location>| {
         location
             .and_then(|l| layout_db::source_position(&db, file, l))
@@ -171,7 +172,7 @@ pub fn translate_hlo(path: &str, text: &str) -> String {
         out += &format!(
             "layout a{} = xla {shape} // line {}: {logical} elements, {padded} with padding{extra}, {} bytes\n",
             seen.len(),
-            index.line_col(text, start).0,
+            index.line_col_chars(text, start).0,
             x.padded_bytes()
         );
         seen.push(shape);

@@ -4,11 +4,11 @@ use layout_db::KernelSummary;
 use layout_db::kernel::BufferKind;
 use serde_json::{Value as Json, json};
 
-use crate::files::LineIndex;
+use layout_ide::LineIndex;
 
 /// One `kernels` entry.
 pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> Json {
-    let line = |offset: usize| index.line_col(text, offset).0;
+    let line = |offset: usize| index.line_col_chars(text, offset).0;
     let ops: Vec<Json> = k
         .ops
         .iter()
@@ -85,7 +85,7 @@ fn kind_name(kind: BufferKind) -> &'static str {
 
 /// The summary as a table: one line per operation.
 pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
-    let line = |offset: usize| index.line_col(text, offset).0;
+    let line = |offset: usize| index.line_col_chars(text, offset).0;
     let mut out = format!(
         "kernel @{} (line {}{}{}): {} bytes of shared memory",
         k.name,

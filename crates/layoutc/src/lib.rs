@@ -12,7 +12,7 @@ mod import;
 mod kernels;
 mod picture;
 mod progress;
-mod render;
+mod report;
 mod show;
 mod solve_cmd;
 
@@ -284,7 +284,7 @@ fn run_command(command: Command, color: bool) -> Result<u8, Usage> {
             paths,
             format,
             section,
-        } => render::check(&paths, format, color, &section.unwrap_or_default()),
+        } => report::check(&paths, format, color, &section.unwrap_or_default()),
         Command::Show {
             file,
             name,

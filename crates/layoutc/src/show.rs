@@ -8,10 +8,11 @@ use layout_db::{NamedValue, Value};
 use layout_ide::present::{self, Limits, TABLE_LIMIT, linear_of, padded_offsets};
 use serde_json::{Value as Json, json};
 
-use crate::files::{self, LineIndex};
+use crate::files;
 use crate::kernels;
-use crate::render::{ariadne_report, check_text, diagnostic_json, source_cache, span_json};
+use crate::report::{ariadne_report, check_text, diagnostic_json, source_cache, span_json};
 use crate::{ShowFormat, Usage};
+use layout_ide::LineIndex;
 
 pub fn show(
     path: &str,
@@ -275,7 +276,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
 }
 
 fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
-    let (line, col) = index.line_col(text, nv.span.start);
+    let (line, col) = index.line_col_chars(text, nv.span.start);
     let Some(v) = &nv.value else {
         return format!("{} (line {line}:{col}): has errors\n", nv.name);
     };

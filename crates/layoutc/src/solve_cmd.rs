@@ -8,10 +8,11 @@ use layout_db::value::{SolveKind, SolveOutcome, SwizzleOutcome, TilingOutcome};
 use layout_db::{NamedValue, Value};
 use serde_json::{Value as Json, json};
 
-use crate::files::{self, LineIndex};
-use crate::render::{ariadne_report, check_text, diagnostic_json, source_cache};
+use crate::files;
+use crate::report::{ariadne_report, check_text, diagnostic_json, source_cache};
 use crate::show::linear_json;
 use crate::{ShowFormat, Usage};
+use layout_ide::LineIndex;
 use layout_ide::present::solution_text;
 
 pub fn solve(
@@ -55,7 +56,7 @@ pub fn solve(
                 out += &format!("{path}: no solve blocks\n");
             }
             for (v, s) in &solved {
-                let (line, col) = index.line_col(&checked.text, v.span.start);
+                let (line, col) = index.line_col_chars(&checked.text, v.span.start);
                 out += &format!(
                     "{} (line {line}:{col}): {}  solved in {} ms\n\n",
                     v.name,

@@ -80,6 +80,8 @@ fn each_crate_uses_only_the_crates_below_it() {
     assert!(internal("layout-syntax").is_empty());
     assert_eq!(internal("layout-solve"), BTreeSet::from(["layout-algebra"]));
     assert!(!internal("layout-ide").contains("layout-lsp"));
+    // The server reaches everything through layout-ide.
+    assert_eq!(internal("layout-lsp"), BTreeSet::from(["layout-ide"]));
     // The algebra is dependency-light: no IO, no solver, no serialisation.
     for dep in &deps["layout-algebra"] {
         assert!(

@@ -14,7 +14,7 @@ use layout_ide::picture::{self, Picture, PictureError};
 
 use crate::Usage;
 use crate::files;
-use crate::render::{ariadne_report, source_cache};
+use crate::report::{ariadne_report, source_cache};
 
 /// The format of the picture, from the output's extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

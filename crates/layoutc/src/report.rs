@@ -9,8 +9,9 @@ use layout_syntax::Span;
 use layout_syntax::dump::SectionChoice;
 use serde_json::{Value as Json, json};
 
-use crate::files::{self, LineIndex};
+use crate::files;
 use crate::{CheckFormat, Usage};
+use layout_ide::LineIndex;
 
 /// One checked file.
 pub struct Checked {
@@ -252,7 +253,7 @@ impl std::fmt::Display for Summary {
 
 /// `{"start", "end", "line", "column"}` (1-based line and column).
 pub fn span_json(text: &str, index: &LineIndex, s: Span) -> Json {
-    let (line, column) = index.line_col(text, s.start);
+    let (line, column) = index.line_col_chars(text, s.start);
     json!({"start": s.start, "end": s.end, "line": line, "column": column})
 }
 
@@ -325,9 +326,9 @@ fn sarif(checked: &[Checked]) -> Json {
     for c in checked {
         let index = LineIndex::new(&c.text);
         for d in &c.report.diagnostics {
-            let (line, col) = index.line_col(&c.text, d.span.start);
-            let (end_line, end_col) = index.line_col(&c.text, d.span.end);
-            let text = message_with_notes(d);
+            let (line, col) = index.line_col_chars(&c.text, d.span.start);
+            let (end_line, end_col) = index.line_col_chars(&c.text, d.span.end);
+            let text = d.message_with_notes("note: ");
             results.push(json!({
                 "ruleId": d.code.as_str(),
                 "ruleIndex": layout_db::Code::ALL.iter().position(|x| *x == d.code),
@@ -360,15 +361,6 @@ fn sarif(checked: &[Checked]) -> Json {
             "results": results,
         }]
     })
-}
-
-/// The message and its notes, one per line, for the one-string formats.
-fn message_with_notes(d: &Diagnostic) -> String {
-    let mut text = d.message.clone();
-    for n in &d.notes {
-        text += &format!("\nnote: {n}");
-    }
-    text
 }
 
 /// A path as a URI: a relative path as a relative reference (resolved
@@ -417,9 +409,9 @@ fn github(checked: &[Checked]) -> String {
     for c in checked {
         let index = LineIndex::new(&c.text);
         for d in &c.report.diagnostics {
-            let (line, col) = index.line_col(&c.text, d.span.start);
-            let (end_line, end_col) = index.line_col(&c.text, d.span.end);
-            let message = message_with_notes(d);
+            let (line, col) = index.line_col_chars(&c.text, d.span.start);
+            let (end_line, end_col) = index.line_col_chars(&c.text, d.span.end);
+            let message = d.message_with_notes("note: ");
             out += &format!(
                 "::{} file={},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}\n",
                 d.severity.as_str(),
