@@ -4,7 +4,7 @@
 //! facts, and the list the diagnostics go to; with the coercions of values
 //! to the algebra's types, each failing with a diagnostic in the user's
 //! terms. Builtins see only this, never the evaluator's internals
-//! (`eval::Ctx` holds a `Cx` and lends it).
+//! (`Ctx`, below, holds a `Cx` and lends it).
 
 use layout_algebra::DimName;
 use layout_algebra::LayoutError;
@@ -14,10 +14,10 @@ use layout_algebra::triton::Encoding;
 use layout_algebra::xla::XlaShape;
 use layout_syntax::Span;
 
-use crate::SourceFile;
 use crate::diagnostic::{Code, Diagnostic, Domain, code_for, mixed_radix_note};
 use crate::target::TargetFacts;
 use crate::value::{TensorLayout, Value};
+use crate::{SourceFile, SourceItem};
 
 /// Marks a failure whose diagnostic has already been recorded.
 #[derive(Debug)]
@@ -428,5 +428,30 @@ fn fit_nvmma_rank(enc: Encoding, rank: usize) -> Encoding {
             Encoding::NvmmaShared(s)
         }
         other => other,
+    }
+}
+
+/// The evaluator of one item: the context it lends builtins, and what
+/// only the evaluator needs.
+pub(crate) struct Ctx<'db> {
+    pub cx: Cx<'db>,
+    /// The name being declared (`#x` for aliases) and its span.
+    pub declaring: Option<(String, Span)>,
+    /// The item being evaluated. Its text is read only to quote a failed
+    /// check, so that a comment edit does not re-evaluate the item.
+    pub item: SourceItem,
+}
+
+impl<'db> Ctx<'db> {
+    pub fn new(db: &'db dyn salsa::Database, item: SourceItem) -> Ctx<'db> {
+        Ctx {
+            cx: Cx {
+                db,
+                file: *item.file(db),
+                diags: Vec::new(),
+            },
+            declaring: None,
+            item,
+        }
     }
 }

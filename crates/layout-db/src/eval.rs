@@ -12,37 +12,12 @@ use layout_syntax::{
 };
 
 use crate::builtins::{self, ArgValue};
-use crate::context::{Cx, R, Reported};
+use crate::context::{Ctx, R, Reported};
 use crate::diagnostic::{Code, Diagnostic, Domain, did_you_mean};
 use crate::encoding::{self, Param};
 use crate::target::{self, TargetFacts};
 use crate::value::Value;
 use crate::{DeclName, Evaluated, SourceFile, SourceItem, lookup};
-
-/// The evaluator of one item: the context it lends builtins, and what
-/// only the evaluator needs.
-pub(crate) struct Ctx<'db> {
-    pub cx: Cx<'db>,
-    /// The name being declared (`#x` for aliases) and its span.
-    pub declaring: Option<(String, Span)>,
-    /// The item being evaluated. Its text is read only to quote a failed
-    /// check, so that a comment edit does not re-evaluate the item.
-    pub item: SourceItem,
-}
-
-impl<'db> Ctx<'db> {
-    pub fn new(db: &'db dyn salsa::Database, item: SourceItem) -> Ctx<'db> {
-        Ctx {
-            cx: Cx {
-                db,
-                file: *item.file(db),
-                diags: Vec::new(),
-            },
-            declaring: None,
-            item,
-        }
-    }
-}
 
 /// Whether a `check`'s expression holds, and if not, why, in the user's
 /// words: `scratch_bytes(epilogue) is 8192, expected 0`.

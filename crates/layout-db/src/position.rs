@@ -4,7 +4,7 @@
 
 use layout_syntax::{Expr, ExprKind, Span};
 
-use crate::eval::Ctx;
+use crate::context::Ctx;
 use crate::names::for_each_expr;
 use crate::{SourceFile, SourceItem, Value, parse_item};
 

@@ -13,9 +13,9 @@ use layout_solve::{
 };
 use layout_syntax::{ExprKind, Field, Span};
 
+use crate::context::Ctx;
 use crate::context::{R, Reported};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
-use crate::eval::Ctx;
 use crate::value::{
     SolveKind, SolveOutcome, SolveTime, SwizzleOutcome, TensorLayout, TilingOutcome, Value,
 };

@@ -13,7 +13,7 @@
 use layout_algebra::bank::Direction;
 use layout_algebra::f2;
 
-use crate::linear::{Plan, line_and_word_bits, phase_spans};
+use crate::plan::{Plan, line_and_word_bits, phase_spans};
 
 use crate::score::Problem;
 

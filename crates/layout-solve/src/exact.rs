@@ -29,7 +29,7 @@ use layout_algebra::bank::{Instruction, OffsetMap};
 use layout_algebra::f2::{self, Echelon};
 
 use crate::Cancel;
-use crate::linear::Plan;
+use crate::plan::Plan;
 use crate::score::Problem;
 
 /// Nodes one plan's search may visit before it is left to Z3.
@@ -110,7 +110,7 @@ fn rules(problem: &Problem, plan: &Plan) -> Option<(Vec<AccessRule>, u32, u32)> 
             }
             Instruction::Paired { .. } | Instruction::ReadTransposed { .. } => return None,
         };
-        let these = crate::linear::word_and_bank_bits(problem, instruction, access.direction);
+        let these = crate::plan::word_and_bank_bits(problem, instruction, access.direction);
         if bits.is_some_and(|b| b != these) {
             return None;
         }

@@ -19,6 +19,7 @@ pub mod bound;
 mod exact;
 pub mod families;
 pub mod linear;
+pub mod plan;
 pub mod request;
 pub mod score;
 mod search_family;
@@ -26,6 +27,7 @@ mod search_family;
 mod smt;
 #[cfg(feature = "z3")]
 mod smt_tiling;
+mod tile_space;
 pub mod tiling;
 
 use std::sync::Arc;
@@ -432,7 +434,7 @@ pub fn solve_swizzle(
 }
 
 /// Limits no layout of the family can meet, found without a search.
-fn provably_infeasible(problem: &Problem, plans: &linear::Plans) -> Option<String> {
+fn provably_infeasible(problem: &Problem, plans: &plan::Plans) -> Option<String> {
     let req = problem.request;
     let bytes = (1u64 << problem.tensor_bits()) * req.element_bits as u64 / 8;
     if let Some(budget) = req.budget_bytes
@@ -626,7 +628,7 @@ fn recount(problem: &Problem, candidate: &Candidate, score: &Score) -> Result<()
 
 fn search_further(
     problem: &Problem,
-    plans: &linear::Plans,
+    plans: &plan::Plans,
     best: &mut Option<(Candidate, Score)>,
     request: &SwizzleRequest,
     cancel: &Cancel,
@@ -658,7 +660,7 @@ fn search_further(
             ),
         };
     }
-    let plans = &linear::Plans {
+    let plans = &plan::Plans {
         list: sweep.left,
         complete: plans.complete,
     };

@@ -9,13 +9,13 @@
 use crate::families::{self, Member};
 use crate::request::{Family, SwizzleRequest};
 use crate::score::{Candidate, Problem, Score};
-use crate::{SolveError, Status, linear};
+use crate::{SolveError, Status, linear, plan};
 
 /// What one solve knows when it lists a family: the problem, the linear
 /// plans and the lists of the families users write (built once).
 pub(crate) struct Listing<'a> {
     pub problem: &'a Problem<'a>,
-    pub plans: &'a linear::Plans,
+    pub plans: &'a plan::Plans,
     /// [`Family::FAMILIAR`] with their members (CuTe's over the request's
     /// base when it gives one).
     pub familiar: &'a [(Family, Vec<Member>)],

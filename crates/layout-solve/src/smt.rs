@@ -23,7 +23,7 @@ use layout_algebra::bank::{Instruction, OffsetMap};
 use z3::ast::{BV, Bool};
 use z3::{Context, Params, SatResult, Solver};
 
-use crate::linear::{Plan, Plans};
+use crate::plan::{Plan, Plans};
 use crate::request::SwizzleRequest;
 use crate::score::{Candidate, Problem, Score};
 use crate::{Cancel, Status};
@@ -131,7 +131,7 @@ fn segment_search(
     if g == 0 || d == 0 || g > 10 {
         return None;
     }
-    let phase = crate::linear::phase_spans(problem, plan);
+    let phase = crate::plan::phase_spans(problem, plan);
     let fixed_cost: u64 = phase.unit_cost.iter().sum();
     if max_cost < fixed_cost || max_cost - fixed_cost > i32::MAX as u64 {
         return None;
@@ -434,7 +434,7 @@ fn encode_and_check(problem: &Problem, plan: &Plan, max_cost: u64, time: Duratio
         // Conflicts of one phase, counted over the combinations.
         let phase = g.phase_vectors(instruction, access.direction, &req.machine.banks);
         let (sub, bank_high) =
-            crate::linear::word_and_bank_bits(problem, instruction, access.direction);
+            crate::plan::word_and_bank_bits(problem, instruction, access.direction);
         let unit =
             access.weight * g.ideal_wavefronts(instruction, access.direction, &req.machine.banks);
         fixed_cost += unit;

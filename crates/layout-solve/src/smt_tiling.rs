@@ -22,7 +22,7 @@ use z3::{Params, SatResult, Solver};
 use crate::Cancel;
 use crate::request::{TileSearch, TilingRequest};
 use crate::smt::interruptible;
-use crate::tiling::{TileSpace, elements_allowed};
+use crate::tile_space::{TileSpace, elements_allowed};
 
 /// Bits that hold `x`.
 fn bits(x: u64) -> u32 {

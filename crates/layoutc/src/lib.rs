@@ -10,6 +10,7 @@ mod files;
 mod fmt_cmd;
 mod import;
 mod kernels;
+mod layout_json;
 mod picture;
 mod progress;
 mod report;

@@ -3,13 +3,13 @@
 
 use std::path::PathBuf;
 
-use layout_algebra::LinearLayout;
 use layout_db::{NamedValue, Value};
 use layout_ide::present::{self, Limits, TABLE_LIMIT, linear_of, padded_offsets};
 use serde_json::{Value as Json, json};
 
 use crate::files;
 use crate::kernels;
+use crate::layout_json::linear_json;
 use crate::report::{ariadne_report, check_text, diagnostic_json, source_cache, span_json};
 use crate::{ShowFormat, Usage};
 use layout_ide::LineIndex;
@@ -105,23 +105,6 @@ pub fn show(
         }
     }
     Ok(u8::from(failed))
-}
-
-/// CONTRACT §3's `linear` object.
-pub fn linear_json(l: &LinearLayout) -> Json {
-    let ins: Vec<Json> = l
-        .bases()
-        .into_iter()
-        .map(|(name, bases)| {
-            json!({"name": name.as_str(), "size": l.in_dim_size(&name), "bases": bases})
-        })
-        .collect();
-    let outs: Vec<Json> = l
-        .out_dims()
-        .into_iter()
-        .map(|(n, s)| json!({"name": n.as_str(), "size": s}))
-        .collect();
-    json!({"ins": ins, "outs": outs})
 }
 
 fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {

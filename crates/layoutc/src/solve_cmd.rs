@@ -9,8 +9,8 @@ use layout_db::{NamedValue, Value};
 use serde_json::{Value as Json, json};
 
 use crate::files;
+use crate::layout_json::linear_json;
 use crate::report::{ariadne_report, check_text, diagnostic_json, source_cache};
-use crate::show::linear_json;
 use crate::{ShowFormat, Usage};
 use layout_ide::LineIndex;
 use layout_ide::present::solution_text;

@@ -17,9 +17,9 @@ use layout_solve::families::{Notation, cute_members_over, shared_linear_notation
 use layout_solve::{AccessReport, Family, InstructionPolicy, Status};
 use layout_syntax::Span;
 
+use crate::context::Ctx;
 use crate::context::R;
 use crate::diagnostic::Code;
-use crate::eval::Ctx;
 use crate::value::{SolveKind, SolveOutcome, SolveTime, SwizzleOutcome, TensorLayout, Value};
 
 /// One tiled copy of the block: `write = tiled_copy(...)` or `read = ...`.
