@@ -35,7 +35,16 @@ assert libs and all("layoutc.libs" in l for l in libs), libs
 print(f"layoutc {layoutc.__version__}: libz3 from the wheel ({os.path.basename(libs[0])})")
 PY
 cd tests/python
-PATH="$venv/bin:$PATH" JUPYTER_PATH="$venv/share/jupyter" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+# As on a machine without Rust: the venv first, and no directory that holds
+# cargo or rustc on the PATH.
+bare_path="$venv/bin"
+IFS=: read -ra dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+  if [ -n "$d" ] && [ ! -x "$d/cargo" ] && [ ! -x "$d/rustc" ]; then
+    bare_path="$bare_path:$d"
+  fi
+done
+PATH="$bare_path" JUPYTER_PATH="$venv/share/jupyter" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
   --ignore=test_gluon_live.py "$@"
 # The sample of the oracle needs the Triton wheel: it runs in the venv the
 # oracle sample uses (tests/ci/oracle-sample.sh), with this wheel added.
