@@ -1075,7 +1075,7 @@ pub fn padded_wavefronts_by_enumeration(
     })?;
     let mut worst: Option<Wavefronts> = None;
     for warp in 0..warps {
-        let w = count_requests(
+        let w = trace::count_wavefronts(
             &g,
             access.instruction,
             access.element_bits,
@@ -1137,7 +1137,7 @@ impl AccessGeometry {
         let mut worst: Option<Wavefronts> = None;
         for warp in 0..warps {
             let base = xor_of(&this.warps, warp);
-            let w = count_requests(
+            let w = trace::count_wavefronts(
                 &g,
                 instruction,
                 self.element_bits,
@@ -1152,34 +1152,6 @@ impl AccessGeometry {
         }
         Ok(worst.expect("at least warp 0"))
     }
-}
-
-/// Groups the requests of warp 0 (the offset of each register and lane from
-/// `offset_of`, before padding) into instructions and phases as the
-/// hardware does, and counts the distinct words each bank serves.
-fn count_requests(
-    g: &Geometry,
-    instruction: Instruction,
-    element_bits: u32,
-    target: &BankTarget,
-    padding: &[(u32, u32)],
-    bits: (u32, u32),
-    offset_of: impl Fn(u64, u64) -> Result<u64>,
-) -> Result<Wavefronts> {
-    let wavefronts = trace::count_wavefronts(
-        g,
-        instruction,
-        element_bits,
-        target,
-        padding,
-        bits,
-        offset_of,
-    )?;
-    Ok(Wavefronts {
-        instructions: g.instructions,
-        wavefronts,
-        ideal: g.passes * g.phases_per_pass,
-    })
 }
 
 /// The largest vector (in elements, at most 128 bits) in which every lane

@@ -10,7 +10,7 @@
 //! phase (a 64-bit load by the whole warp, a 128-bit one by half-warps);
 //! stores never are.
 
-mod common;
+use crate::common;
 
 use layout_algebra::bank::{
     Access, BankTarget, Direction, Instruction, trace, wavefronts_by_enumeration,

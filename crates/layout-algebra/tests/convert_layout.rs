@@ -6,7 +6,7 @@
 //! distributed shared memory loads); the conflicts of the chosen swizzle by the
 //! rank formula against the bank model's enumeration.
 
-mod common;
+use crate::common;
 
 use common::{layout_from_pairs, load};
 use layout_algebra::LinearLayout;

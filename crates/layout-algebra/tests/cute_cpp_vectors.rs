@@ -3,7 +3,7 @@
 //! CUTLASS headers (PyPI nvidia-cutlass 4.2) and records what `cute::print`
 //! prints, or the `static_assert` that refuses it. Every mismatch is reported.
 
-mod common;
+use crate::common;
 
 use common::*;
 use layout_algebra::cute::{IntTuple, Layout, SwizzledLayout, Tiler, idx2crd, idx2crd_strided};

@@ -1,7 +1,7 @@
 //! CuTe against the C++ results: tests/vectors/reference/cute/EXAMPLES.md
 //! (pycute tests and the CuTe algebra doc) and vectors_sample.json.
 
-mod common;
+use crate::common;
 
 use common::*;
 use layout_algebra::cute::{

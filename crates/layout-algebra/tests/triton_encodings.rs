@@ -1,7 +1,7 @@
 //! Triton encodings to linear layouts, against the vectors transcribed from
 //! Triton's LinearLayoutConversionsTest (tests/vectors/reference/triton).
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

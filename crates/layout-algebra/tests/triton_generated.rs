@@ -2,7 +2,7 @@
 //! tests/vectors/triton/gen_triton_vectors.py: encodings, invalid
 //! parameters, Triton's bank-conflict measure and LinearLayout operations.
 
-mod common;
+use crate::common;
 
 use common::*;
 use layout_algebra::bank::{BankTarget, bank_conflicts};

@@ -1,7 +1,7 @@
 //! Every LinearLayout operation vector from Triton's LinearLayoutTest
 //! (tests/vectors/reference/triton/ll_ops_vectors.json).
 
-mod common;
+use crate::common;
 
 use common::*;
 use layout_algebra::{DimName, LinearLayout};

@@ -1,7 +1,7 @@
 //! XLA tiled layouts against tests/vectors/reference/xla/vectors_sample.json
 //! (XLA's docs and tests) and the seed's worked examples.
 
-mod common;
+use crate::common;
 
 use common::*;
 use layout_algebra::xla::{TileDim, XlaShape, parse_layout};

@@ -2,7 +2,7 @@
 //! between its markers it equals `layout_db::builtins::markdown()`.
 //! `UPDATE_EXPECT=1` rewrites the section.
 
-const START: &str = "<!-- builtins: generated from crates/layout-db/src/builtins by `UPDATE_EXPECT=1 cargo test -p layout-db --test docs` -->\n";
+const START: &str = "<!-- builtins: generated from crates/layout-db/src/builtins by `UPDATE_EXPECT=1 cargo test -p layout-db --test all docs::` -->\n";
 const END: &str = "<!-- builtins: end -->";
 
 #[test]
@@ -27,7 +27,7 @@ fn the_function_list_of_the_language_reference_is_the_builtins_table() {
         return;
     }
     panic!(
-        "docs/language.md's function list differs from the builtins table; run UPDATE_EXPECT=1 cargo test -p layout-db --test docs\n--- generated ---\n{generated}"
+        "docs/language.md's function list differs from the builtins table; run UPDATE_EXPECT=1 cargo test -p layout-db --test all docs::\n--- generated ---\n{generated}"
     );
 }
 

@@ -11,7 +11,7 @@
 //! `own` kernel's. A kernel runs each LDS instruction once per lane, so the
 //! static count is the instructions one warp issues.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

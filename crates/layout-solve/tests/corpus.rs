@@ -4,7 +4,7 @@
 //! the same bank model), its count is confirmed by enumeration, and it is
 //! proved optimal; the pairs where it is strictly better are counted.
 
-mod common;
+use crate::common;
 
 use layout_solve::{Cancel, Family, InstructionPolicy, Status, solve_swizzle};
 

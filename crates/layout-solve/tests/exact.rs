@@ -5,7 +5,7 @@
 //! random accesses (one store, three loads) to 16x32 fp16 and 32x32 fp32
 //! tensors.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

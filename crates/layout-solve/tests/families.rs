@@ -2,7 +2,7 @@
 //! least of every member's wavefronts counted by enumeration, and Z3
 //! closes the gap where the construction cannot reach the bound.
 
-mod common;
+use crate::common;
 
 use layout_algebra::bank::Direction;
 use layout_solve::families::members;

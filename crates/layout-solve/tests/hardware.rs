@@ -11,7 +11,7 @@
 //! the warps must be the measured ones; the differences left are printed,
 //! and the count of agreements may only grow.
 
-mod common;
+use crate::common;
 
 use layout_algebra::bank::Direction;
 use layout_algebra::machine::Vendor;

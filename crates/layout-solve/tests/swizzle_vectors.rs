@@ -2,7 +2,7 @@
 //! conflict-free both ways, proved optimal, re-counted by enumeration, and
 //! never worse than Triton's own choice.
 
-mod common;
+use crate::common;
 
 use layout_solve::{Cancel, Family, InstructionPolicy, Status, solve_swizzle};
 

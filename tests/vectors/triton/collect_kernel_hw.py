@@ -11,28 +11,14 @@ build that ran, the SASS ones (and how many of its loads ptxas predicates never 
 warp (or ``fault``: the CUDA error of a kernel that did not run).
 """
 
-import csv
 import json
 import os
 import sys
 
+from collect_hw import read_rows
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_PATH = os.path.join(HERE, "hw_sm90_kernels.json")
-
-
-def read_rows(path):
-    rows, header = [], None
-    with open(path, newline="") as fh:
-        for row in csv.reader(fh):
-            if not row:
-                continue
-            if row[0] == "ID":
-                header = row
-                continue
-            if header is None or not row[0].isdigit():
-                continue  # the units row, or a message
-            rows.append(dict(zip(header, row)))
-    return rows
 
 
 def main():

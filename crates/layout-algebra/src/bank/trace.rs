@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::{Access, BankTarget, Geometry, Instruction, geometry, padded_offset};
+use super::{Access, BankTarget, Geometry, Instruction, Wavefronts, geometry, padded_offset};
 use crate::error::{LayoutError, Result};
 use crate::f2;
 
@@ -292,9 +292,10 @@ fn lane_requests(
     Ok(LaneRequests { per_lane, phase_of })
 }
 
-/// The wavefronts [`group_requests`] would sum, without keeping the
-/// requests (a 4096x4096 tensor has millions): for each phase, the busiest
-/// bank's distinct words.
+/// One warp's access counted as [`group_requests`] groups it (the offset of
+/// each register and lane from `offset_of`, before padding), without
+/// keeping the requests (a 4096x4096 tensor has millions): for each phase,
+/// the busiest bank's distinct words.
 pub(super) fn count_wavefronts(
     g: &Geometry,
     instruction: Instruction,
@@ -303,10 +304,15 @@ pub(super) fn count_wavefronts(
     padding: &[(u32, u32)],
     bits: (u32, u32),
     offset_of: impl Fn(u64, u64) -> Result<u64>,
-) -> Result<u64> {
+) -> Result<Wavefronts> {
+    let counted = |wavefronts| Wavefronts {
+        instructions: g.instructions,
+        wavefronts,
+        ideal: g.passes * g.phases_per_pass,
+    };
     if matches!(instruction, Instruction::Matrix { .. }) {
         // Eight rows per phase: the trace is as small as the count.
-        return Ok(group_requests(
+        let trace = group_requests(
             g,
             instruction,
             element_bits,
@@ -314,8 +320,8 @@ pub(super) fn count_wavefronts(
             padding,
             bits,
             offset_of,
-        )?
-        .wavefronts());
+        )?;
+        return Ok(counted(trace.wavefronts()));
     }
     let lanes = lane_requests(g, bits, &offset_of)?;
     let mut phases: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
@@ -355,7 +361,7 @@ pub(super) fn count_wavefronts(
             total += busiest;
         }
     }
-    Ok(total)
+    Ok(counted(total))
 }
 
 /// The unpadded shared offset of each element of a distributed layout, for

@@ -92,7 +92,7 @@ to the sections of this page, and `layoutc explain CODE` prints one of them.
 
 This page is printed from the registry of codes,
 `crates/layout-db/src/diagnostic/registry.rs`: edit the registry, then run
-`UPDATE_EXPECT=1 cargo test -p layout-db --test diagnostics`."##;
+`UPDATE_EXPECT=1 cargo test -p layout-db --test all diagnostics::`."##;
 
 /// docs/diagnostics.md: the preamble, then one section per code.
 pub fn documentation() -> String {
