@@ -2,7 +2,8 @@
 
 use super::keys::KeyType::{Bool, Int, Ints};
 use super::keys::{
-    CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, opt, req,
+    CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, WARPS_PER_CTA,
+    opt, req,
 };
 use super::*;
 
@@ -243,11 +244,7 @@ pub(super) const KIND: EncodingKind = EncodingKind {
     name: "amd_mfma",
     doc: "the accumulator of AMD's MFMA instructions (CDNA)",
     keys: &[
-        req(
-            "warpsPerCTA",
-            Ints,
-            "warps along each dim; multiplies to the number of warps",
-        ),
+        WARPS_PER_CTA,
         req(
             "instrShape",
             Ints,

@@ -2,7 +2,8 @@
 
 use super::keys::KeyType::{Bases, Bool, Int, Ints};
 use super::keys::{
-    CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, opt,
+    CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, Key,
+    WARPS_PER_CTA, opt,
 };
 use super::*;
 
@@ -224,11 +225,10 @@ pub(super) const KIND: EncodingKind = EncodingKind {
         ),
         opt("isTransposed", Bool, "whether the result is transposed"),
         opt("isTranspose", Bool, "older spelling of `isTransposed`"),
-        opt(
-            "warpsPerCTA",
-            Ints,
-            "warps along each dim; multiplies to the number of warps",
-        ),
+        Key {
+            required: false,
+            ..WARPS_PER_CTA
+        },
         opt(
             "ctaLayout",
             Bases,

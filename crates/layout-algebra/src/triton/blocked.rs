@@ -2,7 +2,8 @@
 
 use super::keys::KeyType::Ints;
 use super::keys::{
-    CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, req,
+    CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, WARPS_PER_CTA,
+    req,
 };
 use super::*;
 
@@ -89,11 +90,7 @@ pub(super) const KIND: EncodingKind = EncodingKind {
             Ints,
             "threads of a warp along each dim; multiplies to the warp size",
         ),
-        req(
-            "warpsPerCTA",
-            Ints,
-            "warps along each dim; multiplies to the number of warps",
-        ),
+        WARPS_PER_CTA,
         req(
             "order",
             Ints,

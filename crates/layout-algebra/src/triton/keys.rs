@@ -114,6 +114,14 @@ pub(super) const fn opt(name: &'static str, ty: KeyType, doc: &'static str) -> K
 
 use KeyType::*;
 
+// The warps of a distributed encoding, as blocked and the MMA accumulators
+// write them.
+pub(super) const WARPS_PER_CTA: Key = req(
+    "warpsPerCTA",
+    Ints,
+    "warps along each dim; multiplies to the number of warps",
+);
+
 // The CTA placement of a cluster, in either of Triton's notations: the
 // older three lists, or (Triton 3.5+) `CGALayout`'s bases.
 pub(super) const CGA_LAYOUT: Key = opt(

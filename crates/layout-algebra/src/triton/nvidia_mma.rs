@@ -2,7 +2,8 @@
 
 use super::keys::KeyType::{Int, Ints};
 use super::keys::{
-    CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, opt, req,
+    CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, WARPS_PER_CTA,
+    opt, req,
 };
 use super::*;
 
@@ -136,11 +137,7 @@ pub(super) const KIND: EncodingKind = EncodingKind {
             Int,
             "the tensor-core generation: 2 (mma.sync, Ampere) or 3 (wgmma, Hopper)",
         ),
-        req(
-            "warpsPerCTA",
-            Ints,
-            "warps along each dim; multiplies to the number of warps",
-        ),
+        WARPS_PER_CTA,
         req(
             "instrShape",
             Ints,
