@@ -13,6 +13,7 @@ use layout_syntax::{
 
 use crate::builtins::{self, ArgValue};
 use crate::context::{Ctx, R, Reported};
+use crate::costly;
 use crate::diagnostic::{Code, Diagnostic, Domain, did_you_mean};
 use crate::encoding::{self, Param};
 use crate::target::{self, TargetFacts};
@@ -702,6 +703,11 @@ impl<'db> Ctx<'db> {
                 let r = self.expr(rhs)?;
                 self.binary(*op, l, r, lhs.span, rhs.span, e.span)
             }
+            ExprKind::Call { .. } if costly::is_memoised_call(self.cx.db, self.item, e) => {
+                let outcome = costly::counting_call(self.cx.db, self.item, e.span);
+                self.cx.diags.extend(outcome.diagnostics.iter().cloned());
+                outcome.value.clone().ok_or(Reported)
+            }
             ExprKind::Call { callee, args } => self.call(callee, args, e.span),
             ExprKind::Attribute(a) => self.attribute(a, e.span),
             ExprKind::Cute(text) => self.cute(text, e.span),
@@ -1256,7 +1262,7 @@ impl<'db> Ctx<'db> {
 
     /// A call of a builtin (through its table), or a value applied to
     /// coordinates.
-    fn call(&mut self, callee: &Expr, args: &[Arg], span: Span) -> R<Value> {
+    pub(crate) fn call(&mut self, callee: &Expr, args: &[Arg], span: Span) -> R<Value> {
         if let ExprKind::Name(name) = &callee.kind {
             // A declared name shadows a builtin; an unknown one is reported
             // with the functions it resembles, before its arguments.

@@ -13,6 +13,7 @@ mod access;
 pub mod builtins;
 mod cancel;
 mod context;
+mod costly;
 pub mod diagnostic;
 mod encoding;
 mod eval;

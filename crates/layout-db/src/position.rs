@@ -113,7 +113,11 @@ pub fn evaluate_expr(db: &dyn salsa::Database, item: SourceItem, expr: &Expr) ->
 }
 
 /// The outermost expression of `item`'s tree at `span`.
-fn expr_in_tree(db: &dyn salsa::Database, item: SourceItem, span: Span) -> Option<&Expr> {
+pub(crate) fn expr_in_tree(
+    db: &dyn salsa::Database,
+    item: SourceItem,
+    span: Span,
+) -> Option<&Expr> {
     let tree = parse_item(db, item).item.as_ref()?;
     let mut found = None;
     for_each_expr(tree, &mut |e, _| {
@@ -144,9 +148,6 @@ fn evaluate_now(db: &dyn salsa::Database, item: SourceItem, expr: &Expr) -> Opti
     }
 }
 
-/// The builtins whose call counts one warp's shared-memory access.
-const ACCESS_CALLS: [&str; 3] = ["wavefronts", "bank_conflicts", "vectorisation"];
-
 /// The shared-memory access an item counts: its value when it is a pasted
 /// `local_alloc/local_store/local_load`, else the first `wavefronts(...)`,
 /// `bank_conflicts(...)` or `vectorisation(...)` call in it (`let w =
@@ -169,7 +170,7 @@ pub fn access_in_item(
         }
         if let ExprKind::Call { callee, args } = &e.kind
             && let ExprKind::Name(name) = &callee.kind
-            && ACCESS_CALLS.contains(&name.as_str())
+            && crate::costly::COUNTING_CALLS.contains(&name.as_str())
             && !matches!(
                 crate::resolve(db, file, name),
                 crate::Resolution::Declared(_)

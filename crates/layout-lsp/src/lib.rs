@@ -31,6 +31,7 @@ pub fn run_stdio() -> u8 {
         let (service, socket) =
             tower_lsp_server::LspService::build(move |client| Backend::new(client, flag))
                 .custom_method("layoutc/panicForTest", Backend::panic_for_test)
+                .custom_method("layoutc/executionsForTest", Backend::executions_for_test)
                 .finish();
         transport::serve(tokio::io::stdin(), tokio::io::stdout(), service, socket).await;
     });

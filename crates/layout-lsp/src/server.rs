@@ -7,6 +7,8 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use layout_ide::Database;
+
 use crate::convert;
 use crate::documents::Documents;
 use crate::query::{self, Snapshot};
@@ -40,13 +42,40 @@ pub struct Backend {
     shut_down: Arc<std::sync::atomic::AtomicBool>,
     /// The client's folders, for workspace symbols of unopened files.
     workspace: Mutex<Arc<crate::workspace::Workspace>>,
+    /// How many times each query ran, by name: kept only when
+    /// `LAYOUTC_LSP_TEST_HOOKS` is set, for tests of what is memoised.
+    executions: Option<Arc<Mutex<std::collections::BTreeMap<String, u64>>>>,
+}
+
+/// A database that counts each query's executions into `counts`.
+fn counting_database(counts: Arc<Mutex<std::collections::BTreeMap<String, u64>>>) -> Database {
+    Database::with_events(move |event| {
+        if let layout_ide::salsa::EventKind::WillExecute { database_key } = &event.kind {
+            let key = format!("{database_key:?}");
+            let query = key.split('(').next().unwrap_or(&key).to_string();
+            *counts
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(query)
+                .or_default() += 1;
+        }
+    })
 }
 
 impl Backend {
     pub fn new(client: Client, shut_down: Arc<std::sync::atomic::AtomicBool>) -> Backend {
+        let executions = std::env::var_os("LAYOUTC_LSP_TEST_HOOKS")
+            .map(|_| Arc::new(Mutex::new(std::collections::BTreeMap::new())));
+        let docs = Documents {
+            db: executions
+                .clone()
+                .map(counting_database)
+                .unwrap_or_default(),
+            ..Documents::default()
+        };
         Backend {
             client,
-            docs: Arc::new(Mutex::new(Documents::default())),
+            docs: Arc::new(Mutex::new(docs)),
             tokens: Default::default(),
             next_result_id: Default::default(),
             progress: Default::default(),
@@ -55,6 +84,7 @@ impl Backend {
             snippets: Default::default(),
             shut_down,
             workspace: Default::default(),
+            executions,
         }
     }
 
@@ -141,6 +171,15 @@ impl Backend {
             panic!("a deliberate panic for a test")
         })
         .await
+    }
+
+    /// `layoutc/executionsForTest`: how many times each query has run in
+    /// this server, by name (only when `LAYOUTC_LSP_TEST_HOOKS` is set).
+    pub async fn executions_for_test(&self) -> Result<std::collections::BTreeMap<String, u64>> {
+        match &self.executions {
+            Some(counts) => Ok(counts.lock().unwrap_or_else(|e| e.into_inner()).clone()),
+            None => Err(tower_lsp_server::jsonrpc::Error::method_not_found()),
+        }
     }
 
     /// Checks the document and publishes its diagnostics, unless a newer

@@ -2,6 +2,8 @@
 //! `tests/vectors/` (made by the real systems, beside their generators),
 //! read one way, and the layouts in them as the algebra's values.
 
+pub mod lsp_client;
+
 use layout_algebra::{DimName, LinearLayout};
 use serde::Deserialize;
 use serde_json::Value;

@@ -4,183 +4,27 @@
 //! answered with an error, no example crashes any feature, and no frame a
 //! client can send ends the session.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use layout_test_support::lsp_client::{Client, URI, frame, pos, wait};
 use serde_json::{Value, json};
 
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    incoming: Receiver<Value>,
-    next_id: i64,
-    /// Notifications seen while waiting for responses.
-    notifications: Vec<Value>,
+const LAYOUTC: &str = env!("CARGO_BIN_EXE_layoutc");
+
+/// A server with no client capabilities.
+fn start() -> Client {
+    Client::start(LAYOUTC)
 }
 
-const URI: &str = "file:///tmp/test.lay";
-const TIMEOUT: Duration = Duration::from_secs(60);
-
-impl Client {
-    fn start() -> Client {
-        Client::start_with(json!({"capabilities": {}}))
-    }
-
-    /// A server initialized with `params` (capabilities, processId).
-    fn start_with(params: Value) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_layoutc"))
-            .arg("lsp")
-            .env("LAYOUTC_LSP_TEST_HOOKS", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("layoutc lsp starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, incoming) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = None;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(n) = line.strip_prefix("Content-Length: ") {
-                        length = n.parse::<usize>().ok();
-                    }
-                }
-                let mut body = vec![0; length.expect("a Content-Length header")];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut client = Client {
-            child,
-            stdin,
-            incoming,
-            next_id: 1,
-            notifications: Vec::new(),
-        };
-        client.request("initialize", params);
-        client.notify("initialized", json!({}));
-        client
-    }
-
-    fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Bytes as they are, for frames no well-behaved client sends.
-    fn send_raw(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// The whole response (`result` or `error`).
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.incoming.recv_timeout(left) {
-                Ok(m) if m["id"] == json!(id) && m.get("method").is_none() => return m,
-                Ok(m) if m.get("id").is_some() && m.get("method").is_some() => {
-                    // A request from the server (progress, configuration).
-                    let reply = json!({"jsonrpc": "2.0", "id": m["id"], "result": null});
-                    self.send(reply);
-                }
-                Ok(m) => self.notifications.push(m),
-                Err(RecvTimeoutError::Timeout) => panic!("no answer to {method} in {TIMEOUT:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("the server died during {method}"),
-            }
-        }
-    }
-
-    /// The text of the hover at `line`, `character` of `uri`.
-    fn hover_text(&mut self, uri: &str, line: usize, character: usize) -> String {
-        let hover = self.request(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri}, "position": pos(line, character)}),
-        );
-        hover["result"]["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    /// Waits for the diagnostics of `version`.
-    fn diagnostics(&mut self, version: i64) -> Value {
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            if let Some(p) = self.notifications.iter().find(|n| {
-                n["method"] == "textDocument/publishDiagnostics"
-                    && n["params"]["version"] == json!(version)
-            }) {
-                return p["params"]["diagnostics"].clone();
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.incoming.recv_timeout(left) {
-                Ok(m) => self.notifications.push(m),
-                Err(e) => panic!("no diagnostics for version {version}: {e:?}"),
-            }
-        }
-    }
-
-    fn open(&mut self, uri: &str, text: &str) {
-        self.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "lay", "version": 1, "text": text}}),
-        );
-    }
-
-    fn shutdown(mut self) {
-        let r = self.request("shutdown", Value::Null);
-        assert!(r.get("error").is_none(), "{r}");
-        self.notify("exit", Value::Null);
-        let status = wait(&mut self.child);
-        assert!(status.success(), "layoutc lsp exited with {status}");
-    }
-}
-
-fn wait(child: &mut Child) -> std::process::ExitStatus {
-    let deadline = Instant::now() + TIMEOUT;
-    loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            return s;
-        }
-        assert!(Instant::now() < deadline, "the server did not exit");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-fn pos(line: usize, character: usize) -> Value {
-    json!({"line": line, "character": character})
+/// A server initialized with `params`.
+fn start_with(params: Value) -> Client {
+    Client::start_with(LAYOUTC, params)
 }
 
 #[test]
 fn a_burst_of_200_incremental_edits_lands_in_order() {
-    let mut c = Client::start();
+    let mut c = start();
     c.open(URI, "let v0 = 0\n");
     // Each edit appends a line where only the previous edits put text: an
     // edit applied out of order would land on the wrong line.
@@ -230,7 +74,7 @@ fn a_burst_of_200_incremental_edits_lands_in_order() {
 
 #[test]
 fn positions_are_utf16_code_units_on_lines_with_non_ascii_text() {
-    let mut c = Client::start();
+    let mut c = start();
     let line1 = r#"check "é𝔽" != "x" and n == 3 // ü"#;
     let text = format!("let n = 3\n{line1}\ncheck \"𝔽\" == nope\n");
     c.open(URI, &text);
@@ -288,7 +132,7 @@ fn positions_are_utf16_code_units_on_lines_with_non_ascii_text() {
 
 #[test]
 fn a_panic_in_one_request_is_an_error_answer_and_the_server_goes_on() {
-    let mut c = Client::start();
+    let mut c = start();
     c.open(URI, "let n = 3\n");
     let r = c.request("layoutc/panicForTest", Value::Null);
     assert_eq!(r["error"]["code"], json!(-32603), "{r}");
@@ -304,7 +148,7 @@ fn a_panic_in_one_request_is_an_error_answer_and_the_server_goes_on() {
 
 #[test]
 fn semantic_token_deltas_rebuild_the_full_tokens() {
-    let mut c = Client::start();
+    let mut c = start();
     c.open(URI, "let n = 3\nlet m = n * 2 // twice\ncheck m == 6\n");
     let full = c.request(
         "textDocument/semanticTokens/full",
@@ -370,7 +214,7 @@ fn every_feature_at_random_places_of_every_example_answers() {
         .collect();
     paths.sort();
     assert!(paths.len() >= 10);
-    let mut c = Client::start();
+    let mut c = start();
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut random = move |n: usize| {
         seed ^= seed << 13;
@@ -443,7 +287,7 @@ fn every_feature_at_random_places_of_every_example_answers() {
 #[test]
 fn a_long_solve_never_blocks_hovers_or_edits() {
     let text = "let n = 1\n\nsolve hard {\n    kind = tiling\n    array = xla f32[10007,10009,997]\n    tile_multiple = [1, 1, 1]\n    min_tile_elements = 1000000\n    max_tile_elements = 4000000\n    timeout = 60000\n}\n";
-    let mut c = Client::start();
+    let mut c = start();
     let started = Instant::now();
     c.open(URI, text);
     std::thread::sleep(Duration::from_millis(500));
@@ -472,16 +316,78 @@ fn a_long_solve_never_blocks_hovers_or_edits() {
     c.shutdown();
 }
 
-/// An LSP frame around `body`, whatever the body is.
-fn frame(body: &[u8]) -> Vec<u8> {
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body);
-    out
+/// The costly check of docs/performance.md: `bank_conflicts` over every
+/// element of a padded 4096x4096 tensor, for each of four warps.
+const COSTLY: &str = include_str!("../../../benches/padded_4096.lay");
+
+/// The count is made once for the check, and the hover on it, the inlay
+/// hints beside it (asked twice) and an edit of another line read that
+/// count: the query that counts runs once in the whole session.
+#[test]
+fn a_costly_count_is_made_once_for_the_check_its_hovers_and_its_hints() {
+    let mut c = start();
+    c.open(URI, COSTLY);
+    assert_eq!(c.diagnostics(1), json!([]), "the check holds: 31 ways");
+    assert_eq!(c.executions("counting_call"), 1);
+    let check_line = COSTLY.lines().position(|l| l.starts_with("check")).unwrap();
+    for _ in 0..2 {
+        let labels = c.inlay_labels(URI);
+        assert!(labels.contains("31"), "{labels}");
+    }
+    let hover = c.hover_text(URI, check_line, 0);
+    assert!(hover.contains("31"), "{hover}");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2},
+               "contentChanges": [{"range": {"start": pos(0, 0), "end": pos(0, 0)},
+                                   "text": "// an edit elsewhere\n"}]}),
+    );
+    assert_eq!(c.diagnostics(2), json!([]));
+    assert!(c.inlay_labels(URI).contains("31"));
+    assert_eq!(c.executions("counting_call"), 1);
+    c.shutdown();
+}
+
+/// Edits that arrive while the costly check counts stop that count: the
+/// diagnostics of the last text come about one count after the last edit,
+/// not after one count per edit (each edit's count would otherwise run to
+/// its end before the next edit could be applied).
+#[test]
+fn edits_during_a_costly_check_stop_it() {
+    let mut c = start();
+    let opened = Instant::now();
+    c.open(URI, COSTLY);
+    assert_eq!(c.diagnostics(1), json!([]));
+    let one_count = opened.elapsed();
+    let first_edit = Instant::now();
+    for version in 2..=6 {
+        let expected = if version == 6 { 30 } else { 30 + version };
+        let text = COSTLY.replace("== 31", &format!("== {expected}"));
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": version},
+                   "contentChanges": [{"text": text}]}),
+        );
+        std::thread::sleep(one_count / 10);
+    }
+    let last = c.diagnostics(6);
+    let waited = first_edit.elapsed();
+    assert_eq!(last.as_array().map(Vec::len), Some(1), "{last}");
+    assert!(
+        last[0]["message"].as_str().unwrap().contains("31"),
+        "{last}"
+    );
+    // Five counts run to their end would take five times one count.
+    assert!(
+        waited < one_count * 3,
+        "the last diagnostics took {waited:?}, one count {one_count:?}"
+    );
+    c.shutdown();
 }
 
 #[test]
 fn no_frame_a_client_can_send_ends_the_session() {
-    let mut c = Client::start();
+    let mut c = start();
     c.open(URI, "let n = 3\n");
     let bad: [(&[u8], i64); 6] = [
         (b"{\"bad json", -32700),
@@ -537,7 +443,7 @@ fn no_frame_a_client_can_send_ends_the_session() {
 
 #[test]
 fn a_deeply_nested_document_is_a_diagnostic_not_a_crash() {
-    let mut c = Client::start();
+    let mut c = start();
     let deep = format!(
         "let a = {}1{}\nlet b = {}true\nlet c = 1\n",
         "(".repeat(10_000),
@@ -559,7 +465,7 @@ fn a_deeply_nested_document_is_a_diagnostic_not_a_crash() {
 
 #[test]
 fn exit_without_shutdown_is_status_1() {
-    let mut c = Client::start();
+    let mut c = start();
     c.notify("exit", Value::Null);
     assert_eq!(wait(&mut c.child).code(), Some(1));
 }
@@ -570,7 +476,7 @@ fn the_server_exits_when_its_client_process_is_gone() {
         return;
     }
     let mut parent = Command::new("sleep").arg("60").spawn().unwrap();
-    let mut c = Client::start_with(json!({"capabilities": {}, "processId": parent.id()}));
+    let mut c = start_with(json!({"capabilities": {}, "processId": parent.id()}));
     parent.kill().unwrap();
     parent.wait().unwrap();
     assert_eq!(wait(&mut c.child).code(), Some(1));
@@ -578,7 +484,7 @@ fn the_server_exits_when_its_client_process_is_gone() {
 
 #[test]
 fn a_plain_text_client_gets_plain_text_hovers() {
-    let mut c = Client::start_with(json!({"capabilities": {
+    let mut c = start_with(json!({"capabilities": {
         "textDocument": {"hover": {"contentFormat": ["plaintext"]}}
     }}));
     c.open(URI, "let n = 3\n");
@@ -598,7 +504,7 @@ fn a_plain_text_client_gets_plain_text_hovers() {
 
 #[test]
 fn the_clients_solver_time_limit_replaces_each_blocks() {
-    let mut c = Client::start_with(json!({
+    let mut c = start_with(json!({
         "capabilities": {},
         "initializationOptions": {"solverTimeoutMs": 50}
     }));
@@ -633,7 +539,7 @@ fn the_clients_solver_time_limit_replaces_each_blocks() {
 
 #[test]
 fn code_actions_read_the_range_the_diagnostics_and_only() {
-    let mut c = Client::start();
+    let mut c = start();
     let text = "layout acc = identity_1d(4, \"i\", \"o\")\nlayout blocked = acc\ncheck size(acd) == 4\ncheck size(blocekd) == 4\n";
     c.open(URI, text);
     let diagnostics = c.diagnostics(1);
@@ -693,7 +599,7 @@ fn absolute_tokens(data: &Value) -> Vec<[u64; 4]> {
 
 #[test]
 fn a_range_of_semantic_tokens_is_the_full_tokens_of_those_lines() {
-    let mut c = Client::start();
+    let mut c = start();
     let text =
         "let n = 3\nlet m = n * 2 // twice\ncheck m == 6\nsolve s {\n    kind = swizzle\n}\n";
     c.open(URI, text);
@@ -719,7 +625,7 @@ fn a_loc_goes_to_its_definition_and_to_the_python_line_it_names() {
         .canonicalize()
         .unwrap();
     let root_uri = format!("file://{}", root.display());
-    let mut c = Client::start_with(json!({"capabilities": {}, "rootUri": root_uri}));
+    let mut c = start_with(json!({"capabilities": {}, "rootUri": root_uri}));
     let dump = root.join("tests/corpus/ttgir/flash_attention_fwd_sm90.ttgir");
     let text = std::fs::read_to_string(&dump).unwrap();
     let uri = format!("file://{}", dump.display());
@@ -753,7 +659,7 @@ fn a_loc_goes_to_its_definition_and_to_the_python_line_it_names() {
 #[test]
 fn completion_sorts_and_gives_snippets_to_clients_that_expand_them() {
     let ask = |snippets: bool| {
-        let mut c = Client::start_with(json!({"capabilities": {"textDocument": {"completion": {
+        let mut c = start_with(json!({"capabilities": {"textDocument": {"completion": {
             "completionItem": {"snippetSupport": snippets}
         }}}}));
         c.open(URI, "#b = #ttg.\n");
