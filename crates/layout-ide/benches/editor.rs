@@ -7,29 +7,7 @@
 use std::time::{Duration, Instant};
 
 use layout_db::{Database, SourceFile, check_file};
-
-/// Ten lines per block, 500 blocks.
-fn file(blocks: usize) -> String {
-    let mut s = String::from(
-        "module attributes {\"ttg.num-warps\" = 4 : i32, \"ttg.threads-per-warp\" = 32 : i32}\n",
-    );
-    for i in 0..blocks {
-        s += &format!(
-            "#b{i} = #ttg.blocked<{{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}}>\n\
-             layout t{i} = tensor<64x64xf16, #b{i}>\n\
-             let n{i} = {i}\n\
-             let m{i} = n{i} * 2\n\
-             check m{i} == {}\n\
-             layout c{i} = cute (4,8):(8,1)\n\
-             check size(t{i}) == 4096\n\
-             layout l{i} = compose(identity_1d(8, \"x\", \"y\"), identity_1d(8, \"y\", \"z\"))\n\
-             check t{i}(register = 1) == (dim0 = 0, dim1 = 1)\n\
-             // block {i}\n",
-            2 * i
-        );
-    }
-    s
-}
+use layout_test_support::specs::editor_file as file;
 
 fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration) {
     samples.sort();

@@ -3,6 +3,7 @@
 //! read one way, and the layouts in them as the algebra's values.
 
 pub mod lsp_client;
+pub mod specs;
 
 use layout_algebra::{DimName, LinearLayout};
 use serde::Deserialize;

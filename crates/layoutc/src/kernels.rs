@@ -2,78 +2,69 @@
 
 use layout_db::KernelSummary;
 use layout_db::kernel::BufferKind;
-use serde_json::{Value as Json, json};
+
+use crate::json_schema as schema;
 
 use layout_ide::LineIndex;
 
 /// One `kernels` entry.
-pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> Json {
+pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::Kernel {
     let line = |offset: usize| index.line_col_chars(text, offset).0;
-    let ops: Vec<Json> = k
+    let ops = k
         .ops
         .iter()
-        .map(|o| {
-            let mut j = json!({
-                "line": line(o.span.start),
-                "op": o.op,
-                "kind": kind_name(o.kind),
-                "shared_bytes": o.shared_bytes,
-                "offset": o.offset,
-                "instructions": o.instructions.iter().map(|i| json!({
-                    "mnemonic": i.mnemonic,
-                    "count": i.count,
-                    "wavefronts": i.wavefronts,
-                    "conflicts": i.conflicts,
-                })).collect::<Vec<_>>(),
-            });
-            if let Some((offset, size)) = o.recorded {
-                j["triton_offset"] = json!(offset);
-                if let Some(size) = size {
-                    j["triton_size"] = json!(size);
-                }
-            }
-            j
+        .map(|o| schema::KernelOp {
+            line: line(o.span.start),
+            op: o.op.clone(),
+            kind: kind_name(o.kind),
+            shared_bytes: o.shared_bytes,
+            offset: o.offset,
+            instructions: o
+                .instructions
+                .iter()
+                .map(|i| schema::Instruction {
+                    mnemonic: i.mnemonic.clone(),
+                    count: i.count,
+                    wavefronts: i.wavefronts,
+                    conflicts: i.conflicts,
+                })
+                .collect(),
+            triton_offset: o.recorded.map(|(offset, _)| offset),
+            triton_size: o.recorded.and_then(|(_, size)| size),
         })
         .collect();
-    let mut j = json!({
-        "name": k.name,
-        "line": line(k.span.start),
-        "target": k.target,
-        "num_warps": k.num_warps,
-        "shared_bytes": k.shared_bytes,
-        "ops": ops,
-    });
-    if let Some(recorded) = k.recorded_shared_bytes {
-        j["triton_shared_bytes"] = json!(recorded);
+    let has_tensor_memory = !k.tensor_memory.is_empty();
+    schema::Kernel {
+        name: k.name.clone(),
+        line: line(k.span.start),
+        target: k.target.clone(),
+        num_warps: k.num_warps,
+        shared_bytes: k.shared_bytes,
+        ops,
+        triton_shared_bytes: k.recorded_shared_bytes,
+        shared_limit: k.limit,
+        complete: (!k.complete).then_some(false),
+        tensor_memory_columns: has_tensor_memory.then(|| k.tensor_memory_columns()),
+        tensor_memory: has_tensor_memory.then(|| {
+            k.tensor_memory
+                .iter()
+                .map(|t| schema::TensorMemory {
+                    line: line(t.span.start),
+                    columns: t.columns,
+                    triton_column: t.recorded_column,
+                })
+                .collect()
+        }),
+        unmeasured: (!k.unmeasured.is_empty()).then(|| {
+            k.unmeasured
+                .iter()
+                .map(|(span, op)| schema::Unmeasured {
+                    line: line(span.start),
+                    op: op.to_string(),
+                })
+                .collect()
+        }),
     }
-    if let Some(limit) = k.limit {
-        j["shared_limit"] = json!(limit);
-    }
-    if !k.complete {
-        j["complete"] = json!(false);
-    }
-    if !k.tensor_memory.is_empty() {
-        j["tensor_memory_columns"] = json!(k.tensor_memory_columns());
-        j["tensor_memory"] = k
-            .tensor_memory
-            .iter()
-            .map(|t| {
-                let mut e = json!({"line": line(t.span.start), "columns": t.columns});
-                if let Some(c) = t.recorded_column {
-                    e["triton_column"] = json!(c);
-                }
-                e
-            })
-            .collect();
-    }
-    if !k.unmeasured.is_empty() {
-        j["unmeasured"] = k
-            .unmeasured
-            .iter()
-            .map(|(span, op)| json!({"line": line(span.start), "op": op}))
-            .collect();
-    }
-    j
 }
 
 fn kind_name(kind: BufferKind) -> &'static str {

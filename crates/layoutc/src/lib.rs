@@ -9,11 +9,13 @@
 mod files;
 mod fmt_cmd;
 mod import;
+mod json_schema;
 mod kernels;
 mod layout_json;
 mod picture;
 mod progress;
 mod report;
+mod sarif;
 mod show;
 mod solve_cmd;
 

@@ -7,9 +7,9 @@ use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
 use layout_db::{Database, Diagnostic, FileReport, Severity, SourceFile, check_file};
 use layout_syntax::Span;
 use layout_syntax::dump::SectionChoice;
-use serde_json::{Value as Json, json};
 
 use crate::files;
+use crate::json_schema as schema;
 use crate::{CheckFormat, Usage};
 use layout_ide::LineIndex;
 
@@ -133,7 +133,7 @@ pub fn check(
         ),
         CheckFormat::Sarif => crate::outln!(
             "{}",
-            serde_json::to_string_pretty(&sarif(&checked)).expect("JSON")
+            serde_json::to_string_pretty(&crate::sarif::log(&checked)).expect("JSON")
         ),
         CheckFormat::Github => crate::out!("{}", github(&checked)),
     }
@@ -252,43 +252,50 @@ impl std::fmt::Display for Summary {
 }
 
 /// `{"start", "end", "line", "column"}` (1-based line and column).
-pub fn span_json(text: &str, index: &LineIndex, s: Span) -> Json {
+pub fn span_json(text: &str, index: &LineIndex, s: Span) -> schema::Span {
     let (line, column) = index.line_col_chars(text, s.start);
-    json!({"start": s.start, "end": s.end, "line": line, "column": column})
+    schema::Span {
+        start: s.start,
+        end: s.end,
+        line,
+        column,
+    }
 }
 
-pub fn diagnostic_json(text: &str, index: &LineIndex, d: &Diagnostic) -> Json {
-    let mut j = json!({
-        "severity": d.severity.as_str(),
-        "code": d.code.as_str(),
-        "message": d.message,
-        "span": span_json(text, index, d.span),
-    });
-    if !d.notes.is_empty() {
-        j["notes"] = json!(d.notes);
+pub fn diagnostic_json(text: &str, index: &LineIndex, d: &Diagnostic) -> schema::Diagnostic {
+    schema::Diagnostic {
+        severity: d.severity.as_str(),
+        code: d.code.as_str(),
+        message: d.message.clone(),
+        span: span_json(text, index, d.span),
+        notes: d.notes.clone(),
+        labels: d
+            .labels
+            .iter()
+            .map(|(s, m)| schema::Label {
+                message: m.clone(),
+                span: span_json(text, index, *s),
+            })
+            .collect(),
     }
-    if !d.labels.is_empty() {
-        j["labels"] = Json::Array(
-            d.labels
-                .iter()
-                .map(|(s, m)| json!({"message": m, "span": span_json(text, index, *s)}))
-                .collect(),
-        );
-    }
-    j
 }
 
-fn json_report(checked: &[Checked]) -> Json {
-    let files: Vec<Json> = checked
+fn json_report(checked: &[Checked]) -> schema::CheckOutput {
+    let files = checked
         .iter()
         .map(|c| {
             let index = LineIndex::new(&c.text);
-            json!({
-                "file": c.path.display().to_string(),
-                "checks": c.report.checks,
-                "checks_passed": c.report.checks_passed,
-                "diagnostics": c.report.diagnostics.iter().map(|d| diagnostic_json(&c.text, &index, d)).collect::<Vec<_>>(),
-            })
+            schema::CheckedFile {
+                file: c.path.display().to_string(),
+                checks: c.report.checks,
+                checks_passed: c.report.checks_passed,
+                diagnostics: c
+                    .report
+                    .diagnostics
+                    .iter()
+                    .map(|d| diagnostic_json(&c.text, &index, d))
+                    .collect(),
+            }
         })
         .collect();
     let errors: usize = checked
@@ -301,98 +308,7 @@ fn json_report(checked: &[Checked]) -> Json {
                 .count()
         })
         .sum();
-    json!({"files": files, "errors": errors})
-}
-
-/// SARIF 2.1.0: one run, one rule per diagnostic code.
-fn sarif(checked: &[Checked]) -> Json {
-    let rules: Vec<Json> = layout_db::Code::ALL
-        .iter()
-        .map(|c| {
-            let help = c.explanation();
-            // The explanation is the documentation's first paragraph.
-            let full = help.split("\n\n").next().unwrap_or(help).replace('\n', " ");
-            json!({
-                "id": c.as_str(),
-                "name": c.title(),
-                "shortDescription": {"text": c.title()},
-                "fullDescription": {"text": full},
-                "help": {"text": help, "markdown": help},
-                "helpUri": format!("https://github.com/layoutc/layoutc/blob/main/docs/diagnostics.md#{}", c.as_str().to_lowercase()),
-            })
-        })
-        .collect();
-    let mut results = Vec::new();
-    for c in checked {
-        let index = LineIndex::new(&c.text);
-        for d in &c.report.diagnostics {
-            let (line, col) = index.line_col_chars(&c.text, d.span.start);
-            let (end_line, end_col) = index.line_col_chars(&c.text, d.span.end);
-            let text = d.message_with_notes("note: ");
-            results.push(json!({
-                "ruleId": d.code.as_str(),
-                "ruleIndex": layout_db::Code::ALL.iter().position(|x| *x == d.code),
-                "level": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
-                "message": {"text": text},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri(&c.path)},
-                        "region": {
-                            "startLine": line, "startColumn": col,
-                            "endLine": end_line, "endColumn": end_col,
-                            "byteOffset": d.span.start, "byteLength": d.span.end - d.span.start,
-                        }
-                    }
-                }],
-            }));
-        }
-    }
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "layoutc",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/layoutc/layoutc",
-                "rules": rules,
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }]
-    })
-}
-
-/// A path as a URI: a relative path as a relative reference (resolved
-/// against the repository by code scanning), an absolute one as a `file://`
-/// URI (SARIF forbids a relative reference that starts with `/`).
-fn uri(path: &std::path::Path) -> String {
-    if path.is_absolute()
-        && let Ok(url) = url::Url::from_file_path(path)
-    {
-        return url.to_string();
-    }
-    // A relative reference: each segment percent-encoded as a URI path
-    // segment, `/` between them.
-    const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-        .add(b' ')
-        .add(b'"')
-        .add(b'#')
-        .add(b'%')
-        .add(b'<')
-        .add(b'>')
-        .add(b'?')
-        .add(b'`')
-        .add(b'{')
-        .add(b'}')
-        .add(b'/')
-        .add(b'\\');
-    let s = path.display().to_string().replace('\\', "/");
-    let s = s.strip_prefix("./").unwrap_or(&s);
-    s.split('/')
-        .map(|segment| percent_encoding::utf8_percent_encode(segment, SEGMENT).to_string())
-        .collect::<Vec<_>>()
-        .join("/")
+    schema::CheckOutput { files, errors }
 }
 
 /// `::error file=...,line=...::message` lines for GitHub Actions.
@@ -433,19 +349,4 @@ fn github(checked: &[Checked]) -> String {
         data(&summary.to_string())
     );
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::uri;
-    use std::path::Path;
-
-    /// Relative paths stay relative references, every segment escaped;
-    /// absolute ones are `file://` URIs as the `url` crate writes them.
-    #[test]
-    fn paths_become_uris() {
-        assert_eq!(uri(Path::new("./specs/a b#1.lay")), "specs/a%20b%231.lay");
-        assert_eq!(uri(Path::new("kernels/ü.ttgir")), "kernels/%C3%BC.ttgir");
-        assert_eq!(uri(Path::new("/tmp/x y.lay")), "file:///tmp/x%20y.lay");
-    }
 }

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use layout_db::{NamedValue, Value};
 use layout_ide::present::{self, Limits, TABLE_LIMIT, linear_of, padded_offsets};
-use serde_json::{Value as Json, json};
 
 use crate::files;
+use crate::json_schema as schema;
 use crate::kernels;
 use crate::layout_json::linear_json;
 use crate::report::{ariadne_report, check_text, diagnostic_json, source_cache, span_json};
@@ -55,17 +55,25 @@ pub fn show(
     let index = LineIndex::new(&checked.text);
     match format {
         ShowFormat::Json => {
-            let mut out = json!({
-                "file": path,
-                "values": values.iter().map(|v| value_json(&checked.text, &index, v)).collect::<Vec<_>>(),
-                "diagnostics": checked.report.diagnostics.iter().map(|d| diagnostic_json(&checked.text, &index, d)).collect::<Vec<_>>(),
-            });
-            if !checked.kernels.is_empty() {
-                out["kernels"] = kernels
+            let out = schema::ShowOutput {
+                file: path.to_string(),
+                values: values
                     .iter()
-                    .map(|k| kernels::kernel_json(&checked.text, &index, k))
-                    .collect();
-            }
+                    .map(|v| value_json(&checked.text, &index, v))
+                    .collect(),
+                diagnostics: checked
+                    .report
+                    .diagnostics
+                    .iter()
+                    .map(|d| diagnostic_json(&checked.text, &index, d))
+                    .collect(),
+                kernels: (!checked.kernels.is_empty()).then(|| {
+                    kernels
+                        .iter()
+                        .map(|k| kernels::kernel_json(&checked.text, &index, k))
+                        .collect()
+                }),
+            };
             crate::outln!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
         }
         ShowFormat::Text => {
@@ -107,155 +115,162 @@ pub fn show(
     Ok(u8::from(failed))
 }
 
-fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> Json {
-    let mut j = json!({
-        "name": nv.name,
-        "span": span_json(text, index, nv.span),
-    });
+fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedValue {
+    let mut j = schema::NamedValue {
+        name: nv.name.clone(),
+        span: span_json(text, index, nv.span),
+        kind: "error",
+        ..Default::default()
+    };
     let Some(v) = &nv.value else {
-        j["kind"] = json!("error");
         return j;
     };
-    j["kind"] = json!(v.show_kind());
-    if let Some(l) = linear_of(v) {
-        j["linear"] = linear_json(&l);
-    }
+    j.kind = v.show_kind();
+    j.linear = linear_of(v).map(|l| linear_json(&l));
     match v {
-        Value::Int(n) => j["int"] = json!(n),
-        Value::Bool(b) => j["bool"] = json!(b),
-        Value::Str(s) => j["string"] = json!(s),
-        Value::Tuple(_) => j["tuple"] = json!(v.to_string()),
-        Value::List(_) => j["list"] = json!(v.to_string()),
+        Value::Int(n) => j.int = Some(*n),
+        Value::Bool(b) => j.bool = Some(*b),
+        Value::Str(s) => j.string = Some(s.clone()),
+        Value::Tuple(_) => j.tuple = Some(v.to_string()),
+        Value::List(_) => j.list = Some(v.to_string()),
         Value::Named(items) => {
-            let mut m = serde_json::Map::new();
-            for (k, x) in items {
-                m.insert(
-                    k.clone(),
-                    match x {
-                        Value::Int(n) => json!(n),
-                        other => json!(other.to_string()),
-                    },
-                );
-            }
-            j["coordinates"] = Json::Object(m);
+            j.coordinates = Some(
+                items
+                    .iter()
+                    .map(|(k, x)| {
+                        let c = match x {
+                            Value::Int(n) => schema::Coordinate::Int(*n),
+                            other => schema::Coordinate::Text(other.to_string()),
+                        };
+                        (k.clone(), c)
+                    })
+                    .collect(),
+            );
         }
-        Value::Encoding(e) => j["encoding"] = json!(e.to_string()),
+        Value::Encoding(e) => j.encoding = Some(e.to_string()),
         Value::Tensor(t) => {
-            j["tensor"] = json!({
-                "shape": t.shape,
-                "element_type": t.element_type,
-                "encoding": t.encoding.to_string(),
+            j.tensor = Some(schema::Tensor {
+                shape: t.shape.clone(),
+                element_type: t.element_type.clone(),
+                encoding: t.encoding.to_string(),
             });
             let padding = t.encoding.padding();
             if !padding.is_empty() {
                 // Every element's offset with the padding in, row-major.
                 let elements: u64 = t.shape.iter().map(|&d| d as u64).product();
-                let mut o = json!({
-                    "intervals": padding,
-                    "alloc_elements": layout_algebra::bank::padded_offset(padding, elements.saturating_sub(1)) + 1,
-                    "unpadded": linear_json(&t.layout),
+                j.padded = Some(schema::Padded {
+                    intervals: padding.to_vec(),
+                    alloc_elements: layout_algebra::bank::padded_offset(
+                        padding,
+                        elements.saturating_sub(1),
+                    ) + 1,
+                    unpadded: linear_json(&t.layout),
+                    offsets: (elements <= TABLE_LIMIT as u64)
+                        .then(|| padded_offsets(&t.layout, &t.shape, padding)),
                 });
-                if elements <= TABLE_LIMIT as u64 {
-                    o["offsets"] = json!(padded_offsets(&t.layout, &t.shape, padding));
-                }
-                j["padded"] = o;
             }
         }
         Value::Cute(c) => {
-            let mut o = json!({"text": c.to_string(), "size": c.size(), "cosize": c.cosize()});
-            if c.size() <= TABLE_LIMIT {
-                o["table"] = json!(c.table());
-            }
-            j["cute"] = o;
+            j.cute = Some(schema::Cute {
+                text: c.to_string(),
+                size: Some(c.size()),
+                cosize: Some(c.cosize()),
+                table: (c.size() <= TABLE_LIMIT).then(|| schema::CuteTable::Indices(c.table())),
+                parts: None,
+            });
         }
         Value::Swizzled(s) => {
-            let mut o = json!({"text": s.to_string(), "size": s.layout.size(), "cosize": s.layout.cosize()});
-            if s.layout.size() <= TABLE_LIMIT {
-                o["table"] = json!(s.table());
-            }
-            j["cute"] = o;
-        }
-        Value::Swizzle(s) => j["cute"] = json!({"text": s.to_string()}),
-        Value::CuteAtom(o) => j["cute"] = cute_object_json(o),
-        Value::CuteCoord(l) => {
-            let mut o = json!({"text": l.to_string(), "size": l.size()});
-            if l.size() <= TABLE_LIMIT {
-                o["table"] = json!(
-                    (0..l.size())
-                        .map(|i| l.call(i).to_string())
-                        .collect::<Vec<_>>()
-                );
-            }
-            j["cute"] = o;
-        }
-        Value::Tiler(t) => j["cute"] = json!({"text": t.to_string()}),
-        Value::Xla(x) => {
-            let mut o = json!({
-                "text": x.to_string(),
-                "padded_elements": x.padded_elements(),
-                "padded_bytes": x.padded_bytes(),
+            j.cute = Some(schema::Cute {
+                text: s.to_string(),
+                size: Some(s.layout.size()),
+                cosize: Some(s.layout.cosize()),
+                table: (s.layout.size() <= TABLE_LIMIT)
+                    .then(|| schema::CuteTable::Indices(s.table())),
+                parts: None,
             });
-            if x.logical_elements() <= TABLE_LIMIT {
-                o["offsets"] = json!(x.offsets());
-            }
-            j["xla"] = o;
         }
-        Value::Solve(s) => {
-            j["solve"] = crate::solve_cmd::outcome_json(s);
+        Value::Swizzle(s) => j.cute = Some(cute_text(s.to_string())),
+        Value::CuteAtom(o) => j.cute = Some(cute_object_json(o)),
+        Value::CuteCoord(l) => {
+            j.cute = Some(schema::Cute {
+                size: Some(l.size()),
+                table: (l.size() <= TABLE_LIMIT).then(|| {
+                    schema::CuteTable::Coordinates(
+                        (0..l.size()).map(|i| l.call(i).to_string()).collect(),
+                    )
+                }),
+                ..cute_text(l.to_string())
+            });
         }
+        Value::Tiler(t) => j.cute = Some(cute_text(t.to_string())),
+        Value::Xla(x) => {
+            j.xla = Some(schema::Xla {
+                offsets: (x.logical_elements() <= TABLE_LIMIT).then(|| x.offsets()),
+                ..crate::solve_cmd::xla_json(x)
+            });
+        }
+        Value::Solve(s) => j.solve = Some(crate::solve_cmd::outcome_json(None, s)),
         Value::Target(t) => {
-            j["target"] = json!({
-                "threads_per_warp": t.threads_per_warp(),
-                "num_warps": t.num_warps,
-                "num_ctas": t.num_ctas,
-                "banks": t.banks.unwrap_or(32),
-                "bank_bytes": t.bank_bytes.unwrap_or(4),
+            j.target = Some(schema::Target {
+                threads_per_warp: t.threads_per_warp(),
+                num_warps: t.num_warps,
+                num_ctas: t.num_ctas,
+                banks: t.banks.unwrap_or(32),
+                bank_bytes: t.bank_bytes.unwrap_or(4),
             });
         }
         Value::Conversion(c) => {
-            let mut o = json!({
-                "kind": c.kind.name(),
-                "scratch_bytes": c.scratch_bytes,
-                "read_conflicts": c.read_conflicts,
-                "write_conflicts": c.write_conflicts,
-                "rounds": c.rounds,
-                "element_bits": c.element_bits,
+            let (store, load) = match (c.store, c.load) {
+                (Some(st), Some(ld)) => (Some(st.to_string()), Some(ld.to_string())),
+                _ => (None, None),
+            };
+            j.conversion = Some(schema::Conversion {
+                kind: c.kind.name(),
+                scratch_bytes: c.scratch_bytes,
+                read_conflicts: c.read_conflicts,
+                write_conflicts: c.write_conflicts,
+                rounds: c.rounds,
+                element_bits: c.element_bits,
+                mixed_transpositions: c.mixed_transpositions,
+                store,
+                load,
+                scratch_layout: c.swizzle.as_ref().map(linear_json),
             });
-            if let Some(m) = c.mixed_transpositions {
-                o["mixed_transpositions"] = json!(m);
-            }
-            if let (Some(st), Some(ld)) = (c.store, c.load) {
-                o["store"] = json!(st);
-                o["load"] = json!(ld);
-            }
-            if let Some(l) = &c.swizzle {
-                o["scratch_layout"] = linear_json(l);
-            }
-            j["conversion"] = o;
         }
         Value::Access(a) => {
-            j["access"] = json!({
-                "operation": a.op.mlir_name(),
-                "direction": match a.direction {
+            j.access = Some(schema::Access {
+                operation: a.op.mlir_name(),
+                direction: match a.direction {
                     layout_algebra::bank::Direction::Store => "store",
                     layout_algebra::bank::Direction::Load => "load",
                 },
-                "element_bits": a.element_bits,
-                "vector": a.vector,
-                "instruction": a.instruction.to_string(),
-                "instructions": a.instructions,
-                "wavefronts": a.wavefronts,
-                "conflicts": a.conflicts,
-                "shared": linear_json(&a.shared.layout),
+                element_bits: a.element_bits,
+                vector: a.vector,
+                instruction: a.instruction.to_string(),
+                instructions: a.instructions,
+                wavefronts: a.wavefronts,
+                conflicts: a.conflicts,
+                shared: linear_json(&a.shared.layout),
             });
         }
-        Value::Location(l) => j["location"] = json!(layout_db::value::location_text(l)),
-        Value::MemorySpace(m) => j["memory_space"] = json!(m),
-        Value::Operation(op) => j["operation"] = json!(op),
-        Value::Unsupported(kind) => j["unsupported_encoding"] = json!(kind),
+        Value::Location(l) => j.location = Some(layout_db::value::location_text(l)),
+        Value::MemorySpace(m) => j.memory_space = Some(m.to_string()),
+        Value::Operation(op) => j.operation = Some(op.to_string()),
+        Value::Unsupported(kind) => j.unsupported_encoding = Some(kind.to_string()),
         Value::Underscore | Value::Linear(_) => {}
     }
     j
+}
+
+/// A CuTe value known by its text alone.
+fn cute_text(text: String) -> schema::Cute {
+    schema::Cute {
+        text,
+        size: None,
+        cosize: None,
+        table: None,
+        parts: None,
+    }
 }
 
 fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
@@ -269,45 +284,50 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
 }
 
 /// The parts of a CuTe atom, tiled MMA or tiled copy, each as CuTe prints it.
-fn cute_object_json(o: &layout_db::value::CuteObject) -> Json {
+fn cute_object_json(o: &layout_db::value::CuteObject) -> schema::Cute {
     use layout_algebra::cute::tiled::{Operand, Side};
     use layout_db::value::CuteObject as O;
+    use schema::{CuteParts, LayoutOrError};
     let text = |r: layout_algebra::Result<layout_algebra::cute::Layout>| match r {
-        Ok(l) => json!(l.to_string()),
-        Err(e) => json!({"error": e.to_string()}),
+        Ok(l) => LayoutOrError::Layout(l.to_string()),
+        Err(e) => LayoutOrError::Error {
+            error: e.to_string(),
+        },
     };
-    let mut j = json!({"text": o.to_string()});
-    match o {
-        O::MmaAtom(a) => {
-            j["op"] = json!(a.name);
-            j["shape_mnk"] = json!(a.shape_mnk);
-            j["thr_id"] = json!(a.thr_id.to_string());
-            j["layout_a_tv"] = json!(a.a.to_string());
-            j["layout_b_tv"] = json!(a.b.to_string());
-            j["layout_c_tv"] = json!(a.c.to_string());
-        }
-        O::CopyAtom(a) => {
-            j["op"] = json!(a.op);
-            j["value_type"] = json!(a.value_type);
-            j["thr_id"] = json!(a.thr_id.to_string());
-            j["val_layout_src"] = json!(a.val_src.to_string());
-            j["val_layout_dst"] = json!(a.val_dst.to_string());
-        }
-        O::TiledMma(t) => {
-            j["op"] = json!(t.atom.name);
-            j["shape_mnk"] = json!(t.tile_shape().to_string());
-            j["thr_id"] = json!(t.thr_layout_vmnk.to_string());
-            j["layout_a_tv"] = text(t.layout_tv(Operand::A));
-            j["layout_b_tv"] = text(t.layout_tv(Operand::B));
-            j["layout_c_tv"] = text(t.layout_tv(Operand::C));
-        }
-        O::TiledCopy(t) => {
-            j["op"] = json!(t.atom.op);
-            j["value_type"] = json!(t.atom.value_type);
-            j["tiler_mn"] = json!(t.tiler.to_string());
-            j["layout_s_tv"] = text(t.layout_side_tv(Side::Source));
-            j["layout_d_tv"] = text(t.layout_side_tv(Side::Destination));
-        }
+    let parts = match o {
+        O::MmaAtom(a) => CuteParts::MmaAtom {
+            op: a.name.to_string(),
+            shape_mnk: a.shape_mnk,
+            thr_id: a.thr_id.to_string(),
+            layout_a_tv: a.a.to_string(),
+            layout_b_tv: a.b.to_string(),
+            layout_c_tv: a.c.to_string(),
+        },
+        O::CopyAtom(a) => CuteParts::CopyAtom {
+            op: a.op.to_string(),
+            value_type: a.value_type.to_string(),
+            thr_id: a.thr_id.to_string(),
+            val_layout_src: a.val_src.to_string(),
+            val_layout_dst: a.val_dst.to_string(),
+        },
+        O::TiledMma(t) => CuteParts::TiledMma {
+            op: t.atom.name.to_string(),
+            shape_mnk: t.tile_shape().to_string(),
+            thr_id: t.thr_layout_vmnk.to_string(),
+            layout_a_tv: text(t.layout_tv(Operand::A)),
+            layout_b_tv: text(t.layout_tv(Operand::B)),
+            layout_c_tv: text(t.layout_tv(Operand::C)),
+        },
+        O::TiledCopy(t) => CuteParts::TiledCopy {
+            op: t.atom.op.to_string(),
+            value_type: t.atom.value_type.to_string(),
+            tiler_mn: t.tiler.to_string(),
+            layout_s_tv: text(t.layout_side_tv(Side::Source)),
+            layout_d_tv: text(t.layout_side_tv(Side::Destination)),
+        },
+    };
+    schema::Cute {
+        parts: Some(parts),
+        ..cute_text(o.to_string())
     }
-    j
 }

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use layout_db::value::{SolveKind, SolveOutcome, SwizzleOutcome, TilingOutcome};
 use layout_db::{NamedValue, Value};
-use serde_json::{Value as Json, json};
 
 use crate::files;
+use crate::json_schema as schema;
 use crate::layout_json::linear_json;
 use crate::report::{ariadne_report, check_text, diagnostic_json, source_cache};
 use crate::{ShowFormat, Usage};
@@ -43,11 +43,19 @@ pub fn solve(
     let failed = checked.report.has_errors();
     match format {
         ShowFormat::Json => {
-            let out = json!({
-                "file": path,
-                "solutions": solved.iter().map(|(v, s)| solution_json(v, s)).collect::<Vec<_>>(),
-                "diagnostics": checked.report.diagnostics.iter().map(|d| diagnostic_json(&checked.text, &index, d)).collect::<Vec<_>>(),
-            });
+            let out = schema::SolveOutput {
+                file: path.to_string(),
+                solutions: solved
+                    .iter()
+                    .map(|(v, s)| outcome_json(Some(&v.name), s))
+                    .collect(),
+                diagnostics: checked
+                    .report
+                    .diagnostics
+                    .iter()
+                    .map(|d| diagnostic_json(&checked.text, &index, d))
+                    .collect(),
+            };
             crate::outln!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
         }
         ShowFormat::Text => {
@@ -106,32 +114,24 @@ pub fn solve_ms(s: &SolveOutcome) -> f64 {
     (s.solve_time.0 as f64 / 100.0).round() / 10.0
 }
 
-fn solution_json(v: &NamedValue, s: &SolveOutcome) -> Json {
-    let mut j = json!({"name": v.name});
-    if let Json::Object(rest) = outcome_json(s) {
-        j.as_object_mut().expect("object").extend(rest);
+/// One answer as JSON (CONTRACT §4), with the block's name when it is
+/// listed among `solve`'s solutions.
+pub fn outcome_json(name: Option<&str>, s: &SolveOutcome) -> schema::Solution {
+    let (kind, answer) = match &s.kind {
+        SolveKind::Swizzle(w) => (
+            "swizzle",
+            schema::SolveAnswer::Swizzle(Box::new(swizzle_json(w))),
+        ),
+        SolveKind::Tiling(t) => ("tiling", schema::SolveAnswer::Tiling(tiling_json(t))),
+    };
+    schema::Solution {
+        name: name.map(str::to_string),
+        kind,
+        status: s.status.name(),
+        answer,
+        reason: s.why.clone(),
+        solve_ms: solve_ms(s),
     }
-    j
-}
-
-/// One answer as JSON (CONTRACT §4), without its name.
-pub fn outcome_json(s: &SolveOutcome) -> Json {
-    let mut j = json!({});
-    match &s.kind {
-        SolveKind::Swizzle(w) => {
-            j["kind"] = json!("swizzle");
-            j["status"] = json!(s.status.name());
-            swizzle_json(&mut j, w);
-        }
-        SolveKind::Tiling(t) => {
-            j["kind"] = json!("tiling");
-            j["status"] = json!(s.status.name());
-            tiling_json(&mut j, t);
-        }
-    }
-    j["reason"] = json!(s.why);
-    j["solve_ms"] = json!(solve_ms(s));
-    j
 }
 
 /// The answer as a Gluon constructor (`ttgl.SwizzledSharedLayout(...)`),
@@ -152,71 +152,68 @@ fn gluon_notation(notations: &[(String, String)]) -> Option<String> {
     })
 }
 
-fn swizzle_json(j: &mut Json, w: &SwizzleOutcome) {
-    j["family"] = json!(w.family.name());
-    j["instructions"] = json!(w.instructions.name());
-    j["machine"] = json!(w.machine);
-    if let Some(answer) = &w.answer {
-        j["linear"] = linear_json(&answer.layout);
-        let mut notations: serde_json::Map<String, Json> = w
-            .notations
-            .iter()
-            .map(|(k, v)| (k.clone(), json!(v)))
-            .collect();
-        if let Some(text) = gluon_notation(&w.notations) {
-            notations.insert("gluon".into(), json!(text));
-        }
-        j["notations"] = Json::Object(notations);
-        j["read_conflicts"] = json!(w.read_conflicts);
-        j["write_conflicts"] = json!(w.write_conflicts);
-        j["read_wavefronts"] = json!(w.read_wavefronts);
-        j["write_wavefronts"] = json!(w.write_wavefronts);
-        j["scratch_bytes"] = json!(w.scratch_bytes);
-        j["accesses"] = json!(
-            w.accesses
-                .iter()
-                .map(|a| {
-                    let mut access = json!({
-                        "access": a.label,
-                        "instruction": a.opcode,
-                        "instructions": a.instructions,
-                        "wavefronts": a.wavefronts,
-                        "ideal_wavefronts": a.ideal,
-                        "conflicts": a.conflicts,
-                    });
-                    // A paired access the compiler pairs only in part.
-                    if !a.mix.is_empty() {
-                        access["mix"] = a
-                            .mix
-                            .iter()
-                            .map(|(m, n)| (m.to_string(), json!(n)))
-                            .collect::<serde_json::Map<_, _>>()
-                            .into();
-                    }
-                    access
-                })
-                .collect::<Vec<_>>()
-        );
-    }
-    if let Some((write, read)) = w.lower_bound {
-        j["lower_bound"] = json!({"read_wavefronts": read, "write_wavefronts": write});
-    }
-    if let Some((write, read)) = w.baseline {
-        j["triton"] = json!({"read_wavefronts": read, "write_wavefronts": write});
+fn swizzle_json(w: &SwizzleOutcome) -> schema::Swizzle {
+    let pair = |(write, read): (u64, u64)| schema::WavefrontPair {
+        read_wavefronts: read,
+        write_wavefronts: write,
+    };
+    schema::Swizzle {
+        family: w.family.name(),
+        instructions: w.instructions.name(),
+        machine: w.machine.clone(),
+        layout: w.answer.as_ref().map(|answer| {
+            let mut notations: indexmap::IndexMap<String, String> =
+                w.notations.iter().cloned().collect();
+            if let Some(text) = gluon_notation(&w.notations) {
+                notations.insert("gluon".into(), text);
+            }
+            schema::SwizzleLayout {
+                linear: linear_json(&answer.layout),
+                notations,
+                read_conflicts: w.read_conflicts,
+                write_conflicts: w.write_conflicts,
+                read_wavefronts: w.read_wavefronts,
+                write_wavefronts: w.write_wavefronts,
+                scratch_bytes: w.scratch_bytes,
+                accesses: w
+                    .accesses
+                    .iter()
+                    .map(|a| schema::AccessCost {
+                        access: a.label.clone(),
+                        instruction: a.opcode.clone(),
+                        instructions: a.instructions,
+                        wavefronts: a.wavefronts,
+                        ideal_wavefronts: a.ideal,
+                        conflicts: a.conflicts,
+                        mix: a.mix.iter().map(|(m, n)| (m.to_string(), *n)).collect(),
+                    })
+                    .collect(),
+            }
+        }),
+        lower_bound: w.lower_bound.map(pair),
+        triton: w.baseline.map(pair),
     }
 }
 
-fn tiling_json(j: &mut Json, t: &TilingOutcome) {
-    if let Some(x) = &t.answer {
-        j["xla"] = json!({
-            "text": x.to_string(),
-            "padded_elements": x.padded_elements(),
-            "padded_bytes": x.padded_bytes(),
-        });
-        // Every order and format was scored: the least is the bound.
-        j["lower_bound"] = json!({"padded_bytes": x.padded_bytes()});
+/// An XLA shape with what its tiles pad it to.
+pub fn xla_json(x: &layout_algebra::xla::XlaShape) -> schema::Xla {
+    schema::Xla {
+        text: x.to_string(),
+        padded_elements: x.padded_elements(),
+        padded_bytes: x.padded_bytes(),
+        offsets: None,
     }
-    j["candidates"] = json!(t.candidates);
+}
+
+fn tiling_json(t: &TilingOutcome) -> schema::Tiling {
+    schema::Tiling {
+        xla: t.answer.as_ref().map(xla_json),
+        // Every order and format was scored: the least is the bound.
+        lower_bound: t.answer.as_ref().map(|x| schema::PaddedBytes {
+            padded_bytes: x.padded_bytes(),
+        }),
+        candidates: t.candidates,
+    }
 }
 
 /// Each block gets `answer = ...` (replacing an earlier one); nothing else
