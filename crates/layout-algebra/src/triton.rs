@@ -25,6 +25,7 @@ mod amd_wmma;
 mod blocked;
 mod cga;
 mod dot_operand;
+mod key_source;
 mod linear_encoding;
 mod nvidia_mma;
 mod nvmma_shared;
@@ -40,6 +41,7 @@ pub use amd_wmma::{AmdWmma, WmmaCtaTiles};
 pub use blocked::Blocked;
 pub use cga::CgaLayout;
 pub use dot_operand::DotOperand;
+pub use key_source::{KeyFault, KeySource};
 pub use linear_encoding::LinearEncoding;
 pub use nvidia_mma::NvidiaMma;
 pub use nvmma_shared::NvmmaShared;
@@ -480,6 +482,25 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// The checks of the encoding's parameters that need no tensor shape
+    /// (Triton's attribute verifiers): powers of two, warp sizes, ranks.
+    pub fn validate_params(&self) -> Result<()> {
+        match self {
+            Encoding::SwizzledShared(s) => s.validate(),
+            Encoding::NvmmaShared(s) => s.validate(),
+            Encoding::NvidiaMma(m) => m.validate(),
+            Encoding::AmdMfma(m) => m.validate(),
+            Encoding::AmdWmma(m) => m.validate(),
+            Encoding::Blocked(b) => b.validate(),
+            Encoding::DotOperand(d) => d.validate(),
+            Encoding::AmdRotatingShared(s) => s.validate(),
+            Encoding::SharedLinear(s) => s.layout().map(|_| ()),
+            Encoding::PaddedShared(s) => s.layout().map(|_| ()),
+            Encoding::PartitionedShared(s) => s.validate(),
+            Encoding::Slice(_) | Encoding::Linear(_) => Ok(()),
+        }
+    }
+
     /// Triton's name for the kind (`blocked`, `nvidia_mma`, ...).
     pub fn kind(&self) -> &'static str {
         match self {

@@ -49,7 +49,7 @@ impl<'db> Cx<'db> {
     }
 
     pub fn algebra_error(&mut self, e: &LayoutError, domain: Domain, span: Span) -> Reported {
-        let mut d = Diagnostic::error(code_for(e, domain), span, e.to_string());
+        let mut d = Diagnostic::of_layout_error(e, domain, span);
         if let Some(n) = mixed_radix_note(e) {
             d = d.with_note(n);
         }
@@ -154,7 +154,7 @@ impl<'db> Cx<'db> {
                     } => Code::RankMismatch,
                     other => code_for(other, Domain::Triton),
                 };
-                let mut d = Diagnostic::error(code, span, e.to_string());
+                let mut d = Diagnostic::error(code, span, e.to_string()).with_layout_error_facts(e);
                 if matches!(e, LayoutError::NotPowerOfTwo { .. }) {
                     // Triton's own rule, in Triton's terms.
                     d = d.with_note(

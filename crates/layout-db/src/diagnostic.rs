@@ -27,6 +27,9 @@ pub struct Diagnostic {
     /// A likely replacement for the text under `span` (a typo's closest
     /// name): the note says "did you mean", and editors offer it as a fix.
     pub suggestion: Option<String>,
+    /// For E0301: the number under `span` that is not a power of two (an
+    /// editor offers to pad it to the next one).
+    pub not_power_of_two: Option<u64>,
 }
 
 impl Diagnostic {
@@ -40,6 +43,7 @@ impl Diagnostic {
             notes: Vec::new(),
             broken_dependency: None,
             suggestion: None,
+            not_power_of_two: None,
         }
     }
 
@@ -61,6 +65,20 @@ impl Diagnostic {
             text.push_str(n);
         }
         text
+    }
+
+    /// The error of the algebra as a diagnostic at `span`, coded for
+    /// `domain`, with the facts an editor's fix needs.
+    pub fn of_layout_error(e: &LayoutError, domain: Domain, span: Span) -> Diagnostic {
+        Diagnostic::error(code_for(e, domain), span, e.to_string()).with_layout_error_facts(e)
+    }
+
+    /// The typed facts of `e` an editor's fix reads (never the message).
+    pub fn with_layout_error_facts(mut self, e: &LayoutError) -> Diagnostic {
+        if let LayoutError::NotPowerOfTwo { value, .. } = e {
+            self.not_power_of_two = u64::try_from(*value).ok().filter(|&n| n > 0);
+        }
+        self
     }
 
     pub fn with_suggestion(mut self, replacement: impl Into<String>) -> Diagnostic {

@@ -2,7 +2,7 @@
 //! `#ttg.KIND<{...}>` attribute, or the named arguments of a call such as
 //! `blocked(sizePerThread = [1, 4], ...)`. Both arrive as [`Param`]s.
 
-use layout_algebra::triton::keys::{self, EncodingTag};
+use layout_algebra::triton::keys;
 use layout_algebra::triton::*;
 use layout_syntax::Span;
 
@@ -54,7 +54,8 @@ pub fn kind_names() -> impl Iterator<Item = &'static str> {
     keys::ENCODING_KINDS.iter().map(|k| k.name)
 }
 
-/// Reads parameters, reporting each problem once.
+/// Reads parameters, reporting each problem once, at the span of the key
+/// or value it is about.
 struct Reader<'a> {
     kind: &'a str,
     params: &'a [Param],
@@ -73,18 +74,9 @@ impl Reader<'_> {
         self.params.iter().find(|p| p.key == key)
     }
 
-    fn missing(&mut self, key: &str) {
-        if !self.ok {
-            // A misspelt key was reported already; its missing twin would
-            // only repeat it.
-            return;
-        }
-        let kind = self.kind;
-        self.fail(Diagnostic::error(
-            Code::InvalidEncoding,
-            self.whole,
-            format!("#ttg.{kind} needs `{key}`"),
-        ));
+    /// The span of `key`'s value, or of the whole attribute.
+    fn value_span(&self, key: &str) -> Span {
+        self.get(key).map_or(self.whole, |p| p.span)
     }
 
     fn int_of(&mut self, p_value: &Value, span: Span, key: &str) -> Option<u32> {
@@ -112,44 +104,6 @@ impl Reader<'_> {
         }
     }
 
-    fn uint(&mut self, key: &str, default: Option<u32>) -> u32 {
-        match self.get(key) {
-            Some(p) => {
-                let (v, s) = (p.value.clone(), p.span);
-                self.int_of(&v, s, key).unwrap_or(0)
-            }
-            None => match default {
-                Some(d) => d,
-                None => {
-                    self.missing(key);
-                    0
-                }
-            },
-        }
-    }
-
-    fn flag(&mut self, key: &str) -> bool {
-        match self.get(key) {
-            None => false,
-            Some(Param {
-                value: Value::Bool(b),
-                ..
-            }) => *b,
-            Some(p) => {
-                let d = Diagnostic::error(
-                    Code::TypeMismatch,
-                    p.span,
-                    format!(
-                        "`{key}` must be true or false, but this is {}",
-                        p.value.type_name()
-                    ),
-                );
-                self.fail(d);
-                false
-            }
-        }
-    }
-
     fn list_of(&mut self, v: &Value, span: Span, key: &str) -> Vec<u32> {
         match v {
             Value::List(items) | Value::Tuple(items) => {
@@ -173,21 +127,6 @@ impl Reader<'_> {
         }
     }
 
-    fn list(&mut self, key: &str, required: bool) -> Vec<u32> {
-        match self.get(key) {
-            Some(p) => {
-                let (v, s) = (p.value.clone(), p.span);
-                self.list_of(&v, s, key)
-            }
-            None => {
-                if required {
-                    self.missing(key);
-                }
-                Vec::new()
-            }
-        }
-    }
-
     fn bases_of(&mut self, v: &Value, span: Span, key: &str) -> Vec<Vec<u32>> {
         match v {
             Value::List(items) => items.iter().map(|b| self.list_of(b, span, key)).collect(),
@@ -204,8 +143,67 @@ impl Reader<'_> {
             }
         }
     }
+}
 
-    fn bases(&mut self, key: &str) -> Vec<Vec<u32>> {
+impl KeySource for Reader<'_> {
+    fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn uint(&mut self, key: &'static str, default: Option<u32>) -> u32 {
+        match self.get(key) {
+            Some(p) => {
+                let (v, s) = (p.value.clone(), p.span);
+                self.int_of(&v, s, key).unwrap_or(0)
+            }
+            None => match default {
+                Some(d) => d,
+                None => {
+                    self.missing(key);
+                    0
+                }
+            },
+        }
+    }
+
+    fn list(&mut self, key: &'static str, required: bool) -> Vec<u32> {
+        match self.get(key) {
+            Some(p) => {
+                let (v, s) = (p.value.clone(), p.span);
+                self.list_of(&v, s, key)
+            }
+            None => {
+                if required {
+                    self.missing(key);
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    fn flag(&mut self, key: &'static str) -> bool {
+        match self.get(key) {
+            None => false,
+            Some(Param {
+                value: Value::Bool(b),
+                ..
+            }) => *b,
+            Some(p) => {
+                let d = Diagnostic::error(
+                    Code::TypeMismatch,
+                    p.span,
+                    format!(
+                        "`{key}` must be true or false, but this is {}",
+                        p.value.type_name()
+                    ),
+                );
+                self.fail(d);
+                false
+            }
+        }
+    }
+
+    fn bases(&mut self, key: &'static str) -> Vec<Vec<u32>> {
         match self.get(key) {
             Some(p) => {
                 let (v, s) = (p.value.clone(), p.span);
@@ -215,29 +213,7 @@ impl Reader<'_> {
         }
     }
 
-    fn order(&mut self) -> Vec<usize> {
-        let order = self.list("order", true);
-        let mut seen = vec![false; order.len()];
-        let ok = order
-            .iter()
-            .all(|&d| (d as usize) < seen.len() && !std::mem::replace(&mut seen[d as usize], true));
-        if !ok && self.ok {
-            let span = self.get("order").map_or(self.whole, |p| p.span);
-            self.fail(Diagnostic::error(
-                Code::OrderNotPermutation,
-                span,
-                format!("order {order:?} is not a permutation of 0..{}", order.len()),
-            ));
-        }
-        order.into_iter().map(|d| d as usize).collect()
-    }
-
-    fn parent(&mut self) -> Encoding {
-        self.encoding("parent")
-    }
-
-    /// A key whose value is an encoding (`parent`, `partitionLayout`).
-    fn encoding(&mut self, key: &str) -> Encoding {
+    fn encoding(&mut self, key: &'static str) -> Encoding {
         match self.get(key) {
             Some(Param {
                 value: Value::Encoding(e),
@@ -262,10 +238,10 @@ impl Reader<'_> {
         }
     }
 
-    /// `intervals`: `(interval, padding)` pairs, pasted as `[32:+4, ...]`.
-    fn intervals(&mut self) -> Vec<(u32, u32)> {
-        let Some(p) = self.get("intervals") else {
-            self.missing("intervals");
+    /// Pasted as `[32:+4, ...]`, or in a call as `[(32, 4), ...]`.
+    fn intervals(&mut self, key: &'static str) -> Vec<(u32, u32)> {
+        let Some(p) = self.get(key) else {
+            self.missing(key);
             return Vec::new();
         };
         let (value, span) = (p.value.clone(), p.span);
@@ -302,47 +278,87 @@ impl Reader<'_> {
         out
     }
 
-    /// CTA placement in either of Triton's forms.
-    fn cga(&mut self, rank: usize) -> CgaLayout {
-        let span = |r: &Self, k: &str| r.get(k).map_or(r.whole, |p| p.span);
-        if self.get("CGALayout").is_some() {
-            let b = self.bases("CGALayout");
-            return match CgaLayout::from_bases(rank, b) {
-                Ok(c) => c,
-                Err(e) => {
-                    let s = span(self, "CGALayout");
-                    self.fail(Diagnostic::error(Code::CtaDivisibility, s, e.to_string()));
-                    CgaLayout::single(rank)
-                }
-            };
-        }
-        if self.get("CTAsPerCGA").is_some() {
-            let per = self.list("CTAsPerCGA", true);
-            let split = self.list("CTASplitNum", true);
-            let order: Vec<usize> = self
-                .list("CTAOrder", true)
-                .into_iter()
-                .map(|d| d as usize)
-                .collect();
-            if !self.ok {
-                return CgaLayout::single(rank);
+    fn named_bases(
+        &mut self,
+        key: &'static str,
+        names: &[&'static str],
+    ) -> Option<Vec<Vec<Vec<u32>>>> {
+        let p = self.get(key)?;
+        let span = p.span;
+        let Value::Named(entries) = p.value.clone() else {
+            let forms: Vec<String> = names.iter().map(|n| format!("{n} = [...]")).collect();
+            self.fail(Diagnostic::error(
+                Code::TypeMismatch,
+                span,
+                format!("`{key}` must be {{{}}}", forms.join(", ")),
+            ));
+            return None;
+        };
+        let mut out = vec![Vec::new(); names.len()];
+        for (k, v) in entries {
+            match names.iter().position(|n| *n == k) {
+                Some(i) => out[i] = self.bases_of(&v, span, k.as_str()),
+                None => self.fail(Diagnostic::error(
+                    Code::UnknownKey,
+                    span,
+                    format!("{key} has no key `{k}` (it has {})", names.join(" and ")),
+                )),
             }
-            return match CgaLayout::from_split(&per, &split, &order) {
-                Ok(c) => c,
-                Err(e) => {
-                    let code = crate::diagnostic::code_for(&e, crate::diagnostic::Domain::Triton);
-                    let code = if code == Code::InvalidEncoding {
-                        Code::CtaDivisibility
-                    } else {
-                        code
-                    };
-                    let s = span(self, "CTASplitNum");
-                    self.fail(Diagnostic::error(code, s, e.to_string()));
-                    CgaLayout::single(rank)
-                }
-            };
         }
-        CgaLayout::single(rank)
+        Some(out)
+    }
+
+    fn first_entry_len(&self, key: &str) -> Option<usize> {
+        match &self.get(key)?.value {
+            Value::List(b) => match b.first()? {
+                Value::List(x) => Some(x.len()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn missing(&mut self, key: &'static str) {
+        if !self.ok {
+            // A misspelt key was reported already; its missing twin would
+            // only repeat it.
+            return;
+        }
+        let kind = self.kind;
+        self.fail(Diagnostic::error(
+            Code::InvalidEncoding,
+            self.whole,
+            format!("#ttg.{kind} needs `{key}`"),
+        ));
+    }
+
+    fn reject(&mut self, key: &'static str, fault: KeyFault) {
+        let message = fault.to_string();
+        let d = match &fault {
+            KeyFault::NotPermutation { .. } => {
+                Diagnostic::error(Code::OrderNotPermutation, self.value_span(key), message)
+            }
+            KeyFault::RankMismatch { .. } => {
+                Diagnostic::error(Code::RankMismatch, self.value_span(key), message)
+            }
+            // At the key: it is the key that should not be there.
+            KeyFault::ConflictingForms { .. } => {
+                let span = self.get(key).map_or(self.whole, |p| p.key_span);
+                Diagnostic::error(Code::UnknownKey, span, message)
+            }
+            KeyFault::CtaPlacement(e) => {
+                let code = match crate::diagnostic::code_for(e, crate::diagnostic::Domain::Triton) {
+                    Code::InvalidEncoding => Code::CtaDivisibility,
+                    code => code,
+                };
+                Diagnostic::error(code, self.value_span(key), message).with_layout_error_facts(e)
+            }
+        };
+        self.fail(d);
+    }
+
+    fn ok(&self) -> bool {
+        self.ok
     }
 }
 
@@ -418,248 +434,12 @@ pub fn build(
             ));
         }
     }
-    let enc = match table.tag {
-        EncodingTag::Blocked => {
-            let order = r.order();
-            let blocked = Blocked {
-                size_per_thread: r.list("sizePerThread", true),
-                threads_per_warp: r.list("threadsPerWarp", true),
-                warps_per_cta: r.list("warpsPerCTA", true),
-                cga: r.cga(order.len()),
-                order,
-            };
-            for (key, len) in [
-                ("sizePerThread", blocked.size_per_thread.len()),
-                ("threadsPerWarp", blocked.threads_per_warp.len()),
-                ("warpsPerCTA", blocked.warps_per_cta.len()),
-            ] {
-                if r.ok && len != blocked.order.len() {
-                    let span = r.get(key).map_or(whole, |p| p.span);
-                    r.fail(Diagnostic::error(
-                        Code::RankMismatch,
-                        span,
-                        format!(
-                            "`{key}` has {len} entries but `order` has {}",
-                            blocked.order.len()
-                        ),
-                    ));
-                }
-            }
-            Encoding::Blocked(blocked)
-        }
-        EncodingTag::SwizzledShared => {
-            let order = r.order();
-            Encoding::SwizzledShared(SwizzledShared {
-                vec: r.uint("vec", None),
-                per_phase: r.uint("perPhase", None),
-                max_phase: r.uint("maxPhase", None),
-                cga: r.cga(order.len()),
-                order,
-            })
-        }
-        EncodingTag::NvmmaShared => {
-            let rank = r.uint("rank", Some(0)) as usize;
-            let rank = if rank > 0 {
-                rank
-            } else if r.get("CTAOrder").is_some() {
-                r.list("CTAOrder", false).len()
-            } else if let Some(p) = r.get("CGALayout") {
-                match &p.value {
-                    Value::List(b) => b.first().map_or(2, |b| match b {
-                        Value::List(x) => x.len(),
-                        _ => 2,
-                    }),
-                    _ => 2,
-                }
-            } else {
-                2
-            };
-            Encoding::NvmmaShared(NvmmaShared {
-                swizzling_byte_width: r.uint("swizzlingByteWidth", None),
-                transposed: r.flag("transposed"),
-                element_bit_width: r.uint("elementBitWidth", None),
-                fp4_padded: r.flag("fp4Padded"),
-                cga: r.cga(rank),
-            })
-        }
-        EncodingTag::NvidiaMma => {
-            let warps = r.list("warpsPerCTA", true);
-            Encoding::NvidiaMma(NvidiaMma {
-                version_major: r.uint("versionMajor", None),
-                version_minor: r.uint("versionMinor", Some(0)),
-                instr_shape: r.list("instrShape", true),
-                cga: r.cga(warps.len()),
-                warps_per_cta: warps,
-            })
-        }
-        EncodingTag::AmdMfma => {
-            let warps = r.list("warpsPerCTA", true);
-            let version = if r.get("version").is_some() {
-                r.uint("version", None)
-            } else {
-                r.uint("versionMajor", Some(3))
-            };
-            Encoding::AmdMfma(AmdMfma {
-                version,
-                instr_shape: r.list("instrShape", true),
-                is_transposed: r.flag("isTransposed"),
-                tiles_per_warp: r.list("tilesPerWarp", false),
-                element_bit_width: r.uint("elementBitWidth", Some(0)),
-                cga: r.cga(warps.len()),
-                warps_per_cta: warps,
-            })
-        }
-        EncodingTag::AmdWmma => {
-            let warps = r.list("warpsPerCTA", false);
-            let tiles = match r.get("ctaLayout") {
-                Some(Param {
-                    value: Value::Named(entries),
-                    span,
-                    ..
-                }) => {
-                    let (entries, span) = (entries.clone(), *span);
-                    let mut t = WmmaCtaTiles {
-                        register: Vec::new(),
-                        warp: Vec::new(),
-                    };
-                    for (k, v) in entries {
-                        match k.as_str() {
-                            "register" => t.register = r.bases_of(&v, span, "register"),
-                            "warp" => t.warp = r.bases_of(&v, span, "warp"),
-                            _ => r.fail(Diagnostic::error(
-                                Code::UnknownKey,
-                                span,
-                                format!("ctaLayout has no key `{k}` (it has register and warp)"),
-                            )),
-                        }
-                    }
-                    Some(t)
-                }
-                Some(p) => {
-                    let d = Diagnostic::error(
-                        Code::TypeMismatch,
-                        p.span,
-                        "`ctaLayout` must be {register = [...], warp = [...]}",
-                    );
-                    r.fail(d);
-                    None
-                }
-                None => None,
-            };
-            if warps.is_empty() && tiles.is_none() {
-                r.missing("warpsPerCTA");
-            }
-            let rank = match r.uint("rank", Some(0)) as usize {
-                0 => tiles
-                    .as_ref()
-                    .and_then(|t| t.warp.first().or(t.register.first()).map(Vec::len))
-                    .unwrap_or(warps.len().max(2)),
-                n => n,
-            };
-            let rank = if warps.is_empty() { rank } else { warps.len() };
-            Encoding::AmdWmma(AmdWmma {
-                version: r.uint("version", Some(1)),
-                is_transposed: r.flag("isTransposed") || r.flag("isTranspose"),
-                instr_shape: r.list("instrShape", false),
-                cga: r.cga(rank),
-                warps_per_cta: warps,
-                cta_tiles: tiles,
-            })
-        }
-        EncodingTag::AmdRotatingShared => {
-            let order = r.order();
-            Encoding::AmdRotatingShared(AmdRotatingShared {
-                vec: r.uint("vec", None),
-                per_phase: r.uint("perPhase", None),
-                max_phase: r.uint("maxPhase", None),
-                cga: r.cga(order.len()),
-                order,
-            })
-        }
-        EncodingTag::SharedLinear => Encoding::SharedLinear(SharedLinear {
-            offset: r.bases("offset"),
-            block: r.bases("block"),
-            alignment: r.uint("alignment", None),
-        }),
-        EncodingTag::PaddedShared => {
-            let intervals = r.intervals();
-            let by_order = r.get("order").is_some() || r.get("shape").is_some();
-            let linear = if by_order {
-                if r.get("offset").is_some() || r.get("block").is_some() {
-                    let span = r
-                        .get("offset")
-                        .or(r.get("block"))
-                        .map_or(whole, |p| p.key_span);
-                    r.fail(Diagnostic::error(
-                        Code::UnknownKey,
-                        span,
-                        "#ttg.padded_shared takes either `order` and `shape` or `offset` and `block`, not both",
-                    ));
-                }
-                PaddedLinear::Identity {
-                    order: r.order(),
-                    shape: r.list("shape", true),
-                }
-            } else {
-                // Triton prints both, `block = []` included, and asks for both.
-                for key in ["offset", "block"] {
-                    if r.get(key).is_none() {
-                        r.missing(key);
-                    }
-                }
-                PaddedLinear::Bases {
-                    offset: r.bases("offset"),
-                    block: r.bases("block"),
-                }
-            };
-            Encoding::PaddedShared(PaddedShared { intervals, linear })
-        }
-        EncodingTag::PartitionedShared => {
-            Encoding::PartitionedShared(Box::new(PartitionedShared {
-                num_partitions: r.uint("numPartitions", None),
-                num_groups: r.uint("numGroups", None),
-                partition_dim: r.uint("partitionDim", None) as usize,
-                inner: Box::new(r.encoding("partitionLayout")),
-            }))
-        }
-        EncodingTag::Slice => Encoding::Slice(Box::new(Slice {
-            dim: r.uint("dim", None) as usize,
-            parent: r.parent(),
-        })),
-        EncodingTag::DotOp => Encoding::DotOperand(Box::new(DotOperand {
-            op_idx: r.uint("opIdx", None),
-            k_width: r.uint("kWidth", Some(0)),
-            parent: r.parent(),
-        })),
-        EncodingTag::Linear => {
-            let shape = r.get("shape").is_some().then(|| r.list("shape", false));
-            Encoding::Linear(LinearEncoding {
-                register: r.bases("register"),
-                lane: r.bases("lane"),
-                warp: r.bases("warp"),
-                block: r.bases("block"),
-                shape,
-            })
-        }
-    };
+    let enc = (table.read)(&mut r);
     if !r.ok {
         return None;
     }
     // Parameter checks that do not need a tensor shape.
-    let validated = match &enc {
-        Encoding::SwizzledShared(s) => s.validate(),
-        Encoding::NvmmaShared(s) => s.validate(),
-        Encoding::NvidiaMma(m) => m.validate(),
-        Encoding::AmdMfma(m) => m.validate(),
-        Encoding::AmdWmma(m) => m.validate(),
-        Encoding::Blocked(b) => b.validate(),
-        Encoding::DotOperand(d) => d.validate(),
-        Encoding::AmdRotatingShared(s) => s.validate(),
-        Encoding::SharedLinear(s) => s.layout().map(|_| ()),
-        Encoding::PaddedShared(s) => s.layout().map(|_| ()),
-        Encoding::PartitionedShared(s) => s.validate(),
-        Encoding::Slice(_) | Encoding::Linear(_) => Ok(()),
-    };
+    let validated = enc.validate_params();
     if let Err(e) = validated {
         let code = crate::diagnostic::code_for(&e, crate::diagnostic::Domain::Triton);
         // At the parameter the error names, when it names one.
@@ -673,7 +453,7 @@ pub fn build(
         };
         // Triton itself requires these parameters to be powers of two; the
         // mixed-radix pointer of layout sizes does not apply here.
-        r.fail(Diagnostic::error(code, span, e.to_string()));
+        r.fail(Diagnostic::error(code, span, e.to_string()).with_layout_error_facts(&e));
         return None;
     }
     Some(enc)

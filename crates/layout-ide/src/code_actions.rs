@@ -254,12 +254,7 @@ fn power_of_two_fix(db: &dyn Db, file: SourceFile, offset: usize, out: &mut Vec<
         {
             continue;
         }
-        let Some(n) = d
-            .message
-            .rsplit_once("but is ")
-            .and_then(|(_, n)| n.trim().parse::<u64>().ok())
-            .filter(|n| *n > 0 && !n.is_power_of_two())
-        else {
+        let Some(n) = d.not_power_of_two.filter(|n| !n.is_power_of_two()) else {
             continue;
         };
         let padded = n.next_power_of_two();

@@ -1,5 +1,6 @@
 //! `#ttg.amd_mfma`.
 
+use super::key_source::{self, KeySource};
 use super::keys::KeyType::{Bool, Int, Ints};
 use super::keys::{
     CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, WARPS_PER_CTA,
@@ -237,10 +238,30 @@ impl std::fmt::Display for AmdMfma {
     }
 }
 
+/// Reads `#ttg.amd_mfma`'s keys (`version`, or the older `versionMajor`).
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let warps = src.list(WARPS_PER_CTA.name, true);
+    let version = if src.has("version") {
+        src.uint("version", None)
+    } else {
+        src.uint("versionMajor", Some(3))
+    };
+    Encoding::AmdMfma(AmdMfma {
+        version,
+        instr_shape: src.list("instrShape", true),
+        is_transposed: src.flag("isTransposed"),
+        tiles_per_warp: src.list("tilesPerWarp", false),
+        element_bit_width: src.uint("elementBitWidth", Some(0)),
+        cga: key_source::cga(src, warps.len()),
+        warps_per_cta: warps,
+    })
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::AmdMfma,
+    read: from_keys,
     name: "amd_mfma",
     doc: "the accumulator of AMD's MFMA instructions (CDNA)",
     keys: &[

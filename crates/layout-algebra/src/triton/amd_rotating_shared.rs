@@ -2,6 +2,7 @@
 //! lays it out: tests/vectors/triton/shared_encodings.md states the rules and
 //! shared_encodings.json holds the wheel's layouts.
 
+use super::key_source::{self, KeySource};
 use super::keys::{EncodingKind, EncodingTag, SWIZZLE_KEYS};
 use super::*;
 
@@ -117,10 +118,23 @@ impl std::fmt::Display for AmdRotatingShared {
     }
 }
 
+/// Reads `#ttg.amd_rotating_shared`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let order = key_source::order(src);
+    Encoding::AmdRotatingShared(AmdRotatingShared {
+        vec: src.uint("vec", None),
+        per_phase: src.uint("perPhase", None),
+        max_phase: src.uint("maxPhase", None),
+        cga: key_source::cga(src, order.len()),
+        order,
+    })
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::AmdRotatingShared,
+    read: from_keys,
     name: "amd_rotating_shared",
     doc: "AMD's shared layout whose swizzle rotates with the row",
     keys: SWIZZLE_KEYS,

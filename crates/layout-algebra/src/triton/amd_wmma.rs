@@ -1,5 +1,6 @@
 //! `#ttg.amd_wmma`.
 
+use super::key_source::{self, KeySource};
 use super::keys::KeyType::{Bases, Bool, Int, Ints};
 use super::keys::{
     CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, Key,
@@ -211,10 +212,43 @@ impl std::fmt::Display for AmdWmma {
     }
 }
 
+/// Reads `#ttg.amd_wmma`'s keys: `warpsPerCTA`, or a `ctaLayout` of
+/// register and warp bases (newer Triton), which then also gives the rank.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let warps = src.list(WARPS_PER_CTA.name, false);
+    let tiles = src
+        .named_bases("ctaLayout", &["register", "warp"])
+        .map(|mut parts| {
+            let warp = parts.pop().unwrap_or_default();
+            let register = parts.pop().unwrap_or_default();
+            WmmaCtaTiles { register, warp }
+        });
+    if warps.is_empty() && tiles.is_none() {
+        src.missing(WARPS_PER_CTA.name);
+    }
+    let rank = match src.uint("rank", Some(0)) as usize {
+        _ if !warps.is_empty() => warps.len(),
+        0 => tiles
+            .as_ref()
+            .and_then(|t| t.warp.first().or(t.register.first()).map(Vec::len))
+            .unwrap_or(2),
+        n => n,
+    };
+    Encoding::AmdWmma(AmdWmma {
+        version: src.uint("version", Some(1)),
+        is_transposed: src.flag("isTransposed") || src.flag("isTranspose"),
+        instr_shape: src.list("instrShape", false),
+        cga: key_source::cga(src, rank),
+        warps_per_cta: warps,
+        cta_tiles: tiles,
+    })
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::AmdWmma,
+    read: from_keys,
     name: "amd_wmma",
     doc: "the accumulator of AMD's WMMA instructions (RDNA)",
     keys: &[

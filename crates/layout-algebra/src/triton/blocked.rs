@@ -1,5 +1,6 @@
 //! `#ttg.blocked`.
 
+use super::key_source::{self, KeySource};
 use super::keys::KeyType::Ints;
 use super::keys::{
     CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, WARPS_PER_CTA,
@@ -73,10 +74,33 @@ impl std::fmt::Display for Blocked {
     }
 }
 
+/// Reads `#ttg.blocked`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let order = key_source::order(src);
+    let blocked = Blocked {
+        size_per_thread: src.list("sizePerThread", true),
+        threads_per_warp: src.list("threadsPerWarp", true),
+        warps_per_cta: src.list(WARPS_PER_CTA.name, true),
+        cga: key_source::cga(src, order.len()),
+        order,
+    };
+    key_source::require_rank(
+        src,
+        &[
+            ("sizePerThread", blocked.size_per_thread.len()),
+            ("threadsPerWarp", blocked.threads_per_warp.len()),
+            (WARPS_PER_CTA.name, blocked.warps_per_cta.len()),
+        ],
+        blocked.order.len(),
+    );
+    Encoding::Blocked(blocked)
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::Blocked,
+    read: from_keys,
     name: "blocked",
     doc: "each thread owns `sizePerThread` contiguous elements; threads and warps tile the rest in `order`",
     keys: &[

@@ -1,5 +1,6 @@
 //! `#ttg.dot_op`.
 
+use super::key_source::KeySource;
 use super::keys::KeyType;
 use super::keys::KeyType::Int;
 use super::keys::{EncodingKind, EncodingTag, opt, req};
@@ -156,10 +157,20 @@ impl std::fmt::Display for DotOperand {
     }
 }
 
+/// Reads `#ttg.dot_op`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    Encoding::DotOperand(Box::new(DotOperand {
+        op_idx: src.uint("opIdx", None),
+        k_width: src.uint("kWidth", Some(0)),
+        parent: src.encoding("parent"),
+    }))
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::DotOp,
+    read: from_keys,
     name: "dot_op",
     doc: "operand `opIdx` (0 = A, 1 = B) of a dot whose result has the parent layout",
     keys: &[

@@ -64,16 +64,28 @@ pub enum EncodingTag {
     Linear,
 }
 
-/// An encoding kind (`blocked` of `#ttg.blocked`) and its keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An encoding kind (`blocked` of `#ttg.blocked`), its keys, and how the
+/// keys make the encoding.
+#[derive(Clone, Copy, Debug)]
 pub struct EncodingKind {
     pub tag: EncodingTag,
+    /// Reads the encoding from a source of key values (the kind's module's
+    /// `from_keys`).
+    pub read: fn(&mut dyn super::KeySource) -> super::Encoding,
     pub name: &'static str,
     /// One line: what the encoding lays out, and how.
     pub doc: &'static str,
     /// Required keys first, then optional ones, in the order Triton prints them.
     pub keys: &'static [Key],
 }
+
+impl PartialEq for EncodingKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.tag == other.tag
+    }
+}
+
+impl Eq for EncodingKind {}
 
 impl EncodingKind {
     pub fn key(&self, name: &str) -> Option<&'static Key> {

@@ -1,5 +1,6 @@
 //! `#ttg.linear`.
 
+use super::key_source::KeySource;
 use super::keys::KeyType::{Bases, Ints};
 use super::keys::{EncodingKind, EncodingTag, opt};
 use super::*;
@@ -131,10 +132,23 @@ impl std::fmt::Display for LinearEncoding {
     }
 }
 
+/// Reads `#ttg.linear`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let shape = src.has("shape").then(|| src.list("shape", false));
+    Encoding::Linear(LinearEncoding {
+        register: src.bases("register"),
+        lane: src.bases("lane"),
+        warp: src.bases("warp"),
+        block: src.bases("block"),
+        shape,
+    })
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::Linear,
+    read: from_keys,
     name: "linear",
     doc: "a distributed layout given by its bases: `register`, `lane`, `warp`, `block` -> dims",
     keys: &[

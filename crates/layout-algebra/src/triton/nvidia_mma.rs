@@ -1,5 +1,6 @@
 //! `#ttg.nvidia_mma` (mma.sync and wgmma accumulators).
 
+use super::key_source::{self, KeySource};
 use super::keys::KeyType::{Int, Ints};
 use super::keys::{
     CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, WARPS_PER_CTA,
@@ -125,10 +126,23 @@ impl std::fmt::Display for NvidiaMma {
     }
 }
 
+/// Reads `#ttg.nvidia_mma`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let warps = src.list(WARPS_PER_CTA.name, true);
+    Encoding::NvidiaMma(NvidiaMma {
+        version_major: src.uint("versionMajor", None),
+        version_minor: src.uint("versionMinor", Some(0)),
+        instr_shape: src.list("instrShape", true),
+        cga: key_source::cga(src, warps.len()),
+        warps_per_cta: warps,
+    })
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::NvidiaMma,
+    read: from_keys,
     name: "nvidia_mma",
     doc: "the accumulator of NVIDIA's mma (version 2) or wgmma (version 3) instructions",
     keys: &[

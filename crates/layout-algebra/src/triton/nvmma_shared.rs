@@ -1,5 +1,6 @@
 //! `#ttg.nvmma_shared`.
 
+use super::key_source::{self, KeySource};
 use super::keys::KeyType::{Bool, Int};
 use super::keys::{
     CGA_LAYOUT, CTA_ORDER, CTA_SPLIT_NUM, CTAS_PER_CGA, EncodingKind, EncodingTag, opt, req,
@@ -203,10 +204,29 @@ impl std::fmt::Display for NvmmaShared {
     }
 }
 
+/// Reads `#ttg.nvmma_shared`'s keys. Its rank is `rank`, else the length
+/// of `CTAOrder` or of a `CGALayout` basis, else 2.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let rank = match src.uint("rank", Some(0)) as usize {
+        0 if src.has("CTAOrder") => src.list("CTAOrder", false).len(),
+        0 if src.has("CGALayout") => src.first_entry_len("CGALayout").unwrap_or(2),
+        0 => 2,
+        rank => rank,
+    };
+    Encoding::NvmmaShared(NvmmaShared {
+        swizzling_byte_width: src.uint("swizzlingByteWidth", None),
+        transposed: src.flag("transposed"),
+        element_bit_width: src.uint("elementBitWidth", None),
+        fp4_padded: src.flag("fp4Padded"),
+        cga: key_source::cga(src, rank),
+    })
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::NvmmaShared,
+    read: from_keys,
     name: "nvmma_shared",
     doc: "the shared layout NVIDIA's wgmma/tcgen05 read: swizzles of 32, 64 or 128 bytes",
     keys: &[

@@ -2,6 +2,7 @@
 //! lays it out: tests/vectors/triton/shared_encodings.md states the rules and
 //! shared_encodings.json holds the wheel's layouts.
 
+use super::key_source::{self, KeyFault, KeySource};
 use super::keys::KeyType::{Bases, Intervals, Ints};
 use super::keys::{EncodingKind, EncodingTag, opt, req};
 use super::*;
@@ -179,12 +180,45 @@ impl std::fmt::Display for PaddedShared {
     }
 }
 
+/// Reads `#ttg.padded_shared`'s keys: its intervals, and its layout either
+/// as `order` and `shape` or as `offset` and `block` bases.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let intervals = src.intervals("intervals");
+    let linear = if src.has("order") || src.has("shape") {
+        if let Some(key) = ["offset", "block"].into_iter().find(|k| src.has(k)) {
+            src.reject(
+                key,
+                KeyFault::ConflictingForms {
+                    message: "#ttg.padded_shared takes either `order` and `shape` or `offset` and `block`, not both",
+                },
+            );
+        }
+        PaddedLinear::Identity {
+            order: key_source::order(src),
+            shape: src.list("shape", true),
+        }
+    } else {
+        // Triton prints both, `block = []` included, and asks for both.
+        for key in ["offset", "block"] {
+            if !src.has(key) {
+                src.missing(key);
+            }
+        }
+        PaddedLinear::Bases {
+            offset: src.bases("offset"),
+            block: src.bases("block"),
+        }
+    };
+    Encoding::PaddedShared(PaddedShared { intervals, linear })
+}
+
 // Pasted, the padding intervals are the `[32:+4]` before the braces;
 // as a call they are the key `intervals`.
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::PaddedShared,
+    read: from_keys,
     name: "padded_shared",
     doc: "a shared layout with padding inserted after every interval of elements",
     keys: &[

@@ -2,6 +2,7 @@
 //! lays it out: tests/vectors/triton/shared_encodings.md states the rules and
 //! shared_encodings.json holds the wheel's layouts.
 
+use super::key_source::KeySource;
 use super::keys::KeyType;
 use super::keys::KeyType::Int;
 use super::keys::{EncodingKind, EncodingTag, req};
@@ -105,10 +106,21 @@ impl std::fmt::Display for PartitionedShared {
     }
 }
 
+/// Reads `#ttg.partitioned_shared`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    Encoding::PartitionedShared(Box::new(PartitionedShared {
+        num_partitions: src.uint("numPartitions", None),
+        num_groups: src.uint("numGroups", None),
+        partition_dim: src.uint("partitionDim", None) as usize,
+        inner: Box::new(src.encoding("partitionLayout")),
+    }))
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::PartitionedShared,
+    read: from_keys,
     name: "partitioned_shared",
     doc: "shared memory split into partitions (not modelled for accesses)",
     keys: &[

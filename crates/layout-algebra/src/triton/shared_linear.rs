@@ -2,6 +2,7 @@
 //! lays it out: tests/vectors/triton/shared_encodings.md states the rules and
 //! shared_encodings.json holds the wheel's layouts.
 
+use super::key_source::KeySource;
 use super::keys::KeyType::{Bases, Int};
 use super::keys::{EncodingKind, EncodingTag, opt, req};
 use super::*;
@@ -96,10 +97,20 @@ impl std::fmt::Display for SharedLinear {
     }
 }
 
+/// Reads `#ttg.shared_linear`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    Encoding::SharedLinear(SharedLinear {
+        offset: src.bases("offset"),
+        block: src.bases("block"),
+        alignment: src.uint("alignment", None),
+    })
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::SharedLinear,
+    read: from_keys,
     name: "shared_linear",
     doc: "a shared layout given by its bases: `offset` (and `block`) -> dims",
     keys: &[

@@ -1,5 +1,6 @@
 //! `#ttg.slice`.
 
+use super::key_source::KeySource;
 use super::keys::KeyType;
 use super::keys::KeyType::Int;
 use super::keys::{EncodingKind, EncodingTag, req};
@@ -72,10 +73,19 @@ impl std::fmt::Display for Slice {
     }
 }
 
+/// Reads `#ttg.slice`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    Encoding::Slice(Box::new(Slice {
+        dim: src.uint("dim", None) as usize,
+        parent: src.encoding("parent"),
+    }))
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::Slice,
+    read: from_keys,
     name: "slice",
     doc: "the parent layout without dimension `dim`",
     keys: &[

@@ -1,5 +1,6 @@
 //! `#ttg.swizzled_shared`.
 
+use super::key_source::{self, KeySource};
 use super::keys::{EncodingKind, EncodingTag, SWIZZLE_KEYS};
 use super::*;
 
@@ -83,10 +84,23 @@ impl std::fmt::Display for SwizzledShared {
     }
 }
 
+/// Reads `#ttg.swizzled_shared`'s keys.
+pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    let order = key_source::order(src);
+    Encoding::SwizzledShared(SwizzledShared {
+        vec: src.uint("vec", None),
+        per_phase: src.uint("perPhase", None),
+        max_phase: src.uint("maxPhase", None),
+        cga: key_source::cga(src, order.len()),
+        order,
+    })
+}
+
 /// The kind's name and keys as TTGIR spells them (an entry of
 /// [`super::keys::ENCODING_KINDS`]).
 pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::SwizzledShared,
+    read: from_keys,
     name: "swizzled_shared",
     doc: "shared memory with XOR swizzling: `vec` elements per phase step, `perPhase` rows per phase, `maxPhase` phases",
     keys: SWIZZLE_KEYS,
