@@ -690,3 +690,127 @@ fn completion_sorts_and_gives_snippets_to_clients_that_expand_them() {
     assert_eq!(without["insertTextFormat"], 1, "{without}");
     assert_eq!(without["textEdit"]["newText"], "blocked");
 }
+
+/// A corpus dump as the test's document text.
+fn corpus_dump(name: &str) -> String {
+    let path = format!(
+        "{}/../../tests/corpus/ttgir/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A binary file opened as text (an editor decodes it lossily) gets the
+/// capped list of diagnostics, not one per byte.
+#[test]
+fn a_binary_file_opened_as_text_gets_a_capped_list_of_diagnostics() {
+    // 64 KiB of a linear congruential generator's bytes, NULs included.
+    let mut x: u32 = 12345;
+    let bytes: Vec<u8> = (0..65536)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as u8
+        })
+        .collect();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let mut c = start();
+    c.open(URI, &text);
+    let diagnostics = c.diagnostics(1);
+    let n = diagnostics.as_array().map_or(0, Vec::len);
+    assert!((1..=101).contains(&n), "{n} diagnostics");
+    let last = diagnostics[n - 1]["message"].as_str().unwrap();
+    assert!(n < 101 || last.contains("more"), "{last}");
+    c.shutdown();
+}
+
+/// Renaming an alias of a dump edits every use, on lines layoutc does not
+/// evaluate too (a `tt.splat` of pointers names `#blocked` as well).
+#[test]
+fn renaming_an_alias_of_a_dump_edits_every_use() {
+    let text = corpus_dump("transpose_sm80.ttgir");
+    let uses = text
+        .match_indices("#blocked")
+        .filter(|(i, m)| {
+            !text[i + m.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        })
+        .count();
+    let uri = "file:///tmp/transpose_sm80.ttgir";
+    let mut c = start();
+    c.open(uri, &text);
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("#blocked ="))
+        .unwrap();
+    let edit = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": uri}, "position": pos(line, 2), "newName": "#rows"}),
+    );
+    let edits = edit["result"]["changes"][uri]
+        .as_array()
+        .unwrap_or_else(|| panic!("{edit}"));
+    assert_eq!(edits.len(), uses);
+    assert!(edits.iter().all(|e| e["newText"] == "#rows"), "{edit}");
+    c.shutdown();
+}
+
+/// A dump folds by its regions: the module, the function and the loop.
+#[test]
+fn a_dump_folds_by_its_regions() {
+    let text = corpus_dump("flash_attention_fwd_sm90.ttgir");
+    let uri = "file:///tmp/flash_attention_fwd_sm90.ttgir";
+    let mut c = start();
+    c.open(uri, &text);
+    let ranges = c.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let starts: Vec<u64> = ranges["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{ranges}"))
+        .iter()
+        .map(|r| r["startLine"].as_u64().unwrap())
+        .collect();
+    for region in ["module attributes", "tt.func", "scf.for"] {
+        let line = text.lines().position(|l| l.contains(region)).unwrap() as u64;
+        assert!(
+            starts.contains(&line),
+            "{region} at line {line}: {starts:?}"
+        );
+    }
+    c.shutdown();
+}
+
+/// One broken declaration is one error where it is and one at its first
+/// use, however often it is used; a type MLIR does not have is an error at
+/// the declaration.
+#[test]
+fn a_broken_declaration_is_reported_once_at_it_and_once_at_its_uses() {
+    let mut c = start();
+    c.open(
+        URI,
+        "let acc = undefined_name\ncheck acc == 1\ncheck acc == 2\ncheck acc == 3\n\
+         layout t = tensor<128x64xf13, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>\n",
+    );
+    let diagnostics = c.diagnostics(1);
+    let found: Vec<(String, u64)> = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["range"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("E0101".to_string(), 0),
+            ("E0106".to_string(), 1),
+            ("E0205".to_string(), 4)
+        ],
+        "{diagnostics}"
+    );
+    c.shutdown();
+}
