@@ -878,6 +878,24 @@ pub fn matrix_chunk_registers(element_bits: u32, trans: bool) -> Result<usize> {
     }
 }
 
+/// The register whose bit picks the odd rows of a transposed matrix (the
+/// other row bits are lanes 0 and 1). Triton 3.9 searches for it
+/// (`getLdStMatrixRowPermutation`): it tries the registers in order and
+/// keeps the first whose rows, with those of lanes 0 and 1, share the
+/// fewest banks, preferring register 0 on a tie (its two halves are the
+/// pair the mma wants; any other is repacked after the load). `regs` and
+/// `lanes` are element offsets, multiples of a row (`row_elements`) where a
+/// matrix applies; the 8 rows of 16 bytes in 128 are the banks, the bits
+/// above them the conflicts.
+pub(crate) fn transposed_row_register(regs: &[u64], lanes: [u64; 2], row_elements: u64) -> usize {
+    let conflicts = |reg: u64| {
+        let rows = [reg, lanes[0], lanes[1]].map(|o| o / row_elements);
+        crate::f2::rank(rows) - crate::f2::rank(rows.map(|r| r & 7))
+    };
+    let cost = |i: usize| (conflicts(regs[i]), u32::from(i != 0));
+    (0..regs.len()).min_by_key(|&i| (cost(i), i)).unwrap_or(0)
+}
+
 /// `ldmatrix`/`stmatrix` need the mma fragment: in a plain access, the
 /// registers of one lane's 32-bit share (any registers that hold
 /// consecutive elements) and lane bits 0, 1 walk the 16 bytes of a row, and
@@ -904,10 +922,11 @@ fn matrix_geometry(c: &Cvt, element_bits: u32, count: u32, trans: bool) -> Resul
     // Elements in one 16-byte row.
     let row_elements = (128 / element_bits) as u64;
     let (contig, rows, chunk_regs) = if trans {
+        let row = transposed_row_register(&c.regs, [c.lanes[0], c.lanes[1]], row_elements);
         (
             vec![c.lanes[2], c.lanes[3], c.lanes[4]],
-            vec![c.regs[0], c.lanes[0], c.lanes[1]],
-            vec![0],
+            vec![c.regs[row], c.lanes[0], c.lanes[1]],
+            vec![row],
         )
     } else {
         let chunk_regs: Vec<usize> = (0..chunk)
@@ -1418,5 +1437,26 @@ impl AccessGeometry {
         this.registers.splice(..k, unit[..k].iter().copied());
         this.lanes.splice(..4, unit[k..].iter().copied());
         Ok(std::borrow::Cow::Owned(this))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transposed_row_register;
+
+    /// The B operand of a compiled batched dot (Triton 3.9, sm90: 2x32x64
+    /// fp16, mma v2 warps [2, 2, 2]): its registers sit at element offsets
+    /// k+1, k+8, k+16, n+16, n+32 and lanes 0, 1 at k+2, k+4 of a
+    /// row-major tile whose k stride is 128. The PTX's row addresses are 0,
+    /// +32 B, +512 B, ...: the rows are n+16 (register 3), k+2 and k+4.
+    #[test]
+    fn the_row_register_is_the_one_triton_picked_in_a_compiled_kernel() {
+        let regs = [128, 1024, 2048, 16, 32];
+        assert_eq!(transposed_row_register(&regs, [256, 512], 8), 3);
+        // Rows 16, 32 and 48 bytes apart: no conflict either way, and
+        // register 0 wins the tie (its pair needs no repacking).
+        assert_eq!(transposed_row_register(&[8, 24], [16, 32], 8), 0);
+        // Register 0 conflicts; of the two that do not, the first.
+        assert_eq!(transposed_row_register(&[64, 8, 24], [16, 32], 8), 1);
     }
 }

@@ -159,13 +159,18 @@ pub(super) fn group_requests(
         }
         Instruction::Matrix { count, trans } => {
             let extra = count.trailing_zeros();
-            // The register bits of one lane's 32-bit share of a row: register
-            // 0 for `.trans`, else the registers holding the consecutive
-            // elements (wherever they are); the others pick the matrix and
-            // the instruction, lowest first.
+            // The register bits of one lane's 32-bit share of a row: for
+            // `.trans` the one Triton's search picks (the odd rows), else the
+            // registers holding the consecutive elements (wherever they are);
+            // the others pick the matrix and the instruction, lowest first.
             let origin = offset_of(0, 0)?;
+            let row_elements = (128 / element_bits.max(8)) as u64;
             let chunk_bits: Vec<u32> = if trans {
-                vec![0]
+                let regs = (0..reg_bits)
+                    .map(|b| offset_of(1 << b, 0).map(|o| o ^ origin))
+                    .collect::<Result<Vec<u64>>>()?;
+                let lanes = [offset_of(0, 1)? ^ origin, offset_of(0, 2)? ^ origin];
+                vec![super::transposed_row_register(&regs, lanes, row_elements) as u32]
             } else {
                 let chunk = super::matrix_chunk_registers(element_bits, false)?;
                 let mut bits = Vec::new();
@@ -189,7 +194,6 @@ pub(super) fn group_requests(
                     .filter(|(i, _)| v >> i & 1 == 1)
                     .fold(0u64, |acc, (_, &b)| acc | 1 << b)
             };
-            let row_elements = (128 / element_bits.max(8)) as u64;
             for instr in 0..g.instructions {
                 if instr & 0xff == 0 {
                     crate::interrupt::check()?;
@@ -199,7 +203,7 @@ pub(super) fn group_requests(
                     for r in 0..8u64 {
                         let reg_high = scatter(instr << extra | j);
                         let (reg, lane) = if trans {
-                            (reg_high | (r & 1), r >> 1)
+                            (reg_high | (r & 1) << chunk_bits[0], r >> 1)
                         } else {
                             (reg_high, r << 2)
                         };
