@@ -18,3 +18,6 @@ fi
 "$venv/bin/python" tests/vectors/triton/check_amd_sample.py 3
 # The kernel corpus (whole-kernel shared memory): four kernels on six targets.
 "$venv/bin/python" tests/vectors/triton/check_kernel_sample.py
+# The compiled PTX, run lane by lane: three kernels on sm80 and sm90 must read
+# and write shared memory as tests/vectors/triton/ptx_wavefronts.json says.
+"$venv/bin/python" tests/vectors/triton/gen_ptx_wavefronts.py --check batched_dot atomic_scalar softmax

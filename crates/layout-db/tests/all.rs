@@ -21,6 +21,7 @@ mod kernel_hardware;
 mod kernel_summary;
 mod pasted_corpus;
 mod pasted_edge_cases;
+mod ptx_wavefronts;
 mod robustness;
 mod shared_encodings;
 mod solve_goldens;

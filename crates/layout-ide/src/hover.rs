@@ -347,10 +347,15 @@ fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         }
         for i in &o.instructions {
             md += &format!(
-                "\n- {} x `{}`: {} wavefronts per warp, {}",
+                "\n- {} x `{}`: {} wavefronts {}, {}",
                 i.count,
                 i.mnemonic,
                 i.wavefronts,
+                if i.one_thread {
+                    "in all (one thread stores; every warp issues it)"
+                } else {
+                    "per warp"
+                },
                 if i.conflicts == 0 {
                     "conflict-free".to_string()
                 } else {

@@ -234,6 +234,45 @@ pub struct HwWholeKernel {
     pub fault: Option<String>,
 }
 
+/// A corpus kernel's shared-memory instructions as its compiled PTX runs
+/// them (`triton/ptx_wavefronts.json`, gen_ptx_wavefronts.py).
+#[derive(Clone, Debug, Deserialize)]
+pub struct PtxKernel {
+    /// `ttgir` or `kernels`: the corpus directory under `tests/corpus/`.
+    pub corpus: String,
+    pub kernel: String,
+    /// The dump in that directory.
+    pub file: String,
+    /// `cuda:80` or `cuda:90`.
+    pub target: String,
+    pub num_warps: u64,
+    /// Per PTX instruction: warp-instructions executed and their
+    /// wavefronts, summed over the program's warps. Absent when the kernel
+    /// did not compile for the target or its addresses depend on data.
+    #[serde(default)]
+    pub instructions: Option<std::collections::BTreeMap<String, PtxCount>>,
+    #[serde(default)]
+    pub compile_error: Option<String>,
+    #[serde(default)]
+    pub unevaluated: Option<String>,
+}
+
+/// What one PTX instruction amounts to over a program's warps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub struct PtxCount {
+    pub instructions: u64,
+    pub wavefronts: u64,
+}
+
+/// The kernels of `triton/ptx_wavefronts.json`.
+pub fn ptx_kernels() -> Vec<PtxKernel> {
+    #[derive(Deserialize)]
+    struct File {
+        kernels: Vec<PtxKernel>,
+    }
+    typed_vectors::<File>("triton/ptx_wavefronts.json").kernels
+}
+
 /// The kernels of `triton/hw_sm90_kernels.json`.
 pub fn hw_whole_kernels() -> Vec<HwWholeKernel> {
     #[derive(Deserialize)]

@@ -395,6 +395,10 @@ pub struct Instruction {
     pub count: u64,
     pub wavefronts: u64,
     pub conflicts: u64,
+    /// Written only when one thread of the program moves data: every warp
+    /// issues the instruction, and `wavefronts` are that thread's warp's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub one_thread: bool,
 }
 
 #[derive(Serialize)]

@@ -27,6 +27,7 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::
                     count: i.count,
                     wavefronts: i.wavefronts,
                     conflicts: i.conflicts,
+                    one_thread: i.one_thread,
                 })
                 .collect(),
             triton_offset: o.recorded.map(|(offset, _)| offset),
@@ -116,7 +117,7 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
             .iter()
             .map(|i| {
                 format!(
-                    "{} x {} ({} wavefronts{})",
+                    "{} x {} ({} wavefronts{}{})",
                     i.count,
                     i.mnemonic,
                     i.wavefronts,
@@ -124,7 +125,8 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
                         format!(", {} extra per wavefront", i.conflicts)
                     } else {
                         String::new()
-                    }
+                    },
+                    if i.one_thread { ", one thread" } else { "" }
                 )
             })
             .collect();

@@ -91,7 +91,7 @@ pub enum BufferKind {
 }
 
 /// One shared-memory instruction an operation's lowering emits.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct InstructionCount {
     /// As the PTX or AMDGCN spells the opcode.
     pub mnemonic: String,
@@ -101,6 +101,27 @@ pub struct InstructionCount {
     pub wavefronts: u64,
     /// Extra wavefronts per wavefront (0: conflict-free).
     pub conflicts: u64,
+    /// Only one thread of the program moves data (a scalar atomic's result,
+    /// a TMA descriptor zeroed by thread 0): every warp issues the
+    /// instruction under a predicate, but `wavefronts` are served for that
+    /// thread's warp alone, the others take none.
+    pub one_thread: bool,
+}
+
+impl InstructionCount {
+    /// Warp-instructions the program issues, over `warps` warps.
+    pub fn issued(&self, warps: u64) -> u64 {
+        self.count * warps
+    }
+
+    /// Wavefronts the program's `warps` warps take together.
+    pub fn program_wavefronts(&self, warps: u64) -> u64 {
+        if self.one_thread {
+            self.wavefronts
+        } else {
+            self.wavefronts * warps
+        }
+    }
 }
 
 /// The summary of every `tt.func` of a dump (empty for a `.lay` file).
@@ -283,6 +304,7 @@ impl Context<'_> {
                         count: 1,
                         wavefronts: 1,
                         conflicts: 0,
+                        one_thread: false,
                     }]
                 }
                 _ => self.access_instructions(op),
@@ -484,6 +506,7 @@ impl Context<'_> {
                 count: 1,
                 wavefronts: 1,
                 conflicts: 0,
+                one_thread: true,
             }],
             "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
             "ttg.async_copy_global_to_local" => self.async_copy_instructions(op),
@@ -500,6 +523,7 @@ impl Context<'_> {
                 count: a.instructions,
                 wavefronts: a.wavefronts,
                 conflicts: a.conflicts,
+                one_thread: false,
             }],
             _ => Vec::new(),
         }
@@ -588,6 +612,7 @@ impl Context<'_> {
                     count,
                     wavefronts,
                     conflicts,
+                    one_thread: false,
                 })
             })
             .collect()
@@ -677,6 +702,7 @@ impl Context<'_> {
             count: w.instructions,
             wavefronts: w.wavefronts,
             conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
+            one_thread: false,
         }]
     }
 
@@ -712,6 +738,7 @@ impl Context<'_> {
                 count: chunks,
                 wavefronts: chunks,
                 conflicts: 0,
+                one_thread: false,
             });
             let (mnemonic, count, wavefronts) = if walk.contiguous {
                 let lanes = walk.axis_warps.min(128 / bits as u64);
@@ -734,6 +761,7 @@ impl Context<'_> {
                 count,
                 wavefronts,
                 conflicts: 0,
+                one_thread: false,
             });
         }
         out
@@ -781,13 +809,15 @@ impl Context<'_> {
         } else {
             registers
         };
-        [(store, stores), (load, registers)]
+        // A scalar result is stored by the one thread that did the atomic.
+        [(store, stores, scalar), (load, registers, false)]
             .into_iter()
-            .map(|(mnemonic, count)| InstructionCount {
+            .map(|(mnemonic, count, one_thread)| InstructionCount {
                 mnemonic,
                 count,
                 wavefronts: count,
                 conflicts: 0,
+                one_thread,
             })
             .collect()
     }
@@ -1088,5 +1118,6 @@ fn tma_instructions(op: &mlir::Op) -> Vec<InstructionCount> {
         count: 1,
         wavefronts: bytes.div_ceil(128),
         conflicts: 0,
+        one_thread: false,
     }]
 }
