@@ -176,9 +176,9 @@ fn answers_cost_on_an_h100_what_layoutc_says() {
     // vector; the rule that makes the compiler give up is not modelled yet.
     assert_eq!(a.wrong_instruction.len(), 2, "{:#?}", a.wrong_instruction);
     // Every other access: the measured wavefronts, exactly, for at least
-    // this many (95.3%); the rest differ as printed.
+    // this many (95.7%); the rest differ as printed.
     assert!(
-        a.agree >= 1380,
+        a.agree >= 1386,
         "{} of {}: {:#?}",
         a.agree,
         a.counted,
@@ -204,9 +204,9 @@ fn todays_answers_run_and_cost_on_an_h200_what_layoutc_says() {
     // LLVM emit narrower vectors than layoutc counts; when the compiler
     // gives up on a vector there is not modelled yet.
     assert_eq!(a.wrong_instruction.len(), 14, "{:#?}", a.wrong_instruction);
-    // 94.5% exactly; the rest differ as printed.
+    // 94.8% exactly; the rest differ as printed.
     assert!(
-        a.agree >= 1746,
+        a.agree >= 1752,
         "{} of {}: {:#?}",
         a.agree,
         a.counted,
