@@ -15,6 +15,7 @@
 //! value that `layoutc render` draws, and [`line_index`] maps offsets
 //! to lines and UTF-16 columns.
 
+pub mod analysis;
 pub mod answer;
 pub mod coalesce;
 pub mod code_actions;
@@ -36,9 +37,42 @@ pub mod symbols;
 pub use layout_db::salsa::Database as Db;
 // What a front end (the language server, the command line) needs of the
 // database besides the features: one door in.
+pub use analysis::Analysis;
 pub use layout_db::{Database, STACK_BYTES, Severity, SourceFile, decode_source, salsa};
 pub use layout_syntax::Span;
 pub use line_index::{LineCol, LineIndex};
+
+/// The checker's results as a front end reads them: the report and its
+/// diagnostics, the declared values, the kernel summaries.
+pub mod checked {
+    pub use layout_db::kernel::BufferKind;
+    pub use layout_db::value::{
+        CuteObject, SolveKind, SolveOutcome, SwizzleOutcome, TilingOutcome, location_text,
+    };
+    pub use layout_db::{
+        Code, Diagnostic, FileReport, KernelSummary, NamedValue, Value, capped_diagnostics,
+        item_values, source_position,
+    };
+}
+
+/// The algebra's types that values carry, as a front end prints them.
+pub mod algebra {
+    pub use layout_algebra::bank::{Direction, padded_offset};
+    pub use layout_algebra::cute::Layout;
+    pub use layout_algebra::cute::tiled::{Operand, Side};
+    pub use layout_algebra::xla::XlaShape;
+    pub use layout_algebra::{LinearLayout, Result};
+}
+
+/// The syntax of `.lay` files and dumps, for a front end that rewrites or
+/// translates text (`fmt`, `import`, `solve --write`).
+pub mod syntax {
+    pub use layout_syntax::dump::SectionChoice;
+    pub use layout_syntax::format::format;
+    pub use layout_syntax::gluon::constructor_text;
+    pub use layout_syntax::lexer::{Token, lex};
+    pub use layout_syntax::{ExprKind, ItemKind, Location, parse};
+}
 
 /// Replace the text of `span` with `new_text`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

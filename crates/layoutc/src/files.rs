@@ -63,12 +63,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 #[derive(Clone)]
 pub struct Source {
     pub text: String,
-    pub not_utf8: Option<layout_db::Diagnostic>,
+    pub not_utf8: Option<layout_ide::checked::Diagnostic>,
 }
 
 pub fn read(path: &Path) -> Result<Source, Usage> {
     let bytes =
         std::fs::read(path).map_err(|e| Usage(format!("cannot read {}: {e}", path.display())))?;
-    let (text, not_utf8) = layout_db::decode_source(bytes);
+    let (text, not_utf8) = layout_ide::decode_source(bytes);
     Ok(Source { text, not_utf8 })
 }

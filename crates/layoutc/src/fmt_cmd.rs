@@ -22,7 +22,7 @@ pub fn fmt(paths: &[String], check: bool, write: bool) -> Result<u8, Usage> {
             status = 1;
             continue;
         }
-        let formatted = match layout_syntax::format::format(&text) {
+        let formatted = match layout_ide::syntax::format(&text) {
             Ok(f) => f,
             Err(errors) => {
                 for e in errors {

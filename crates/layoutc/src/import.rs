@@ -9,9 +9,9 @@
 
 use std::path::Path;
 
-use layout_db::{Database, SourceFile, Value};
-use layout_syntax::lexer::Token;
-use layout_syntax::{ItemKind, Location};
+use layout_ide::checked::Value;
+use layout_ide::syntax::Token;
+use layout_ide::syntax::{ItemKind, Location};
 
 use crate::Usage;
 use crate::files;
@@ -38,9 +38,9 @@ pub fn import(dump: &str, output: Option<&str>) -> Result<u8, Usage> {
 
 /// The `.lay` text of a dump.
 pub fn translate(path: &str, text: &str) -> String {
-    let mut db = Database::default();
-    let file = SourceFile::open(&mut db, path.to_string(), text.to_string());
-    let values = layout_db::item_values(&db, file);
+    let analysis = layout_ide::Analysis::new(path.to_string(), text.to_string());
+    let (db, file) = analysis.parts();
+    let values = layout_ide::checked::item_values(db, file);
     let value_at = |start: usize| {
         values
             .iter()
@@ -51,14 +51,14 @@ pub fn translate(path: &str, text: &str) -> String {
     let line = |offset: usize| index.line_col_chars(text, offset).0;
     let where_from = |location: Option<&Location>| {
         location
-            .and_then(|l| layout_db::source_position(&db, file, l))
+            .and_then(|l| layout_ide::checked::source_position(db, file, l))
             .map_or(String::new(), |p| format!(", {p}"))
     };
 
-    let analysed = file.analysed_text(&db);
-    let parsed = layout_syntax::parse(&analysed);
+    let analysed = file.analysed_text(db);
+    let parsed = layout_ide::syntax::parse(&analysed);
     let mut header = format!("// Imported from {path} by `layoutc import`.\n");
-    for k in layout_db::kernel_summaries(&db, file) {
+    for k in analysis.kernels() {
         header += &format!(
             "// Kernel @{} (dump line {}): {} bytes of shared memory; its buffers: {}.\n",
             k.name,
@@ -79,7 +79,7 @@ pub fn translate(path: &str, text: &str) -> String {
             }
             // Locations are resolved into the comments below.
             ItemKind::Alias { value, .. }
-                if !matches!(value.kind, layout_syntax::ExprKind::Location(_)) =>
+                if !matches!(value.kind, layout_ide::syntax::ExprKind::Location(_)) =>
             {
                 aliases += source.trim_end();
                 aliases.push('\n');
@@ -112,7 +112,7 @@ pub fn translate(path: &str, text: &str) -> String {
 /// Every distinct `tensor<...>` type with an encoding, in order of first
 /// appearance, with its offset.
 fn tensor_types(text: &str) -> Vec<(String, usize)> {
-    let (tokens, _) = layout_syntax::lexer::lex(text);
+    let (tokens, _) = layout_ide::syntax::lex(text);
     let mut out: Vec<(String, usize)> = Vec::new();
     for (i, (tok, span)) in tokens.iter().enumerate() {
         if *tok != Token::Ident("tensor")
@@ -147,7 +147,7 @@ fn tensor_types(text: &str) -> Vec<(String, usize)> {
 /// The `.lay` text of an HLO module: every distinct array shape with a
 /// layout as an `xla` value, with its padding (seed 001's TPU tiles).
 pub fn translate_hlo(path: &str, text: &str) -> String {
-    use layout_algebra::xla::XlaShape;
+    use layout_ide::algebra::XlaShape;
     let index = LineIndex::new(text);
     let mut out = format!(
         "// Imported from {path} by `layoutc import`: every array shape with a layout,\n// with the elements its tiles pad it to.\n"

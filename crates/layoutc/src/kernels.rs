@@ -1,7 +1,7 @@
 //! The kernel summary of a dump in `show`'s JSON (CONTRACT §4b) and text.
 
-use layout_db::KernelSummary;
-use layout_db::kernel::BufferKind;
+use layout_ide::checked::BufferKind;
+use layout_ide::checked::KernelSummary;
 
 use crate::json_schema as schema;
 

@@ -1,7 +1,7 @@
 //! The JSON forms of layouts that several commands print (`show`'s values,
 //! `solve`'s answers).
 
-use layout_algebra::LinearLayout;
+use layout_ide::algebra::LinearLayout;
 
 use crate::json_schema::{InDim, Linear, OutDim};
 

@@ -72,7 +72,7 @@ enum Command {
         /// analyse: a pass name (the last section printed before it) or a
         /// number from 1. By default, the last TritonGPU module.
         #[arg(long, value_name = "PASS|N")]
-        section: Option<layout_syntax::dump::SectionChoice>,
+        section: Option<layout_ide::syntax::SectionChoice>,
     },
     /// Show the values a file declares: bases, ownership grids, tables.
     Show {
@@ -83,7 +83,7 @@ enum Command {
         format: ShowFormat,
         /// The dump to analyse in a file of several (see `check --section`).
         #[arg(long, value_name = "PASS|N")]
-        section: Option<layout_syntax::dump::SectionChoice>,
+        section: Option<layout_ide::syntax::SectionChoice>,
     },
     /// Answer every `solve` block: the layout, its cost per access, the
     /// lower bound and why it is (or is not) proved optimal.
@@ -179,8 +179,11 @@ macro_rules! outln {
 }
 
 fn explain(code: &str) -> Result<u8, Usage> {
-    let Some(code) = layout_db::Code::from_name(code) else {
-        let known: Vec<&str> = layout_db::Code::ALL.iter().map(|c| c.as_str()).collect();
+    let Some(code) = layout_ide::checked::Code::from_name(code) else {
+        let known: Vec<&str> = layout_ide::checked::Code::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .collect();
         return Err(Usage(format!(
             "no diagnostic {}; the codes are {}",
             code.trim().to_uppercase(),
@@ -243,7 +246,7 @@ where
 fn on_large_stack(command: impl FnOnce() -> Result<u8, Usage> + Send + 'static) -> u8 {
     let result = std::thread::Builder::new()
         .name("layoutc".into())
-        .stack_size(layout_db::STACK_BYTES)
+        .stack_size(layout_ide::STACK_BYTES)
         .spawn(command)
         .map_err(|e| Usage(format!("cannot start a thread: {e}")))
         .and_then(|thread| {
@@ -265,7 +268,7 @@ fn on_large_stack_captured(
 ) -> (u8, String) {
     let thread = std::thread::Builder::new()
         .name("layoutc".into())
-        .stack_size(layout_db::STACK_BYTES)
+        .stack_size(layout_ide::STACK_BYTES)
         .spawn(move || {
             CAPTURED.with(|c| *c.borrow_mut() = Some(String::new()));
             let result = command();

@@ -4,9 +4,10 @@
 use std::path::PathBuf;
 
 use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
-use layout_db::{Database, Diagnostic, FileReport, Severity, SourceFile, check_file};
-use layout_syntax::Span;
-use layout_syntax::dump::SectionChoice;
+use layout_ide::Severity;
+use layout_ide::Span;
+use layout_ide::checked::{Diagnostic, FileReport};
+use layout_ide::syntax::SectionChoice;
 
 use crate::files;
 use crate::json_schema as schema;
@@ -19,9 +20,9 @@ pub struct Checked {
     pub text: String,
     pub report: FileReport,
     /// The named declarations and their values (only when asked for).
-    pub values: Vec<layout_db::NamedValue>,
+    pub values: Vec<layout_ide::checked::NamedValue>,
     /// The kernel summary of each `tt.func` of a dump (with the values).
-    pub kernels: Vec<layout_db::KernelSummary>,
+    pub kernels: Vec<layout_ide::checked::KernelSummary>,
 }
 
 /// Checks one file in a fresh database.
@@ -33,39 +34,27 @@ pub fn check_text(
     solver_timeout_ms: Option<u64>,
 ) -> Result<Checked, Usage> {
     let text = source.text;
-    let mut db = Database::default();
-    let selection = match section {
-        SectionChoice::LastTritonGpu => layout_syntax::dump::select(&text),
-        chosen => layout_syntax::dump::select_with(&text, chosen)
-            .map_err(|why| Usage(format!("{}: --section: {why}", path.display())))?,
-    };
-    let file =
-        SourceFile::open_selecting(&mut db, path.display().to_string(), text.clone(), selection);
-    if solver_timeout_ms.is_some() {
-        use layout_db::salsa::Setter;
-        file.set_solver_timeout_ms(&mut db).to(solver_timeout_ms);
-    }
-    let mut report = check_file(&db, file).clone();
+    let analysis = layout_ide::Analysis::open(path.display().to_string(), text.clone(), section)
+        .map_err(|why| Usage(format!("{}: --section: {why}", path.display())))?
+        .with_solver_timeout(solver_timeout_ms);
+    let mut report = analysis.report();
     if let Some(d) = source.not_utf8 {
         // The first bad byte outside comments and strings is also a stray
         // character; E0002 already says so there.
         report
             .diagnostics
-            .retain(|e| !(e.code == layout_db::Code::Syntax && e.span == d.span));
+            .retain(|e| !(e.code == layout_ide::checked::Code::Syntax && e.span == d.span));
         report.diagnostics.insert(0, d);
         // A binary's text is left empty: it holds nothing because it was
         // not read, which E0002 says.
         report
             .diagnostics
-            .retain(|e| e.code != layout_db::Code::NothingHere);
+            .retain(|e| e.code != layout_ide::checked::Code::NothingHere);
     }
     // What the command line shows of a file: the first hundred and a count.
-    report.diagnostics = layout_db::capped_diagnostics(&report.diagnostics);
+    report.diagnostics = layout_ide::checked::capped_diagnostics(&report.diagnostics);
     let (values, kernels) = if with_values {
-        (
-            layout_db::named_values(&db, file),
-            layout_db::kernel_summaries(&db, file).clone(),
-        )
+        (analysis.named_values(), analysis.kernels())
     } else {
         (Vec::new(), Vec::new())
     };
@@ -104,7 +93,7 @@ fn check_all(paths: Vec<PathBuf>, section: &SectionChoice) -> Result<Vec<Checked
     };
     std::thread::scope(|s| {
         for _ in 0..workers {
-            let worker = std::thread::Builder::new().stack_size(layout_db::STACK_BYTES);
+            let worker = std::thread::Builder::new().stack_size(layout_ide::STACK_BYTES);
             if worker.spawn_scoped(s, work).is_err() {
                 break;
             }

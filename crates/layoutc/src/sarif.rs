@@ -2,8 +2,8 @@
 //! run, one rule per diagnostic code, one result per diagnostic. Only the
 //! properties layoutc fills are typed here.
 
-use layout_db::Severity;
 use layout_ide::LineIndex;
+use layout_ide::Severity;
 use serde::Serialize;
 
 use crate::report::Checked;
@@ -101,7 +101,7 @@ struct Region {
 
 /// The log of one `check` run.
 pub fn log(checked: &[Checked]) -> Log {
-    let rules = layout_db::Code::ALL
+    let rules = layout_ide::checked::Code::ALL
         .iter()
         .map(|c| {
             let help = c.explanation();
@@ -133,7 +133,7 @@ pub fn log(checked: &[Checked]) -> Log {
             let (end_line, end_column) = index.line_col_chars(&c.text, d.span.end);
             results.push(SarifResult {
                 rule_id: d.code.as_str(),
-                rule_index: layout_db::Code::ALL
+                rule_index: layout_ide::checked::Code::ALL
                     .iter()
                     .position(|x| *x == d.code)
                     .expect("every code is in Code::ALL"),

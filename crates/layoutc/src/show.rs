@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use layout_db::{NamedValue, Value};
+use layout_ide::checked::{NamedValue, Value};
 use layout_ide::present::{self, Limits, TABLE_LIMIT, linear_of, padded_offsets};
 
 use crate::files;
@@ -18,7 +18,7 @@ pub fn show(
     path: &str,
     name: Option<&str>,
     format: ShowFormat,
-    section: &layout_syntax::dump::SectionChoice,
+    section: &layout_ide::syntax::SectionChoice,
 ) -> Result<u8, Usage> {
     let text = files::read(std::path::Path::new(path))?;
     let checked = check_text(PathBuf::from(path), text, true, section, None)?;
@@ -27,7 +27,7 @@ pub fn show(
         .iter()
         .filter(|v| name.is_none_or(|n| v.name == n || v.name == format!("#{n}")))
         .collect();
-    let kernels: Vec<&layout_db::KernelSummary> = checked
+    let kernels: Vec<&layout_ide::checked::KernelSummary> = checked
         .kernels
         .iter()
         .filter(|k| name.is_none_or(|n| k.name == n || format!("@{}", k.name) == n))
@@ -83,19 +83,15 @@ pub fn show(
                 .iter()
                 .any(|v| matches!(v.value, Some(Value::Encoding(_))))
                 .then(|| {
-                    let mut db = layout_db::Database::default();
-                    let file = layout_db::SourceFile::open(
-                        &mut db,
-                        path.to_string(),
-                        checked.text.clone(),
-                    );
-                    (db, file)
-                });
+                    layout_ide::Analysis::open(path.to_string(), checked.text.clone(), section)
+                })
+                .and_then(Result::ok);
             let mut out = String::new();
             for v in &values {
                 out += &value_text(&checked.text, &index, v);
-                if let Some((db, file)) = &explainer
-                    && let Some(steps) = layout_ide::coalesce::explain(db, *file, &v.name)
+                if let Some(steps) = explainer
+                    .as_ref()
+                    .and_then(|a| a.coalesce_explanation(&v.name))
                 {
                     out += &steps;
                 }
@@ -160,7 +156,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
                 let elements: u64 = t.shape.iter().map(|&d| d as u64).product();
                 j.padded = Some(schema::Padded {
                     intervals: padding.to_vec(),
-                    alloc_elements: layout_algebra::bank::padded_offset(
+                    alloc_elements: layout_ide::algebra::padded_offset(
                         padding,
                         elements.saturating_sub(1),
                     ) + 1,
@@ -241,8 +237,8 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
             j.access = Some(schema::Access {
                 operation: a.op.mlir_name(),
                 direction: match a.direction {
-                    layout_algebra::bank::Direction::Store => "store",
-                    layout_algebra::bank::Direction::Load => "load",
+                    layout_ide::algebra::Direction::Store => "store",
+                    layout_ide::algebra::Direction::Load => "load",
                 },
                 element_bits: a.element_bits,
                 vector: a.vector,
@@ -253,7 +249,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
                 shared: linear_json(&a.shared.layout),
             });
         }
-        Value::Location(l) => j.location = Some(layout_db::value::location_text(l)),
+        Value::Location(l) => j.location = Some(layout_ide::checked::location_text(l)),
         Value::MemorySpace(m) => j.memory_space = Some(m.to_string()),
         Value::Operation(op) => j.operation = Some(op.to_string()),
         Value::Unsupported(kind) => j.unsupported_encoding = Some(kind.to_string()),
@@ -284,11 +280,11 @@ fn value_text(text: &str, index: &LineIndex, nv: &NamedValue) -> String {
 }
 
 /// The parts of a CuTe atom, tiled MMA or tiled copy, each as CuTe prints it.
-fn cute_object_json(o: &layout_db::value::CuteObject) -> schema::Cute {
-    use layout_algebra::cute::tiled::{Operand, Side};
-    use layout_db::value::CuteObject as O;
+fn cute_object_json(o: &layout_ide::checked::CuteObject) -> schema::Cute {
+    use layout_ide::algebra::{Operand, Side};
+    use layout_ide::checked::CuteObject as O;
     use schema::{CuteParts, LayoutOrError};
-    let text = |r: layout_algebra::Result<layout_algebra::cute::Layout>| match r {
+    let text = |r: layout_ide::algebra::Result<layout_ide::algebra::Layout>| match r {
         Ok(l) => LayoutOrError::Layout(l.to_string()),
         Err(e) => LayoutOrError::Error {
             error: e.to_string(),

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use layout_db::value::{SolveKind, SolveOutcome, SwizzleOutcome, TilingOutcome};
-use layout_db::{NamedValue, Value};
+use layout_ide::checked::{NamedValue, Value};
+use layout_ide::checked::{SolveKind, SolveOutcome, SwizzleOutcome, TilingOutcome};
 
 use crate::files;
 use crate::json_schema as schema;
@@ -27,7 +27,7 @@ pub fn solve(
         PathBuf::from(path),
         source,
         true,
-        &layout_syntax::dump::SectionChoice::LastTritonGpu,
+        &layout_ide::syntax::SectionChoice::LastTritonGpu,
         timeout_ms,
     )?;
     progress.finish();
@@ -141,10 +141,12 @@ fn gluon_notation(notations: &[(String, String)]) -> Option<String> {
         if !text.starts_with("#ttg.") {
             return None;
         }
-        let parsed = layout_syntax::parse(&format!("layout x = {text}\n"));
+        let parsed = layout_ide::syntax::parse(&format!("layout x = {text}\n"));
         match &parsed.items.first()?.kind {
-            layout_syntax::ItemKind::Layout { value, .. } => match &value.kind {
-                layout_syntax::ExprKind::Attribute(a) => layout_syntax::gluon::constructor_text(a),
+            layout_ide::syntax::ItemKind::Layout { value, .. } => match &value.kind {
+                layout_ide::syntax::ExprKind::Attribute(a) => {
+                    layout_ide::syntax::constructor_text(a)
+                }
                 _ => None,
             },
             _ => None,
@@ -196,7 +198,7 @@ fn swizzle_json(w: &SwizzleOutcome) -> schema::Swizzle {
 }
 
 /// An XLA shape with what its tiles pad it to.
-pub fn xla_json(x: &layout_algebra::xla::XlaShape) -> schema::Xla {
+pub fn xla_json(x: &layout_ide::algebra::XlaShape) -> schema::Xla {
     schema::Xla {
         text: x.to_string(),
         padded_elements: x.padded_elements(),

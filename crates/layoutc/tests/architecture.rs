@@ -80,8 +80,13 @@ fn each_crate_uses_only_the_crates_below_it() {
     assert!(internal("layout-syntax").is_empty());
     assert_eq!(internal("layout-solve"), BTreeSet::from(["layout-algebra"]));
     assert!(!internal("layout-ide").contains("layout-lsp"));
-    // The server reaches everything through layout-ide.
+    // The server reaches everything through layout-ide, and the command
+    // line through layout-ide and the server.
     assert_eq!(internal("layout-lsp"), BTreeSet::from(["layout-ide"]));
+    assert_eq!(
+        internal("layoutc"),
+        BTreeSet::from(["layout-ide", "layout-lsp"])
+    );
     // The algebra is dependency-light: no IO, no solver, no serialisation.
     for dep in &deps["layout-algebra"] {
         assert!(

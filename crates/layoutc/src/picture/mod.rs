@@ -9,7 +9,6 @@ pub mod svg_doc;
 
 use std::path::Path;
 
-use layout_db::{Database, SourceFile};
 use layout_ide::picture::{self, Picture, PictureError};
 
 use crate::Usage;
@@ -43,10 +42,10 @@ impl Format {
 pub fn render(path: &str, name: &str, output: &str) -> Result<u8, Usage> {
     let format = Format::of(output)?;
     let source = files::read(Path::new(path))?;
-    let mut db = Database::default();
-    let file = SourceFile::open(&mut db, path.to_string(), source.text.clone());
-    let report = layout_db::check_file(&db, file);
-    let picture = match picture::picture(&db, file, name) {
+    let analysis = layout_ide::Analysis::new(path.to_string(), source.text.clone());
+    let report = analysis.report();
+    let (db, file) = analysis.parts();
+    let picture = match picture::picture(db, file, name) {
         Ok(p) => p,
         Err(e @ (PictureError::NoSuchName { .. } | PictureError::NotDrawable(_))) => {
             return Err(Usage(format!("{path}: {e}")));
