@@ -13,6 +13,5 @@ mod laws;
 mod no_panic;
 mod seed_examples;
 mod triton_encodings;
-mod triton_generated;
 mod triton_ll_ops;
 mod xla_reference;
