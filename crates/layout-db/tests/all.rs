@@ -6,6 +6,7 @@ mod builtin_calls;
 mod cancellation;
 mod coalesce_corpus;
 mod compiled_agreement;
+mod corpus_kernel;
 mod cute_atoms;
 mod cute_copy_hardware;
 mod cute_copy_solve;

@@ -6,7 +6,6 @@
 //! counted: instructions executed and wavefronts served, loads and stores
 //! apart.
 
-use layout_db::{Database, SourceFile, kernel_summaries};
 use layout_test_support::{HwWholeKernel, hw_whole_kernels};
 
 /// What a kernel's shared-memory traffic adds up to, in the GPU's counters.
@@ -38,23 +37,8 @@ fn measured(k: &HwWholeKernel) -> Traffic {
 }
 
 fn predicted(k: &HwWholeKernel) -> Traffic {
-    let path = format!(
-        "{}/../../tests/corpus/{}/{}",
-        env!("CARGO_MANIFEST_DIR"),
-        k.corpus,
-        k.file
-    );
-    let mut db = Database::default();
-    let file = SourceFile::open(
-        &mut db,
-        k.file.clone(),
-        std::fs::read_to_string(path).unwrap(),
-    );
-    let summaries = kernel_summaries(&db, file);
-    assert_eq!(summaries.len(), 1, "{}", k.file);
-    let s = &summaries[0];
-    let warps = u64::from(s.num_warps.expect("num_warps"));
-    assert_eq!(warps, k.num_warps, "{}", k.file);
+    let s = crate::corpus_kernel::summary(&k.corpus, &k.file, k.num_warps);
+    let warps = k.num_warps;
     let mut t = Traffic::default();
     for i in s.ops.iter().flat_map(|op| &op.instructions) {
         let m = i.mnemonic.as_str();

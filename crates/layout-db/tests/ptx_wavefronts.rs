@@ -7,28 +7,13 @@
 
 use std::collections::BTreeMap;
 
-use layout_db::{Database, SourceFile, kernel_summaries};
 use layout_test_support::{PtxCount, PtxKernel, ptx_kernels};
 
 fn predicted(k: &PtxKernel) -> BTreeMap<String, PtxCount> {
-    let path = format!(
-        "{}/../../tests/corpus/{}/{}",
-        env!("CARGO_MANIFEST_DIR"),
-        k.corpus,
-        k.file
-    );
-    let mut db = Database::default();
-    let file = SourceFile::open(
-        &mut db,
-        k.file.clone(),
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")),
-    );
-    let summaries = kernel_summaries(&db, file);
-    assert_eq!(summaries.len(), 1, "{}", k.file);
-    let warps = u64::from(summaries[0].num_warps.expect("num_warps"));
-    assert_eq!(warps, k.num_warps, "{}", k.file);
+    let summary = crate::corpus_kernel::summary(&k.corpus, &k.file, k.num_warps);
+    let warps = k.num_warps;
     let mut out: BTreeMap<String, PtxCount> = BTreeMap::new();
-    for i in summaries[0].ops.iter().flat_map(|op| &op.instructions) {
+    for i in summary.ops.iter().flat_map(|op| &op.instructions) {
         let m = &i.mnemonic;
         let counted = ["ld.shared", "st.shared", "ldmatrix", "stmatrix"]
             .iter()

@@ -269,6 +269,19 @@ pub fn diagnostic_json(text: &str, index: &LineIndex, d: &Diagnostic) -> schema:
     }
 }
 
+/// Every diagnostic of a report, as JSON.
+pub fn diagnostics_json(
+    text: &str,
+    index: &LineIndex,
+    report: &FileReport,
+) -> Vec<schema::Diagnostic> {
+    report
+        .diagnostics
+        .iter()
+        .map(|d| diagnostic_json(text, index, d))
+        .collect()
+}
+
 fn json_report(checked: &[Checked]) -> schema::CheckOutput {
     let files = checked
         .iter()
@@ -278,12 +291,7 @@ fn json_report(checked: &[Checked]) -> schema::CheckOutput {
                 file: c.path.display().to_string(),
                 checks: c.report.checks,
                 checks_passed: c.report.checks_passed,
-                diagnostics: c
-                    .report
-                    .diagnostics
-                    .iter()
-                    .map(|d| diagnostic_json(&c.text, &index, d))
-                    .collect(),
+                diagnostics: diagnostics_json(&c.text, &index, &c.report),
             }
         })
         .collect();

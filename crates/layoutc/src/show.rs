@@ -10,7 +10,7 @@ use crate::files;
 use crate::json_schema as schema;
 use crate::kernels;
 use crate::layout_json::linear_json;
-use crate::report::{ariadne_report, check_text, diagnostic_json, source_cache, span_json};
+use crate::report::{ariadne_report, check_text, diagnostics_json, source_cache, span_json};
 use crate::{ShowFormat, Usage};
 use layout_ide::LineIndex;
 
@@ -61,12 +61,7 @@ pub fn show(
                     .iter()
                     .map(|v| value_json(&checked.text, &index, v))
                     .collect(),
-                diagnostics: checked
-                    .report
-                    .diagnostics
-                    .iter()
-                    .map(|d| diagnostic_json(&checked.text, &index, d))
-                    .collect(),
+                diagnostics: diagnostics_json(&checked.text, &index, &checked.report),
                 kernels: (!checked.kernels.is_empty()).then(|| {
                     kernels
                         .iter()

@@ -10,7 +10,7 @@ use layout_ide::checked::{SolveKind, SolveOutcome, SwizzleOutcome, TilingOutcome
 use crate::files;
 use crate::json_schema as schema;
 use crate::layout_json::linear_json;
-use crate::report::{ariadne_report, check_text, diagnostic_json, source_cache};
+use crate::report::{ariadne_report, check_text, diagnostics_json, source_cache};
 use crate::{ShowFormat, Usage};
 use layout_ide::LineIndex;
 use layout_ide::present::solution_text;
@@ -49,12 +49,7 @@ pub fn solve(
                     .iter()
                     .map(|(v, s)| outcome_json(Some(&v.name), s))
                     .collect(),
-                diagnostics: checked
-                    .report
-                    .diagnostics
-                    .iter()
-                    .map(|d| diagnostic_json(&checked.text, &index, d))
-                    .collect(),
+                diagnostics: diagnostics_json(&checked.text, &index, &checked.report),
             };
             crate::outln!("{}", serde_json::to_string_pretty(&out).expect("JSON"));
         }

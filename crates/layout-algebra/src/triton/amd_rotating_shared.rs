@@ -2,7 +2,7 @@
 //! lays it out: tests/vectors/triton/shared_encodings.md states the rules and
 //! shared_encodings.json holds the wheel's layouts.
 
-use super::key_source::{self, KeySource};
+use super::key_source::KeySource;
 use super::keys::{EncodingKind, EncodingTag, SWIZZLE_KEYS};
 use super::*;
 
@@ -118,15 +118,15 @@ impl std::fmt::Display for AmdRotatingShared {
     }
 }
 
-/// Reads `#ttg.amd_rotating_shared`'s keys.
+/// Reads `#ttg.amd_rotating_shared`'s keys: those of `#ttg.swizzled_shared`.
 pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
-    let order = key_source::order(src);
+    let s = super::swizzled_shared::read(src);
     Encoding::AmdRotatingShared(AmdRotatingShared {
-        vec: src.uint("vec", None),
-        per_phase: src.uint("perPhase", None),
-        max_phase: src.uint("maxPhase", None),
-        cga: key_source::cga(src, order.len()),
-        order,
+        vec: s.vec,
+        per_phase: s.per_phase,
+        max_phase: s.max_phase,
+        order: s.order,
+        cga: s.cga,
     })
 }
 

@@ -86,14 +86,19 @@ impl std::fmt::Display for SwizzledShared {
 
 /// Reads `#ttg.swizzled_shared`'s keys.
 pub(super) fn from_keys(src: &mut dyn KeySource) -> Encoding {
+    Encoding::SwizzledShared(read(src))
+}
+
+/// The swizzle's keys, which `#ttg.amd_rotating_shared` shares.
+pub(super) fn read(src: &mut dyn KeySource) -> SwizzledShared {
     let order = key_source::order(src);
-    Encoding::SwizzledShared(SwizzledShared {
+    SwizzledShared {
         vec: src.uint("vec", None),
         per_phase: src.uint("perPhase", None),
         max_phase: src.uint("maxPhase", None),
         cga: key_source::cga(src, order.len()),
         order,
-    })
+    }
 }
 
 /// The kind's name and keys as TTGIR spells them (an entry of
