@@ -301,12 +301,16 @@ module.exports = grammar({
     basis: ($) => seq('[', commaSep($.signed_integer), ']'),
     out_dim: ($) => seq(field('name', $.identifier), ':', $.signed_integer),
 
-    // CuTe's printed notation: [Sw<B,M,S> o [offset o]] shape[:stride], or a
-    // bare swizzle; integers as printed (`4`, `_4`, `_-1`), a tile as a
+    // CuTe's printed notation: [Sw<B,M,S> o [offset o]] shape[:stride],
+    // shape:stride o [offset o] Sw<B,M,S>, or a bare swizzle; integers as printed (`4`, `_4`, `_-1`), a tile as a
     // tuple of layouts `(_2:_4,_8)`.
     cute: ($) => seq('cute', $._cute_text),
     _cute_text: ($) =>
-      choice(seq(optional(seq($.swizzle, 'o', optional(seq(choice($._cute_integer, $.smem_ptr), 'o')))), $.cute_layout), $.swizzle),
+      choice(
+        seq(optional(seq($.swizzle, 'o', optional(seq(choice($._cute_integer, $.smem_ptr), 'o')))), $.cute_layout),
+        seq($.cute_layout, 'o', optional(seq($._cute_integer, 'o')), $.swizzle),
+        $.swizzle,
+      ),
     // GMMA's layout atoms: `smem_ptr[16b](unset)` in place of the offset.
     smem_ptr: ($) => seq('smem_ptr', '[', /[0-9]+b/, ']', optional(seq('(', $.identifier, ')'))),
     swizzle: ($) => seq('Sw', '<', $._cute_integer, ',', $._cute_integer, ',', $._cute_integer, '>'),

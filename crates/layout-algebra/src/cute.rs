@@ -24,6 +24,7 @@ pub mod coord;
 pub mod copy_cost;
 pub mod slice;
 mod swizzle_ops;
+pub use swizzle_ops::{LayoutAfterSwizzle, SwizzledInverse};
 pub mod tiled;
 
 /// A CuTe `IntTuple`: an integer or a tuple of them, nested.
@@ -160,9 +161,12 @@ pub fn idx2crd(idx: i64, shape: &IntTuple) -> IntTuple {
                         if i + 1 == n {
                             idx2crd(rest, s)
                         } else {
+                            // C++'s `%` and `/`, which truncate: a negative
+                            // index (an offset below a swizzle) splits as
+                            // C++ splits it. A mode of size 0 has no index.
                             let size = s.product();
-                            let c = rest.rem_euclid(size);
-                            rest = rest.div_euclid(size);
+                            let c = rest.checked_rem(size).unwrap_or(rest);
+                            rest = rest.checked_div(size).unwrap_or(0);
                             idx2crd(c, s)
                         }
                     })
@@ -216,7 +220,9 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// A layout from congruent shape and stride; shapes must be positive.
+    /// A layout from congruent shape and stride; shapes must not be
+    /// negative. A mode of size 0 makes a layout of size 0 (C++ allows it:
+    /// `(4,0):(1,4)` has size and cosize 0).
     pub fn new(shape: IntTuple, stride: IntTuple) -> Result<Layout> {
         if !shape.congruent(&stride) {
             return Err(LayoutError::invalid(
@@ -224,10 +230,10 @@ impl Layout {
                 format!("shape {shape} and stride {stride} are not congruent"),
             ));
         }
-        if let Some(s) = shape.flatten().into_iter().find(|&s| s <= 0) {
+        if let Some(s) = shape.flatten().into_iter().find(|&s| s < 0) {
             return Err(LayoutError::invalid(
                 "layout",
-                format!("shape {shape} has a non-positive mode {s}"),
+                format!("shape {shape} has a negative mode {s}"),
             ));
         }
         let layout = Layout { shape, stride };
@@ -527,6 +533,15 @@ impl Layout {
     /// then take the modes by increasing stride; each must start where the
     /// previous one ends or later).
     pub fn complement(&self, cotarget: &IntTuple) -> Result<Layout> {
+        if self.size() == 0 {
+            return Err(empty_mode("complement", self));
+        }
+        if cotarget.rank() > 1 && cotarget.flatten().contains(&0) {
+            return Err(LayoutError::invalid(
+                "complement",
+                format!("the cotarget {cotarget} has a mode of size 0, and C++ divides by it"),
+            ));
+        }
         let filtered = self.filter();
         let mut modes = filtered.leaves();
         if modes.len() == 1 && modes[0].1 == 0 {
@@ -748,6 +763,17 @@ impl Layout {
         match tiler {
             Tiler::Underscore => Ok(self.clone()),
             Tiler::Layout(t) => {
+                if t.cosize() < 0 {
+                    // Only a layout of size 0 has one: (s-1)*|d| summed.
+                    return Err(LayoutError::invalid(
+                        "logical_product",
+                        format!(
+                            "{t} has size 0 and the cosize {}; C++ goes on with a complement of \
+                             negative shape, which layoutc does not build",
+                            t.cosize()
+                        ),
+                    ));
+                }
                 let rest = self.complement(&Int(mul(self.size(), t.cosize())?))?;
                 Ok(Layout::concat(vec![self.clone(), rest.compose(t)?]))
             }
@@ -835,6 +861,9 @@ impl Layout {
         let block_shape: Vec<i64> = padded.modes().iter().map(Layout::size).collect();
         let target_shape: Vec<i64> = target.modes().iter().map(IntTuple::product).collect();
         for (i, (&t, &b)) in target_shape.iter().zip(&block_shape).enumerate() {
+            if b == 0 {
+                return Err(empty_mode("tile_to_shape", self));
+            }
             if t % b != 0 {
                 return Err(LayoutError::invalid(
                     "tile_to_shape",
@@ -1085,6 +1114,9 @@ fn composition_impl(
             let mut result: Vec<(i64, i64)> = Vec::with_capacity(init.len());
             let (mut rest_shape, mut rest_stride) = (s, d);
             for &(cs, cd) in init {
+                if cs == 0 {
+                    return Err(empty_mode("composition", a));
+                }
                 if !(rest_stride % cs == 0 || rest_stride < cs) {
                     return Err(LayoutError::invalid(
                         "composition",
@@ -1137,7 +1169,17 @@ fn composition_impl(
 }
 
 fn ceil_div(a: i64, b: i64) -> i64 {
-    (a + b - 1) / b
+    // Callers refuse a divisor of 0 first (C++ divides by zero there).
+    (a + b - 1).checked_div(b).unwrap_or(0)
+}
+
+/// Where C++ would divide by a mode of size 0 (a floating-point exception
+/// at run time, or a division by zero in a constant expression).
+fn empty_mode(op: &str, layout: &Layout) -> LayoutError {
+    LayoutError::invalid(
+        op,
+        format!("{layout} has a mode of size 0, and C++ divides by it here (a division by zero)"),
+    )
 }
 
 /// A product of strides or sizes that must stay inside 64 bits.
@@ -1169,6 +1211,16 @@ pub enum Tiler {
 }
 
 impl Tiler {
+    /// Whether a mode of the tiler has size 0.
+    pub fn has_empty_mode(&self) -> bool {
+        match self {
+            Tiler::Layout(l) => l.size() == 0,
+            Tiler::Int(n) => *n == 0,
+            Tiler::Underscore => false,
+            Tiler::Modes(m) => m.iter().any(Tiler::has_empty_mode),
+        }
+    }
+
     /// Parses `<3:3,(2,4):(1,8)>`, `<3,8>`, `_`, or a layout.
     pub fn parse(text: &str) -> Result<Tiler> {
         let mut p = Parser::new(text);
@@ -1444,7 +1496,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn swizzled(&mut self) -> Result<SwizzledLayout> {
+    fn swizzle(&mut self) -> Result<Swizzle> {
         self.skip_ws();
         if !self.text[self.pos..].starts_with("Sw<") {
             return Err(self.error("'Sw<B,M,S>'"));
@@ -1459,7 +1511,32 @@ impl<'a> Parser<'a> {
         let (Ok(b), Ok(m), Ok(s)) = (u32::try_from(b), u32::try_from(m), i32::try_from(s)) else {
             return Err(self.error("small non-negative B and M"));
         };
-        let mut swizzle = Swizzle::new(b, m, s)?;
+        Swizzle::new(b, m, s)
+    }
+
+    /// `L o offset o Sw<B,M,S>` (the offset may be left out).
+    fn layout_after_swizzle(&mut self) -> Result<LayoutAfterSwizzle> {
+        let layout = self.layout()?;
+        self.expect('o')?;
+        let save = self.pos;
+        let mut offset = 0;
+        if let Ok(n) = self.integer() {
+            self.expect('o')?;
+            offset = n;
+        } else {
+            self.pos = save;
+        }
+        let swizzle = self.swizzle()?;
+        Ok(LayoutAfterSwizzle {
+            layout,
+            offset,
+            swizzle,
+        })
+    }
+
+    fn swizzled(&mut self) -> Result<SwizzledLayout> {
+        let mut swizzle = self.swizzle()?;
+        let (b, m, s) = (swizzle.bits, swizzle.base, swizzle.shift);
         self.expect('o')?;
         // GMMA's atoms: `smem_ptr[16b](unset) o layout`. The swizzle acts on
         // byte addresses of 16-bit elements; in element units its base

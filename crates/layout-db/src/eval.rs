@@ -1074,6 +1074,15 @@ impl<'db> Ctx<'db> {
                 )),
             };
         }
+        if text.ends_with('>') && text.contains("Sw<") {
+            // `L o k o Sw<B,M,S>`, as C++ prints the inverse of a swizzled
+            // layout with an offset.
+            let r = layout_algebra::cute::LayoutAfterSwizzle::parse(text);
+            return self
+                .cx
+                .alg(r, Domain::Cute, span)
+                .map(|l| Value::LayoutAfterSwizzle(Box::new(l)));
+        }
         if text.contains('@') {
             let r = layout_algebra::cute::coord::CoordLayout::parse(text);
             return self
@@ -1238,6 +1247,7 @@ impl<'db> Ctx<'db> {
             | (Value::Cute(_), Value::Cute(_))
             | (Value::Swizzle(_), Value::Swizzle(_))
             | (Value::Swizzled(_), Value::Swizzled(_))
+            | (Value::LayoutAfterSwizzle(_), Value::LayoutAfterSwizzle(_))
             | (Value::Tiler(_), Value::Tiler(_))
             | (Value::Xla(_), Value::Xla(_))
             | (Value::Encoding(_), Value::Encoding(_)) => Ok(l == r),

@@ -5,7 +5,7 @@ use std::fmt;
 use layout_algebra::LinearLayout;
 use layout_algebra::cute::atom::{CopyAtom, MmaAtom};
 use layout_algebra::cute::tiled::{TiledCopy, TiledMma};
-use layout_algebra::cute::{IntTuple, Layout, Swizzle, SwizzledLayout, Tiler};
+use layout_algebra::cute::{IntTuple, Layout, LayoutAfterSwizzle, Swizzle, SwizzledLayout, Tiler};
 use layout_algebra::triton::Encoding;
 use layout_algebra::triton::convert_layout::ConversionKind;
 use layout_algebra::xla::XlaShape;
@@ -180,6 +180,9 @@ pub enum Value {
     Cute(Box<Layout>),
     Swizzle(Swizzle),
     Swizzled(Box<SwizzledLayout>),
+    /// `L o k o Sw`: the swizzle acts on the index first (C++'s inverse of a
+    /// swizzled layout with an offset).
+    LayoutAfterSwizzle(Box<LayoutAfterSwizzle>),
     Tiler(Box<Tiler>),
     /// A CuTe MMA or copy atom, tiled MMA or tiled copy.
     CuteAtom(Box<CuteObject>),
@@ -221,6 +224,7 @@ impl Value {
             Value::Cute(_) => "a CuTe layout",
             Value::Swizzle(_) => "a CuTe swizzle",
             Value::Swizzled(_) => "a swizzled CuTe layout",
+            Value::LayoutAfterSwizzle(_) => "a CuTe layout after a swizzle (L o k o Sw)",
             Value::Tiler(_) => "a CuTe tiler",
             Value::CuteAtom(o) => o.type_name(),
             Value::CuteCoord(_) => "a CuTe coordinate layout",
@@ -251,6 +255,7 @@ impl Value {
             | Value::Linear(_)
             | Value::Cute(_)
             | Value::Swizzled(_)
+            | Value::LayoutAfterSwizzle(_)
             | Value::Xla(_) => "layout",
             Value::Swizzle(_) => "swizzle",
             Value::Tiler(_) => "tiler",
@@ -343,6 +348,7 @@ impl fmt::Display for Value {
             Value::Cute(l) => write!(f, "{l}"),
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Swizzled(s) => write!(f, "{s}"),
+            Value::LayoutAfterSwizzle(s) => write!(f, "{s}"),
             Value::Tiler(t) => write!(f, "{t}"),
             Value::CuteAtom(o) => write!(f, "{o}"),
             Value::CuteCoord(l) => write!(f, "{l}"),

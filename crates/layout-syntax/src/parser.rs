@@ -228,8 +228,8 @@ pub fn is_static_int(s: &str) -> bool {
     s.len() > 1 && s.starts_with('_') && s[1..].bytes().all(|b| b.is_ascii_digit())
 }
 
-/// CuTe's printed notation: `[Sw<B,M,S> o [offset o]] shape[:stride]`, or
-/// a bare swizzle `Sw<B,M,S>`.
+/// CuTe's printed notation: `[Sw<B,M,S> o [offset o]] shape[:stride]`,
+/// `shape:stride o [offset o] Sw<B,M,S>`, or a bare swizzle `Sw<B,M,S>`.
 fn cute_text<'t, 's: 't, I, Er>() -> impl Parser<'t, I, (), Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
@@ -288,7 +288,14 @@ where
         .then(choice((cute_int(), smem_ptr)).then(kw("o")).or_not())
         .then(layout.clone())
         .ignored();
-    choice((composed, swizzle, layout, tile))
+    // `L o k o Sw<B,M,S>`: C++'s inverse of a swizzled layout with an offset.
+    let after_swizzle = layout
+        .clone()
+        .then(kw("o"))
+        .then(cute_int().then(kw("o")).or_not())
+        .then(swizzle.clone())
+        .ignored();
+    choice((composed, swizzle, after_swizzle, layout, tile))
 }
 
 /// A CuTe by-mode tiler `<t0, t1, ...>`; each mode `_`, a layout, or a tiler.

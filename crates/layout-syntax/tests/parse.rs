@@ -280,7 +280,7 @@ layout c = identity_1d(4, "i", "o")
             28..69 <error>
             70..86 check ((1 + 2) == 3)
             87..122 layout c = identity_1d(4, "i", "o")
-            error 69..69: expected '(' or ')' or ',' or '@', found the end of the declaration
+            error 69..69: expected '(' or ')' or ',' or '@' or 'o', found the end of the declaration
         "#]],
     );
 }

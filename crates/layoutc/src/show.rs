@@ -181,6 +181,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
             });
         }
         Value::Swizzle(s) => j.cute = Some(cute_text(s.to_string())),
+        Value::LayoutAfterSwizzle(l) => j.cute = Some(cute_text(l.to_string())),
         Value::CuteAtom(o) => j.cute = Some(cute_object_json(o)),
         Value::CuteCoord(l) => {
             j.cute = Some(schema::Cute {

@@ -365,7 +365,13 @@ PRELUDE = r"""
 #include <cute/atom/copy_traits_sm90.hpp>
 #include <cute/atom/copy_traits_sm100.hpp>
 #include <cstdio>
+#include <csetjmp>
+#include <csignal>
 using namespace cute;
+// A case that divides by zero at run time (C++ does for some layouts of
+// size 0) is reported as such instead of ending the program.
+static sigjmp_buf case_env;
+static void on_fpe(int) { siglongjmp(case_env, 1); }
 template <class M> auto tile_shape(M const& m) {
   return make_shape(tile_size<0>(m), tile_size<1>(m), tile_size<2>(m));
 }
@@ -379,8 +385,10 @@ def program(cases):
         line_of[len(lines) + 1] = i
         lines.append(f'void case_{i}() {{ printf("{i}\\t"); print({cpp}); printf("\\n"); }}')
     lines.append("int main() {")
+    lines.append("  signal(SIGFPE, on_fpe);")
     for i, _ in cases:
-        lines.append(f"  case_{i}();")
+        lines.append(f"  if (sigsetjmp(case_env, 1) == 0) case_{i}();"
+                     f" else {{ signal(SIGFPE, on_fpe); printf(\"runtime error: division by zero\\n\"); }}")
     lines.append("  return 0;\n}")
     return "\n".join(lines) + "\n", line_of
 

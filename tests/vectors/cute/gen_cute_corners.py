@@ -229,6 +229,102 @@ def cases(rng):
                 tile.append(str(rng.choice([d for d in (1, 2, 4) if n % d == 0])) if rng.random() < 0.8 else "_")
             tiler = "<" + ",".join(tile) + ">"
             out.append((f"{op}({ident_lay}, {tiler})", f"{op}({ident_cpp}, {tiler_expr(tiler)})"))
+    out += empty_cases(rng) + offset_inverse_cases(rng)
+    return out
+
+
+def with_empty_mode(rng, shape):
+    """The shape with one leaf made 0."""
+    leaves = []
+
+    def walk(s, path):
+        if isinstance(s, int):
+            leaves.append(path)
+        else:
+            for i, x in enumerate(s):
+                walk(x, path + [i])
+    walk(shape, [])
+    target = rng.choice(leaves)
+
+    def build(s, path):
+        if isinstance(s, int):
+            return 0 if path == target else s
+        return [build(x, path + [i]) for i, x in enumerate(s)]
+    return build(shape, [])
+
+
+def empty_cases(rng):
+    """Layouts of size 0 (a mode of shape 0): what C++ gives, or where it
+    divides by zero (at run time, or in a constant expression)."""
+    out = []
+    unary = ["size", "cosize", "coalesce", "filter", "make_layout_like", "right_inverse",
+             "left_inverse", "complement"]
+    by_tiler = ["logical_divide", "zipped_divide", "tiled_divide", "flat_divide"]
+    products = ["logical_product", "zipped_product", "tiled_product", "flat_product",
+                "blocked_product", "raked_product"]
+    for _ in range(120):
+        shape, stride = rand_layout(rng, allow_zero=False)
+        shape = with_empty_mode(rng, shape)
+        z = f"{fmt(shape)}:{fmt(stride)}"
+        a_shape, a_stride = rand_layout(rng, allow_zero=False)
+        a = f"{fmt(a_shape)}:{fmt(a_stride)}"
+        kind = rng.choice(["unary"] * 3 + ["compose_a_z", "compose_z_a", "cast", "tiler", "product",
+                                           "product_z_a"])
+        if kind == "unary":
+            op = rng.choice(unary)
+            out.append((f"{op}(cute {z})", f"{op}({layout_expr(z)})"))
+        elif kind == "compose_a_z":
+            out.append((f"composition(cute {a}, cute {z})", f"composition({layout_expr(a)}, {layout_expr(z)})"))
+        elif kind == "compose_z_a":
+            out.append((f"composition(cute {z}, cute {a})", f"composition({layout_expr(z)}, {layout_expr(a)})"))
+        elif kind == "cast":
+            op, n = rng.choice(["upcast", "downcast"]), rng.choice([2, 4])
+            out.append((f"{op}(cute {z}, {n})", f"{op}<{n}>({layout_expr(z)})"))
+        elif kind == "tiler":
+            op, n = rng.choice(by_tiler), rng.choice([1, 2, 4])
+            out.append((f"{op}(cute {z}, {n})", f"{op}({layout_expr(z)}, {tiler_expr(str(n))})"))
+        elif kind == "product":
+            op = rng.choice(products)
+            out.append((f"{op}(cute {a}, cute {z})", f"{op}({layout_expr(a)}, {layout_expr(z)})"))
+        else:
+            op = rng.choice(products)
+            out.append((f"{op}(cute {z}, cute {a})", f"{op}({layout_expr(z)}, {layout_expr(a)})"))
+    return out
+
+
+def offset_inverse_cases(rng):
+    """Inverses of swizzled layouts with an offset, which C++ answers in the
+    form `L o -k o Sw`; that form printed, evaluated and inverted back."""
+    out = []
+    for _ in range(60):
+        shape = [rng.choice([2, 4, 8, 16]) for _ in range(rng.choice([1, 2, 2, 3]))]
+        stride = strides_for(rng, shape, allow_zero=False)
+        size = prod(shape)
+        if size > 4096 or size < 4:
+            continue
+        text = f"{fmt(shape)}:{fmt(stride)}"
+        bits = size.bit_length() - 1
+        b = rng.randint(1, max(1, min(3, bits // 2)))
+        s_ = rng.choice([-1, 1]) * rng.randint(b, max(b, bits - b))
+        m = rng.randint(0, max(0, bits - b - abs(s_)))
+        k = rng.randrange(1, size)
+        sw_lay, sw_cpp = f"Sw<{b},{m},{s_}>", f"Swizzle<{b},{m},{s_}>{{}}"
+        composed_lay = f"cute {sw_lay} o {k} o {text}"
+        composed_cpp = f"composition({sw_cpp}, Int<{k}>{{}}, {layout_expr(text)})"
+        kind = rng.choice(["right", "left", "eval", "round_trip", "print"])
+        if kind == "right":
+            out.append((f"right_inverse({composed_lay})", f"right_inverse({composed_cpp})"))
+        elif kind == "left":
+            out.append((f"left_inverse({composed_lay})", f"left_inverse({composed_cpp})"))
+        elif kind == "eval":
+            i = rng.randrange(size)
+            out.append((f"(right_inverse({composed_lay}))({i})", f"right_inverse({composed_cpp})(Int<{i}>{{}})"))
+        elif kind == "round_trip":
+            out.append((f"right_inverse(right_inverse({composed_lay}))",
+                        f"right_inverse(right_inverse({composed_cpp}))"))
+        else:
+            out.append((f"cute {text} o {-k} o {sw_lay}",
+                        f"composition({layout_expr(text)}, Int<{-k}>{{}}, {sw_cpp})"))
     return out
 
 

@@ -1,9 +1,71 @@
 //! Swizzles on the other side of a composition (CuTe's `swizzle_layout.hpp`):
 //! `composition(L, Sw)`, which CuTe rewrites as a new swizzle in front of
-//! `L`, and the inverses of `Sw o 0 o L`, which are built from it.
+//! `L`; the inverses of `Sw o k o L`, which are built from it; and
+//! `L o k o Sw`, the composed layout C++ leaves when it cannot rewrite.
 
-use super::{Layout, Swizzle, SwizzledLayout};
+use std::fmt;
+
+use super::{Layout, Parser, Swizzle, SwizzledLayout};
 use crate::error::{LayoutError, Result};
+
+/// `L o offset o Sw` (CuTe's `ComposedLayout<Layout, Offset, Swizzle>`): the
+/// swizzle acts on the index first, `i -> L(offset + Sw(i))`. C++ builds it
+/// for the inverses of a swizzled layout with a nonzero offset. A swizzle has
+/// no shape, so neither does this: C++ gives it no size, and composing it
+/// further nests another level, which layoutc does not represent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LayoutAfterSwizzle {
+    pub layout: Layout,
+    pub offset: i64,
+    pub swizzle: Swizzle,
+}
+
+impl LayoutAfterSwizzle {
+    pub fn call(&self, idx: i64) -> i64 {
+        self.layout.call(self.offset + self.swizzle.apply(idx))
+    }
+
+    /// Parses `(64,8):(8,1) o -4 o Sw<3,1,3>` (`o offset` may be left out).
+    pub fn parse(text: &str) -> Result<LayoutAfterSwizzle> {
+        let mut p = Parser::new(text);
+        let l = p.layout_after_swizzle()?;
+        p.end()?;
+        Ok(l)
+    }
+
+    /// `right_inverse(L o k o Sw)` = `Sw o -k o right_inverse(L)`, as C++'s
+    /// generic rule inverts each part (a swizzle is its own inverse).
+    pub fn right_inverse(&self) -> SwizzledLayout {
+        SwizzledLayout {
+            swizzle: self.swizzle,
+            offset: -self.offset,
+            layout: self.layout.right_inverse(),
+        }
+    }
+
+    /// `left_inverse(L o k o Sw)` = `Sw o -k o left_inverse(L)`.
+    pub fn left_inverse(&self) -> Result<SwizzledLayout> {
+        Ok(SwizzledLayout {
+            swizzle: self.swizzle,
+            offset: -self.offset,
+            layout: self.layout.left_inverse()?,
+        })
+    }
+}
+
+impl fmt::Display for LayoutAfterSwizzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} o {} o {}", self.layout, self.offset, self.swizzle)
+    }
+}
+
+/// An inverse of `Sw o k o L`: with `k = 0` C++ rewrites it as a swizzled
+/// layout (`Sw' o 0 o L'`); otherwise it stays `L' o -k o Sw`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SwizzledInverse {
+    Rewritten(SwizzledLayout),
+    Composed(LayoutAfterSwizzle),
+}
 
 impl Swizzle {
     /// The bits written (`zzz_msk`).
@@ -79,28 +141,29 @@ impl Layout {
 }
 
 impl SwizzledLayout {
-    /// `right_inverse(Sw o 0 o L)` = `composition(right_inverse(L), Sw)`.
-    pub fn right_inverse(&self) -> Result<SwizzledLayout> {
-        self.no_offset("right_inverse")?;
-        self.layout.right_inverse().compose_swizzle(&self.swizzle)
+    /// `right_inverse(Sw o k o L)`: `composition(right_inverse(L), Sw)` when
+    /// `k = 0`, else `right_inverse(L) o -k o Sw`.
+    pub fn right_inverse(&self) -> Result<SwizzledInverse> {
+        let inner = self.layout.right_inverse();
+        self.inverse_from(inner)
     }
 
-    /// `left_inverse(Sw o 0 o L)` = `composition(left_inverse(L), Sw)`.
-    pub fn left_inverse(&self) -> Result<SwizzledLayout> {
-        self.no_offset("left_inverse")?;
-        self.layout.left_inverse()?.compose_swizzle(&self.swizzle)
+    /// `left_inverse(Sw o k o L)`, built like `right_inverse`.
+    pub fn left_inverse(&self) -> Result<SwizzledInverse> {
+        let inner = self.layout.left_inverse()?;
+        self.inverse_from(inner)
     }
 
-    fn no_offset(&self, op: &str) -> Result<()> {
-        if self.offset != 0 {
-            return Err(LayoutError::invalid(
-                op,
-                format!(
-                    "{self} has the offset {}: C++ answers `L o -offset o Sw`, a form layoutc does not represent",
-                    self.offset
-                ),
-            ));
+    fn inverse_from(&self, inner: Layout) -> Result<SwizzledInverse> {
+        if self.offset == 0 {
+            return inner
+                .compose_swizzle(&self.swizzle)
+                .map(SwizzledInverse::Rewritten);
         }
-        Ok(())
+        Ok(SwizzledInverse::Composed(LayoutAfterSwizzle {
+            layout: inner,
+            offset: -self.offset,
+            swizzle: self.swizzle,
+        }))
     }
 }

@@ -110,6 +110,7 @@ pub(crate) fn apply(
         }
         Value::Cute(_)
         | Value::Swizzled(_)
+        | Value::LayoutAfterSwizzle(_)
         | Value::Swizzle(_)
         | Value::Xla(_)
         | Value::CuteCoord(_) => {
@@ -176,6 +177,18 @@ pub(crate) fn apply(
                 Value::Swizzle(sw) => {
                     let x = cx.int(&coord, coord_span)?;
                     Ok(Value::Int(sw.apply(x)))
+                }
+                // No shape: any integer index, as C++ evaluates it.
+                Value::LayoutAfterSwizzle(l) => {
+                    let x = cx.int(&coord, coord_span)?;
+                    if x.unsigned_abs() >= 1 << 31 {
+                        return Err(cx.error(
+                            Code::CutePrecondition,
+                            coord_span,
+                            format!("index {x} is outside C++'s int"),
+                        ));
+                    }
+                    Ok(Value::Int(l.call(x)))
                 }
                 Value::Xla(x) => {
                     let index = match &coord {

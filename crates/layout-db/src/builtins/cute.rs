@@ -3,7 +3,7 @@
 //! `ComposedLayout`: most operations apply to `L` and keep the swizzle
 //! outside.
 
-use layout_algebra::cute::{self, Layout, SwizzledLayout, Tiler};
+use layout_algebra::cute::{self, Layout, SwizzledInverse, SwizzledLayout, Tiler};
 use layout_syntax::Span;
 
 use super::{Args, Builtin, Def, Group, Param, Type::*, opt, req};
@@ -497,6 +497,13 @@ fn composition(cx: &mut Cx, a: &Args) -> R<Value> {
         }
     }
     match (x, y) {
+        (Value::LayoutAfterSwizzle(l), _) | (_, Value::LayoutAfterSwizzle(l)) => Err(cx.error(
+            Code::CutePrecondition,
+            a.span,
+            format!(
+                "C++ composes `{l}` only by nesting another level (`L o k o Sw o 0 o B`), a form layoutc does not represent"
+            ),
+        )),
         (Value::CuteCoord(l), _) => {
             let t = cx.tiler(y, ys)?;
             cx.alg(l.compose_tiler(&t), Domain::Cute, a.span)
@@ -546,6 +553,13 @@ fn composition(cx: &mut Cx, a: &Args) -> R<Value> {
     }
 }
 
+fn swizzled_inverse_value(inverse: SwizzledInverse) -> Value {
+    match inverse {
+        SwizzledInverse::Rewritten(s) => Value::Swizzled(Box::new(s)),
+        SwizzledInverse::Composed(l) => Value::LayoutAfterSwizzle(Box::new(l)),
+    }
+}
+
 fn complement(cx: &mut Cx, a: &Args) -> R<Value> {
     // C++ takes the complement of a swizzled layout's inner layout.
     let l = match a.get(0) {
@@ -563,17 +577,27 @@ fn complement(cx: &mut Cx, a: &Args) -> R<Value> {
 }
 
 fn right_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
-    if let (Value::Swizzled(s), _) = a.get(0) {
-        let r = s.right_inverse().map(|s| Value::Swizzled(Box::new(s)));
-        return cx.alg(r, Domain::Cute, a.span);
+    match a.get(0) {
+        (Value::Swizzled(s), _) => {
+            let r = s.right_inverse().map(swizzled_inverse_value);
+            cx.alg(r, Domain::Cute, a.span)
+        }
+        (Value::LayoutAfterSwizzle(s), _) => Ok(Value::Swizzled(Box::new(s.right_inverse()))),
+        _ => Ok(cute_value(a.cute(cx, 0)?.right_inverse())),
     }
-    Ok(cute_value(a.cute(cx, 0)?.right_inverse()))
 }
 
 fn left_inverse(cx: &mut Cx, a: &Args) -> R<Value> {
-    if let (Value::Swizzled(s), _) = a.get(0) {
-        let r = s.left_inverse().map(|s| Value::Swizzled(Box::new(s)));
-        return cx.alg(r, Domain::Cute, a.span);
+    match a.get(0) {
+        (Value::Swizzled(s), _) => {
+            let r = s.left_inverse().map(swizzled_inverse_value);
+            return cx.alg(r, Domain::Cute, a.span);
+        }
+        (Value::LayoutAfterSwizzle(s), _) => {
+            let r = s.left_inverse().map(|s| Value::Swizzled(Box::new(s)));
+            return cx.alg(r, Domain::Cute, a.span);
+        }
+        _ => {}
     }
     let l = a.cute(cx, 0)?;
     cx.alg(l.left_inverse(), Domain::Cute, a.span)

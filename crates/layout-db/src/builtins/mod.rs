@@ -193,7 +193,10 @@ impl Type {
                 _ => "a CuTe layout (`cute (4,8):(8,1)`)",
             },
             Type::CuteLike => match v {
-                Value::Cute(_) | Value::Swizzled(_) | Value::CuteCoord(_) => return None,
+                Value::Cute(_)
+                | Value::Swizzled(_)
+                | Value::LayoutAfterSwizzle(_)
+                | Value::CuteCoord(_) => return None,
                 _ => "a CuTe layout (`cute (4,8):(8,1)`)",
             },
             Type::Tiler => match v {
@@ -645,11 +648,69 @@ fn bind(
             return Err(cx.error(Code::TypeMismatch, *s, why));
         }
     }
+    if !ACCEPTS_SIZE_ZERO.contains(&b.name) {
+        for (v, s) in bound.iter().flatten() {
+            if let Some(empty) = size_zero_layout(v) {
+                return Err(cx.error(
+                    Code::CutePrecondition,
+                    *s,
+                    format!(
+                        "{}: {empty} has size 0; C++ divides by its empty mode here, or layoutc has not checked its answer against C++",
+                        b.name
+                    ),
+                ));
+            }
+        }
+    }
     Ok(Args {
         name: b.name,
         values: bound,
         span,
     })
+}
+
+/// The functions that take a CuTe layout of size 0 (`(4,0):(1,4)`) and give
+/// C++'s answer; each is checked against C++ (tests/vectors/cute/corners.tsv).
+/// Every other function refuses one: C++ divides by the empty mode in most
+/// of them.
+const ACCEPTS_SIZE_ZERO: &[&str] = &[
+    "size",
+    "cosize",
+    "rank",
+    "depth",
+    "shape",
+    "stride",
+    "table",
+    "mode",
+    "coalesce",
+    "filter",
+    "composition",
+    "right_inverse",
+    "left_inverse",
+    "make_layout_like",
+    "upcast",
+    "downcast",
+    "logical_divide",
+    "zipped_divide",
+    "tiled_divide",
+    "flat_divide",
+    "logical_product",
+    "zipped_product",
+    "tiled_product",
+    "flat_product",
+    "blocked_product",
+    "raked_product",
+];
+
+/// The text of a CuTe layout (or tiler) argument of size 0, if it is one.
+fn size_zero_layout(v: &Value) -> Option<String> {
+    let empty = match v {
+        Value::Cute(l) => l.size() == 0,
+        Value::Swizzled(s) => s.layout.size() == 0,
+        Value::Tiler(t) => t.has_empty_mode(),
+        _ => false,
+    };
+    empty.then(|| v.to_string())
 }
 
 /// `blocked(sizePerThread = [...], ...)`: the keys of the MLIR attribute,
