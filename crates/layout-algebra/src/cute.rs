@@ -22,6 +22,7 @@ pub mod atom;
 mod cast;
 pub mod coord;
 pub mod copy_cost;
+pub mod partition;
 pub mod slice;
 mod swizzle_ops;
 pub use swizzle_ops::{LayoutAfterSwizzle, SwizzledInverse};
@@ -445,6 +446,15 @@ impl Layout {
     pub fn compose(&self, rhs: &Layout) -> Result<Layout> {
         let flat = self.coalesce_x();
         let result = composition_impl(self, rhs, &flat.leaves(), &rhs.shape, &rhs.stride)?;
+        self.verify_composition(rhs, &result)?;
+        Ok(result)
+    }
+
+    /// `composition(A, B)` with A's modes already flattened and merged as
+    /// C++ would merge them: where some of A's strides are only known at
+    /// run time, C++ merges no mode next to one of them.
+    pub(crate) fn compose_flat(&self, leaves: &[(i64, i64)], rhs: &Layout) -> Result<Layout> {
+        let result = composition_impl(self, rhs, leaves, &rhs.shape, &rhs.stride)?;
         self.verify_composition(rhs, &result)?;
         Ok(result)
     }

@@ -6,7 +6,6 @@ mod broadcast_hardware;
 mod common;
 mod convert_layout;
 mod cute_copy_wavefronts;
-mod cute_cpp_vectors;
 mod cute_reference;
 mod families;
 mod laws;

@@ -3,10 +3,9 @@
 //! CUTLASS headers (PyPI nvidia-cutlass 4.2) and records what `cute::print`
 //! prints, or the `static_assert` that refuses it. Every mismatch is reported.
 
-use crate::common;
-
-use common::*;
+use crate::common::*;
 use layout_algebra::cute::{IntTuple, Layout, SwizzledLayout, Tiler, idx2crd, idx2crd_strided};
+use libtest_mimic::Trial;
 
 /// A CuTe value as an operation returns it.
 enum Out {
@@ -135,73 +134,96 @@ fn required_words(cpp: &str) -> &'static [&'static str] {
     }
 }
 
-#[test]
-fn cute_cpp_vectors_match() {
-    let path = vectors_path("cute/cpp_vectors.tsv");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut bad = Mismatches::default();
-    let mut total = 0;
-    let (mut equal, mut refused, mut wrong_in_cpp) = (0, 0, 0);
-    for line in text.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        assert_eq!(cols.len(), 8, "{line}");
-        let [id, op, a, b, c, expected, true_fn, injective] = cols[..] else {
-            unreachable!()
-        };
-        total += 1;
-        let got = run(op, a, b, c);
-        let what = format!(
-            "#{id} {op}({a}{}{b}{}{c})",
-            if b.is_empty() { "" } else { ", " },
-            if c.is_empty() { "" } else { ", " }
-        );
-        if expected.starts_with("static_assert") || expected == "compile error" {
-            refused += 1;
-            match &got {
-                Ok(g) => bad
-                    .0
-                    .push(format!("{what}: got {g}, C++ refuses it ({expected})")),
-                Err(msg) => {
-                    for w in required_words(expected) {
-                        bad.check(msg.contains(w), || {
-                            format!("{what}: the refusal should name `{w}` ({expected}): {msg}")
-                        });
-                    }
-                    bad.check(injective != "1" || !msg.contains("not injective"), || {
-                        format!("{what}: the input is injective, but the refusal says: {msg}")
+/// One case of the file: C++'s result, or its refusal, must be layoutc's.
+fn check_case(cols: &[&str]) -> Result<(), String> {
+    let [id, op, a, b, c, expected, true_fn, injective] = cols[..] else {
+        return Err(format!("expected 8 columns: {cols:?}"));
+    };
+    let got = run(op, a, b, c);
+    let what = format!(
+        "#{id} {op}({a}{}{b}{}{c})",
+        if b.is_empty() { "" } else { ", " },
+        if c.is_empty() { "" } else { ", " }
+    );
+    let mut bad = Vec::new();
+    let mut check = |ok: bool, msg: &dyn Fn() -> String| {
+        if !ok {
+            bad.push(msg());
+        }
+    };
+    if expected.starts_with("static_assert") || expected == "compile error" {
+        match &got {
+            Ok(g) => check(false, &|| {
+                format!("{what}: got {g}, C++ refuses it ({expected})")
+            }),
+            Err(msg) => {
+                for w in required_words(expected) {
+                    check(msg.contains(w), &|| {
+                        format!("{what}: the refusal should name `{w}` ({expected}): {msg}")
                     });
                 }
+                check(injective != "1" || !msg.contains("not injective"), &|| {
+                    format!("{what}: the input is injective, but the refusal says: {msg}")
+                });
             }
-        } else if expected.contains(':')
-            && expected
-                .rsplit(" o ")
-                .next()
-                .and_then(|l| l.split(':').next())
-                .is_some_and(|shape| shape.contains('-'))
-        {
-            // C++ built a layout with a negative shape (from negative
-            // strides), which is no layout: refused here, with that reason.
-            wrong_in_cpp += 1;
-            bad.check(
-                matches!(&got, Err(m) if m.contains("negative")),
-                || format!("{what}: got {got:?}; C++ gives {expected}, with a negative shape, so it must be refused"),
-            );
-        } else if true_fn == "0" {
-            wrong_in_cpp += 1;
-            bad.check(got.is_err(), || {
-                format!("{what}: got {got:?}; C++ gives {expected}, which is not the composition, so it must be refused")
-            });
-        } else {
-            equal += 1;
-            let want = expected.replace('_', "");
-            bad.check(got.as_deref() == Ok(want.as_str()), || {
-                format!("{what}: got {got:?}, C++ gives {expected}")
-            });
         }
+    } else if expected.contains(':')
+        && expected
+            .rsplit(" o ")
+            .next()
+            .and_then(|l| l.split(':').next())
+            .is_some_and(|shape| shape.contains('-'))
+    {
+        // C++ built a layout with a negative shape (from negative
+        // strides), which is no layout: refused here, with that reason.
+        check(matches!(&got, Err(m) if m.contains("negative")), &|| {
+            format!(
+                "{what}: got {got:?}; C++ gives {expected}, with a negative shape, so it must be refused"
+            )
+        });
+    } else if true_fn == "0" {
+        check(got.is_err(), &|| {
+            format!(
+                "{what}: got {got:?}; C++ gives {expected}, which is not the composition, so it must be refused"
+            )
+        });
+    } else {
+        let want = expected.replace('_', "");
+        check(got.as_deref() == Ok(want.as_str()), &|| {
+            format!("{what}: got {got:?}, C++ gives {expected}")
+        });
     }
-    eprintln!(
-        "{total} C++ cases: {equal} results, {refused} refused by C++, {wrong_in_cpp} wrong in C++ (refused here)"
-    );
-    assert!(total > 500, "cpp_vectors.tsv has {total} cases");
-    bad.finish(total);
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(bad.join("\n"))
+    }
+}
+
+/// Every case of tests/vectors/cute/cpp_vectors.tsv as a test of its own,
+/// `cute_cpp/ID_OP`.
+pub fn trials() -> Vec<Trial> {
+    let path = vectors_path("cute/cpp_vectors.tsv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    let total = rows.len();
+    let mut out = vec![Trial::test("cute_cpp/at_least_500", move || {
+        if total > 500 {
+            Ok(())
+        } else {
+            Err(format!("cpp_vectors.tsv has {total} cases").into())
+        }
+    })];
+    out.extend(rows.into_iter().map(|cols| {
+        let name = format!("cute_cpp/{}_{}", cols[0], cols.get(1).map_or("", |s| s));
+        Trial::test(name, move || {
+            let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
+            check_case(&cols).map_err(Into::into)
+        })
+    }));
+    out
 }

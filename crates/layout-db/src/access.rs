@@ -818,6 +818,11 @@ fn tiled_copy_cost(
             ),
         ));
     };
+    if name == "vectorisation" {
+        // Elements per instruction on the shared side.
+        let n = ctx.alg(copy.vector_elements(&smem, side), Domain::Cute, span)?;
+        return Ok(Value::Int(n));
+    }
     let target = ctx.target().bank_target();
     let cost = ctx.alg(copy.wavefronts(&smem, side, &target), Domain::Cute, span)?;
     Ok(Value::Int(match name {
@@ -831,7 +836,7 @@ fn tiled_copy_cost(
                 Code::TypeMismatch,
                 span,
                 format!(
-                    "{name} is not defined for a tiled copy; ask for wavefronts or bank_conflicts"
+                    "{name} is not defined for a tiled copy; ask for wavefronts, bank_conflicts or vectorisation"
                 ),
             ));
         }

@@ -1248,6 +1248,7 @@ impl<'db> Ctx<'db> {
             | (Value::Swizzle(_), Value::Swizzle(_))
             | (Value::Swizzled(_), Value::Swizzled(_))
             | (Value::LayoutAfterSwizzle(_), Value::LayoutAfterSwizzle(_))
+            | (Value::CuteTensor(_), Value::CuteTensor(_))
             | (Value::Tiler(_), Value::Tiler(_))
             | (Value::Xla(_), Value::Xla(_))
             | (Value::Encoding(_), Value::Encoding(_)) => Ok(l == r),

@@ -183,6 +183,9 @@ pub enum Value {
     /// `L o k o Sw`: the swizzle acts on the index first (C++'s inverse of a
     /// swizzled layout with an offset).
     LayoutAfterSwizzle(Box<LayoutAfterSwizzle>),
+    /// One thread's partition of a tensor of element indices
+    /// (`counting_iter(k) o L`), as `partition_s`/`partition_a` give it.
+    CuteTensor(Box<layout_algebra::cute::partition::CountingTensor>),
     Tiler(Box<Tiler>),
     /// A CuTe MMA or copy atom, tiled MMA or tiled copy.
     CuteAtom(Box<CuteObject>),
@@ -225,6 +228,7 @@ impl Value {
             Value::Swizzle(_) => "a CuTe swizzle",
             Value::Swizzled(_) => "a swizzled CuTe layout",
             Value::LayoutAfterSwizzle(_) => "a CuTe layout after a swizzle (L o k o Sw)",
+            Value::CuteTensor(_) => "a thread's partition of a CuTe tensor",
             Value::Tiler(_) => "a CuTe tiler",
             Value::CuteAtom(o) => o.type_name(),
             Value::CuteCoord(_) => "a CuTe coordinate layout",
@@ -256,6 +260,7 @@ impl Value {
             | Value::Cute(_)
             | Value::Swizzled(_)
             | Value::LayoutAfterSwizzle(_)
+            | Value::CuteTensor(_)
             | Value::Xla(_) => "layout",
             Value::Swizzle(_) => "swizzle",
             Value::Tiler(_) => "tiler",
@@ -349,6 +354,7 @@ impl fmt::Display for Value {
             Value::Swizzle(s) => write!(f, "{s}"),
             Value::Swizzled(s) => write!(f, "{s}"),
             Value::LayoutAfterSwizzle(s) => write!(f, "{s}"),
+            Value::CuteTensor(t) => write!(f, "{t}"),
             Value::Tiler(t) => write!(f, "{t}"),
             Value::CuteAtom(o) => write!(f, "{o}"),
             Value::CuteCoord(l) => write!(f, "{l}"),

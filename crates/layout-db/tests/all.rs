@@ -7,7 +7,6 @@ mod cancellation;
 mod coalesce_corpus;
 mod compiled_agreement;
 mod corpus_kernel;
-mod cute_atoms;
 mod cute_copy_hardware;
 mod cute_copy_solve;
 mod cute_cpp_calls;

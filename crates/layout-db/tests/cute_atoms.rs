@@ -3,10 +3,14 @@
 //! corners.tsv (gen_cute_atoms.py and gen_cute_corners.py print each with
 //! `cute::print`, compiled against the CUTLASS 4.2 headers) is written as
 //! the `.lay` declaration `let rN = EXPR`; its value must print as C++
-//! prints it, and where C++ refuses the case (a `static_assert`), the
-//! declaration must be an error. Every mismatch is reported.
+//! prints it, and where C++ refuses the case (a `static_assert`, or a
+//! division by zero at run time), the declaration must be an error. One
+//! test per row (`cargo test -p layout-db --test cases -- cute/corners/`).
+
+use std::sync::{Arc, OnceLock};
 
 use layout_db::{Database, SourceFile, Value, check_file, named_values};
+use libtest_mimic::Trial;
 
 /// CUTLASS 4.2 declares the A layout of `SM80_16x8x128_S32U1U1S32_TN_*` with
 /// the stride `((16,8))`, which is not congruent with its shape `(32,2)` (its
@@ -34,35 +38,75 @@ fn known_divergence(lay: &str, expected: &str) -> Option<String> {
     (basis == "0" && n.parse::<i64>().is_ok()).then(|| format!("({n})"))
 }
 
-#[test]
-fn atoms_and_tiled_objects_match_cpp() {
-    matches_cpp("cute/atoms.tsv", 2000);
+/// The files and how many rows each must have at least.
+const FILES: &[(&str, &str, usize)] = &[
+    // gen_cute_atoms.py: MMA and copy atoms, tiled MMAs, tiled copies.
+    ("atoms", "cute/atoms.tsv", 2000),
+    // gen_cute_corners.py: slicing and dicing, upcast / downcast /
+    // recast_layout, filter with a profile, make_layout_like, swizzles on
+    // the right of a composition, inverses of swizzled layouts (also with
+    // an offset), coordinate layouts, layouts of size 0.
+    ("corners", "cute/corners.tsv", 300),
+    // gen_cute_partitions.py: one thread's partition_S/D of a tiled copy
+    // and partition_A/B/C of a tiled MMA, plain and swizzled tensors; the
+    // elements per instruction of auto-vectorising copies.
+    ("partitions", "cute/partitions.tsv", 300),
+];
+
+/// Every row of every file as a test of its own, `cute/FILE/ID`. A file is
+/// evaluated once, as one `.lay` file of `let rN = EXPR` lines, when its
+/// first row is checked.
+pub fn trials() -> Vec<Trial> {
+    let mut out = Vec::new();
+    for &(kind, file, at_least) in FILES {
+        let text = layout_test_support::vectors_text(file);
+        let rows: Vec<Vec<String>> = text
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').map(str::to_string).collect())
+            .collect();
+        let n = rows.len();
+        out.push(Trial::test(
+            format!("cute/{kind}/at_least_{at_least}"),
+            move || {
+                if n >= at_least {
+                    Ok(())
+                } else {
+                    Err(format!("{file} has {n} rows").into())
+                }
+            },
+        ));
+        let checked = Arc::new(OnceLock::new());
+        let rows = Arc::new(rows);
+        for i in 0..n {
+            let (checked, rows) = (checked.clone(), rows.clone());
+            out.push(Trial::test(
+                format!("cute/{kind}/{}", rows[i][0]),
+                move || {
+                    let evaluated: &Evaluated = checked.get_or_init(|| evaluate(&rows));
+                    check_row(&rows[i], &evaluated.values[i], &evaluated.errors[i])
+                        .map_err(Into::into)
+                },
+            ));
+        }
+    }
+    out
 }
 
-/// tests/vectors/cute/corners.tsv (gen_cute_corners.py): slicing and
-/// dicing, upcast / downcast / recast_layout, filter with a profile,
-/// make_layout_like, swizzles on the right of a composition and the inverses
-/// of swizzled layouts.
-#[test]
-fn corners_match_cpp() {
-    matches_cpp("cute/corners.tsv", 300);
+/// Each row's value and diagnostics.
+struct Evaluated {
+    values: Vec<Option<Value>>,
+    errors: Vec<Vec<String>>,
 }
 
-fn matches_cpp(vectors: &str, at_least: usize) {
-    let text = layout_test_support::vectors_text(vectors);
-    let rows: Vec<Vec<&str>> = text
-        .lines()
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect();
-    assert!(rows.len() >= at_least, "{} rows", rows.len());
+fn evaluate(rows: &[Vec<String>]) -> Evaluated {
     let source: String = rows
         .iter()
         .enumerate()
         .map(|(i, r)| format!("let r{i} = {}\n", r[1]))
         .collect();
     let mut db = Database::default();
-    let file = SourceFile::open(&mut db, "atoms.lay".into(), source.clone());
+    let file = SourceFile::open(&mut db, "cases.lay".into(), source.clone());
     let report = check_file(&db, file);
     let mut errors: Vec<Vec<String>> = vec![Vec::new(); rows.len()];
     for d in &report.diagnostics {
@@ -74,44 +118,36 @@ fn matches_cpp(vectors: &str, at_least: usize) {
         let i: usize = v.name[1..].parse().unwrap();
         values[i] = v.value;
     }
-    let (mut results, mut refusals) = (0, 0);
-    let mut failures = Vec::new();
-    for (i, r) in rows.iter().enumerate() {
-        let (lay, expected) = (r[1], r[2]);
-        // C++ refuses a case at compile time, or divides by zero at run
-        // time (some layouts of size 0).
-        let refused = expected.starts_with("static_assert")
-            || expected == "compile error"
-            || expected.starts_with("runtime error");
-        match (&values[i], refused) {
-            (None, true) if !errors[i].is_empty() => refusals += 1,
-            (None, true) => failures.push(format!("{lay}: refused without a diagnostic")),
-            (Some(v), true) => {
-                failures.push(format!("{lay}: got {v}, but C++ refuses it ({expected})"))
-            }
-            (None, false) if documented_refusal(&errors[i]) => refusals += 1,
-            (None, false) => failures.push(format!(
-                "{lay}: refused ({}), C++ gives {expected}",
-                errors[i].join("; ")
-            )),
-            (Some(v), false) => {
-                results += 1;
-                let got = v.to_string().replace(' ', "");
-                let expected = known_divergence(lay, expected)
-                    .unwrap_or_else(|| expected.to_string())
-                    .replace(' ', "");
-                if got != expected {
-                    failures.push(format!("{lay}: got {got}, C++ gives {expected}"));
-                }
+    Evaluated { values, errors }
+}
+
+/// The row's value must print as C++ prints it; where C++ refuses it (a
+/// `static_assert`, or a division by zero at run time), it must be an
+/// error.
+fn check_row(row: &[String], value: &Option<Value>, errors: &[String]) -> Result<(), String> {
+    let (lay, expected) = (row[1].as_str(), row[2].as_str());
+    let refused = expected.starts_with("static_assert")
+        || expected == "compile error"
+        || expected.starts_with("runtime error");
+    match (value, refused) {
+        (None, true) if !errors.is_empty() => Ok(()),
+        (None, true) => Err(format!("{lay}: refused without a diagnostic")),
+        (Some(v), true) => Err(format!("{lay}: got {v}, but C++ refuses it ({expected})")),
+        (None, false) if documented_refusal(errors) => Ok(()),
+        (None, false) => Err(format!(
+            "{lay}: refused ({}), C++ gives {expected}",
+            errors.join("; ")
+        )),
+        (Some(v), false) => {
+            let got = v.to_string().replace(' ', "");
+            let expected = known_divergence(lay, expected)
+                .unwrap_or_else(|| expected.to_string())
+                .replace(' ', "");
+            if got == expected {
+                Ok(())
+            } else {
+                Err(format!("{lay}: got {got}, C++ gives {expected}"))
             }
         }
     }
-    eprintln!("{results} results and {refusals} refusals as in C++");
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ from C++:\n{}",
-        failures.len(),
-        rows.len(),
-        failures.join("\n")
-    );
 }

@@ -17,7 +17,7 @@ fn bases(v: &serde_json::Value) -> Vec<Vec<u32>> {
 
 /// nvmma_shared without swizzling on 3-D tensors whose inner dims are
 /// smaller than its tile: the wheel's layout is not injective there, and
-/// layoutc keeps a dense one (crates/layout-algebra/tests/triton_cases.rs
+/// layoutc keeps a dense one (crates/layout-algebra/tests/cases.rs
 /// lists the same cases).
 const KNOWN_DIVERGENCES: &[&str] = &[
     "nvmma_shared_0b_e8_0007",

@@ -182,6 +182,15 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
         }
         Value::Swizzle(s) => j.cute = Some(cute_text(s.to_string())),
         Value::LayoutAfterSwizzle(l) => j.cute = Some(cute_text(l.to_string())),
+        Value::CuteTensor(t) => {
+            j.cute = Some(schema::Cute {
+                size: Some(t.size()),
+                table: (t.size() <= TABLE_LIMIT).then(|| {
+                    schema::CuteTable::Indices((0..t.size()).map(|i| t.call(i)).collect())
+                }),
+                ..cute_text(t.to_string())
+            });
+        }
         Value::CuteAtom(o) => j.cute = Some(cute_object_json(o)),
         Value::CuteCoord(l) => {
             j.cute = Some(schema::Cute {

@@ -41,6 +41,9 @@ from gen_cute_cpp_vectors import compile_cpp, find_includes, layout_expr, tiler_
 
 SEED = 2207
 CHUNK = 400  # cases per translation unit
+# The `_` of a static integer (`_8`, `_-1`), not the one inside a name
+# (`counting_iter`, the `M_0` of a MixedBits).
+STATIC_MARK = re.compile(r"(?<![A-Za-z])_(?=-?[0-9])")
 
 # ----------------------------------------------------------------------------
 # Atoms
@@ -372,6 +375,27 @@ using namespace cute;
 // size 0) is reported as such instead of ending the program.
 static sigjmp_buf case_env;
 static void on_fpe(int) { siglongjmp(case_env, 1); }
+// A value known only at run time, as a kernel's thread index is.
+static int dyn(int x) { volatile int v = x; return v; }
+// Elements per instruction when cute::copy runs an auto-vectorising copy
+// (AutoVectorizingCopyWithAssumedAlignment<MaxVecBits>; DefaultCopy is 8)
+// between thread 0's part of the shared tensor and its register fragment:
+// the decision algorithm/copy.hpp makes, from CuTe's own max_common_vector
+// and max_alignment of the two tensors.
+template <int MaxVecBits, bool Source, class TC, class T>
+int vectorisation(TC const& tc, T const& smem) {
+  auto thr = tc.get_slice(dyn(0));
+  auto part = [&] { if constexpr (Source) return thr.partition_S(smem); else return thr.partition_D(smem); }();
+  auto frag = make_fragment_like(part);
+  constexpr int common_elem = CUTE_STATIC_V(max_common_vector(part, frag));
+  constexpr int bits = sizeof_bits_v<typename decltype(frag)::value_type>;
+  if constexpr (common_elem > 1) {
+    constexpr int align_bits = CUTE_STATIC_V(gcd(max_alignment(part), max_alignment(frag), Int<MaxVecBits>{}));
+    constexpr int vec_bits = gcd(common_elem * bits, align_bits);
+    if constexpr (vec_bits % 8 == 0 && bits < vec_bits) return vec_bits / bits;
+  }
+  return 1;
+}
 template <class M> auto tile_shape(M const& m) {
   return make_shape(tile_size<0>(m), tile_size<1>(m), tile_size<2>(m));
 }
@@ -423,7 +447,7 @@ def run_chunk(cases, flags, build):
             out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout
             for ln in out.splitlines():
                 i, text = ln.split("\t", 1)
-                results[int(i)] = text.replace("_", "")
+                results[int(i)] = STATIC_MARK.sub("", text)
             return results
         fails = refusals(err, src_name, line_of)
         if not fails:

@@ -11,6 +11,7 @@
 use std::collections::BTreeSet;
 
 use super::atom::CopyInstruction;
+use super::partition::{PartitionLayout, TensorLayout};
 use super::tiled::{Side, TiledCopy};
 use super::{Int, Layout, SwizzledLayout, Tiler, Tuple};
 use crate::bank::{BankTarget, Direction};
@@ -104,13 +105,17 @@ impl TiledCopy {
             Side::Source => &self.atom.val_src,
             Side::Destination => &self.atom.val_dst,
         };
-        // DefaultCopy moves one element at a time here: CuTe's
-        // auto-vectorisation is not modelled.
-        let per_instruction = match self.atom.instruction {
-            CopyInstruction::AutoVectorizing { .. } => 1,
-            _ => target_layout.mode(1).size(),
+        // An auto-vectorising copy moves what `cute::copy` proves it can
+        // move at once, in the order of the thread's register fragment.
+        let (per_instruction, order) = match self.atom.instruction {
+            CopyInstruction::AutoVectorizing { max_bits } => {
+                let vector = self.auto_vector(tensor, side, max_bits)?;
+                (vector.elements, Some(vector.order))
+            }
+            _ => (target_layout.mode(1).size(), None),
         };
         Ok(CopyOffsets {
+            order,
             threads: part.mode(0).size(),
             values: part.mode(1).size(),
             rests: part.mode(2).size(),
@@ -124,6 +129,95 @@ impl TiledCopy {
     }
 }
 
+/// How an auto-vectorising copy runs one thread's part.
+struct AutoVector {
+    /// Elements per instruction.
+    elements: i64,
+    /// The thread's values (indices `v + values * r` of its part) in the
+    /// order of its register fragment, which `cute::copy` follows.
+    order: Vec<i64>,
+}
+
+impl TiledCopy {
+    /// What `cute::copy` does with an auto-vectorising atom
+    /// (`AutoVectorizingCopyWithAssumedAlignment<max_bits>`; `DefaultCopy`
+    /// assumes 8 bits) between a thread's part of the shared tensor and its
+    /// register fragment (`make_fragment_like`): it moves as many elements
+    /// at once as both keep contiguous and it can prove aligned.
+    fn auto_vector(&self, tensor: &Layout, side: Side, max_bits: u32) -> Result<AutoVector> {
+        let part = self.partition_thread(&TensorLayout::Plain(tensor.clone()), side, 0)?;
+        let PartitionLayout::Plain(shared) = part.layout else {
+            unreachable!("a plain tensor partitions into plain layouts")
+        };
+        let fragment = shared.make_fragment_like()?;
+        let bits = self.atom.value_bits as i64;
+        let n = fragment.size();
+        let mut order = vec![-1; n as usize];
+        for i in 0..n {
+            let f = fragment.call(i);
+            if (0..n).contains(&f) && order[f as usize] < 0 {
+                order[f as usize] = i;
+            }
+        }
+        if order.contains(&-1) {
+            // Broadcast values: one element at a time, in the part's order.
+            return Ok(AutoVector {
+                elements: 1,
+                order: (0..n).collect(),
+            });
+        }
+        Ok(AutoVector {
+            elements: auto_vector_elements(&shared, &fragment, bits, max_bits as i64)?,
+            order,
+        })
+    }
+
+    /// Elements per instruction of the copy on its `side` of `smem`: the
+    /// atom's width, or for an auto-vectorising atom what `cute::copy`
+    /// proves it can move at once (a swizzle keeps at most its `2^M`
+    /// untouched elements together).
+    pub fn vector_elements(&self, smem: &SwizzledLayout, side: Side) -> Result<i64> {
+        let offsets = self.shared_offsets(&smem.layout, side)?;
+        Ok(offsets.elements_under(smem.swizzle, smem.offset))
+    }
+}
+
+/// `cute::copy`'s choice for an auto-vectorising copy between two tensors
+/// of `bits`-bit values: the common contiguous run (`max_common_vector`), in
+/// bits, cut to what both layouts' alignment and `max_bits` allow.
+pub fn auto_vector_elements(
+    shared: &Layout,
+    fragment: &Layout,
+    bits: i64,
+    max_bits: i64,
+) -> Result<i64> {
+    let common = shared.max_common_vector(fragment)?;
+    if common <= 1 {
+        return Ok(1);
+    }
+    let align_bits = gcd(
+        gcd(
+            shared.max_alignment()? * bits,
+            fragment.max_alignment()? * bits,
+        ),
+        max_bits,
+    );
+    let vec_bits = gcd(common * bits, align_bits);
+    Ok(if vec_bits % 8 == 0 && bits < vec_bits {
+        vec_bits / bits
+    } else {
+        1
+    })
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 /// A tiled copy's element offsets in a shared tensor before any swizzle:
 /// `table[t + threads * (v + values * r)]`.
 #[derive(Clone, Debug)]
@@ -132,6 +226,9 @@ pub struct CopyOffsets {
     values: i64,
     rests: i64,
     per_instruction: i64,
+    /// The thread's values in instruction order (`None`: `(value, rest)`
+    /// order, a whole atom per instruction).
+    order: Option<Vec<i64>>,
     table: Vec<i64>,
     bits: i64,
     instruction: CopyInstruction,
@@ -140,6 +237,24 @@ pub struct CopyOffsets {
 }
 
 impl CopyOffsets {
+    /// Elements per instruction under `swizzle(offset + x)`: a swizzle
+    /// moves elements in runs of `2^M` (its base), so an auto-vectorising
+    /// copy keeps no more together (C++'s `max_common_vector` and
+    /// `max_alignment` of a swizzled layout), nor more than the offset's
+    /// alignment.
+    fn elements_under(&self, swizzle: super::Swizzle, offset: i64) -> i64 {
+        let mut n = self.per_instruction;
+        if matches!(self.instruction, CopyInstruction::AutoVectorizing { .. }) {
+            if swizzle.bits > 0 {
+                n = n.min(1 << swizzle.base);
+            }
+            if offset != 0 {
+                n = n.min(1 << offset.trailing_zeros());
+            }
+        }
+        n
+    }
+
     /// The `(thread, value, rest)` triples counted.
     pub fn pairs(&self) -> usize {
         self.table.len()
@@ -153,13 +268,13 @@ impl CopyOffsets {
         base: i64,
         target: &BankTarget,
     ) -> Result<CopyWavefronts> {
-        let (threads, values, per_instruction, bits) =
-            (self.threads, self.values, self.per_instruction, self.bits);
+        let per_instruction = self.elements_under(swizzle, base);
+        let (threads, values, bits) = (self.threads, self.values, self.bits);
         let access_bits = per_instruction * bits;
         let warp = target.warp_size as i64;
         let warps = (threads + warp - 1) / warp;
-        let offset = |t: i64, v: i64, r: i64| -> i64 {
-            swizzle.apply(base + self.table[(t + threads * (v + values * r)) as usize])
+        let offset = |t: i64, local: i64| -> i64 {
+            swizzle.apply(base + self.table[(t + threads * local) as usize])
         };
         let phases = target.phases_for(access_bits as u32, self.direction);
         let matrices = match self.instruction {
@@ -204,10 +319,17 @@ impl CopyOffsets {
                 all_warps_instructions: 0,
                 all_warps_ideal: 0,
             };
-            for r in 0..self.rests {
+            let per_rest = values / per_instruction;
+            for k in 0..values * self.rests / per_instruction {
                 // Up to 2^22 pairs: a caller that no longer waits stops it.
                 crate::interrupt::check()?;
-                for group in 0..values / per_instruction {
+                // The thread's value `e` of instruction `k`, as an index
+                // `v + values * r` of its part.
+                let local = |e: i64| match &self.order {
+                    Some(order) => order[(k * per_instruction + e) as usize],
+                    None => (k % per_rest) * per_instruction + e + values * (k / per_rest),
+                };
+                {
                     cost.instructions += 1;
                     // Phase key -> requests (byte address) of its lanes.
                     let mut groups: Vec<(i64, Vec<i64>)> = Vec::new();
@@ -218,9 +340,9 @@ impl CopyOffsets {
                         {
                             continue;
                         }
-                        let first = offset(t, group * per_instruction, r);
+                        let first = offset(t, local(0));
                         for k in 1..per_instruction {
-                            let o = offset(t, group * per_instruction + k, r);
+                            let o = offset(t, local(k));
                             if o != first + k {
                                 return Err(LayoutError::invalid(
                                     "wavefronts",

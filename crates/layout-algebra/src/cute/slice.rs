@@ -167,6 +167,52 @@ impl Layout {
         let stride = super::compact_order(&shape, &self.stride)?;
         Layout::new(self.shape.clone(), stride)
     }
+
+    /// `make_fragment_like(L)`: the register layout CuTe gives a thread's
+    /// part of a tensor. Mode 0 (the values of one copy) is column-major,
+    /// its stride-0 modes kept at stride 0; the other modes are compact in
+    /// the order of their strides, after it.
+    pub fn make_fragment_like(&self) -> Result<Layout> {
+        let modes = self.modes();
+        if modes.len() <= 1 {
+            return Layout::column_major(self.shape.clone());
+        }
+        let first = &modes[0];
+        let filtered = zero_strided_to_one(&first.shape, &first.stride);
+        let first = Layout::new(first.shape.clone(), super::compact_col_major(&filtered))?;
+        let rest = Layout::concat(modes[1..].to_vec());
+        let ordered = Layout::new(
+            rest.shape.clone(),
+            super::compact_order(&rest.shape, &rest.stride)?,
+        )?;
+        first.tiled_product(&super::Tiler::Layout(ordered))
+    }
+
+    /// `max_common_vector(L, R)`: how many elements from index 0 on both
+    /// layouts keep contiguous (the leading stride-1 run of `L o R^-1`).
+    pub fn max_common_vector(&self, other: &Layout) -> Result<i64> {
+        let common = self.compose(&other.right_inverse())?.coalesce();
+        let (s, d) = common.leaves()[0];
+        Ok(if d == 1 { s } else { 1 })
+    }
+
+    /// `max_alignment(L)`: the largest `n` such that the layout maps runs
+    /// of `n` indices to runs of `n` offsets starting at multiples of `n`.
+    pub fn max_alignment(&self) -> Result<i64> {
+        let flat = self.coalesce();
+        let permuted = flat.logical_divide(&super::Tiler::Layout(flat.right_inverse()))?;
+        let size = permuted.mode(0).size();
+        let stride = permuted.mode(1).leaves()[0].1;
+        Ok(gcd(size, stride))
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 #[cfg(test)]

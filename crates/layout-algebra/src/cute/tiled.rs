@@ -126,7 +126,7 @@ impl TiledMma {
 
     /// `thrfrg_A/B/C`: a `(rows, cols)` layout of one operand's tile as
     /// `((ThrV,(Thr0,Thr1)),(FrgV,(Rest0,Rest1)))`.
-    fn thrfrg(&self, op: Operand, tensor: &Layout) -> Result<Layout> {
+    pub(super) fn thrfrg(&self, op: Operand, tensor: &Layout) -> Result<Layout> {
         let (i, j) = operand_modes(op);
         let atom_tv = match op {
             Operand::A => &self.atom.a,
@@ -228,7 +228,7 @@ pub fn element_owners(tv: &Layout) -> std::collections::HashMap<i64, ElementOwne
 }
 
 /// The `(rows, cols)` modes of `(M,N,K)` an operand's tile spans.
-fn operand_modes(op: Operand) -> (usize, usize) {
+pub(super) fn operand_modes(op: Operand) -> (usize, usize) {
     match op {
         Operand::A => (0, 2),
         Operand::B => (1, 2),

@@ -111,6 +111,7 @@ pub(crate) fn apply(
         Value::Cute(_)
         | Value::Swizzled(_)
         | Value::LayoutAfterSwizzle(_)
+        | Value::CuteTensor(_)
         | Value::Swizzle(_)
         | Value::Xla(_)
         | Value::CuteCoord(_) => {
@@ -177,6 +178,18 @@ pub(crate) fn apply(
                 Value::Swizzle(sw) => {
                     let x = cx.int(&coord, coord_span)?;
                     Ok(Value::Int(sw.apply(x)))
+                }
+                // The element index of the thread's value `i`.
+                Value::CuteTensor(t) => {
+                    let i = cx.int(&coord, coord_span)?;
+                    if i < 0 || i >= t.size() {
+                        return Err(cx.error(
+                            Code::CutePrecondition,
+                            coord_span,
+                            format!("index {i} is outside the partition's size {}", t.size()),
+                        ));
+                    }
+                    Ok(Value::Int(t.call(i)))
                 }
                 // No shape: any integer index, as C++ evaluates it.
                 Value::LayoutAfterSwizzle(l) => {

@@ -4,6 +4,7 @@
 //! [`layout_algebra::cute::atom`] and [`layout_algebra::cute::tiled`].
 
 use layout_algebra::cute::atom::{CopyAtom, MmaAtom};
+use layout_algebra::cute::partition::TensorLayout;
 use layout_algebra::cute::tiled::{Operand, Side, TiledCopy, TiledMma};
 use layout_algebra::cute::{IntTuple, Layout, Tiler};
 
@@ -17,6 +18,22 @@ const COPY: &[Param] = &[req("copy", TiledCopyValue, "a tiled copy")];
 const COPY_ATOM_PARAM: Param = req("atom", CopyAtomValue, "a copy atom");
 const COPY_ATOM: &[Param] = &[COPY_ATOM_PARAM];
 const COPY_FOR_MMA: &[Param] = &[COPY_ATOM_PARAM, req("mma", TiledMmaValue, "a tiled MMA")];
+const PARTITIONED: Param = req(
+    "tensor",
+    CuteLike,
+    "the tensor's layout, plain or swizzled (its elements are numbered from 0)",
+);
+const THREAD: Param = req("thread", Int, "the thread index");
+const COPY_PARTITION: &[Param] = &[
+    req("copy", TiledCopyValue, "a tiled copy"),
+    PARTITIONED,
+    THREAD,
+];
+const MMA_PARTITION: &[Param] = &[
+    req("mma", TiledMmaValue, "a tiled MMA"),
+    PARTITIONED,
+    THREAD,
+];
 const ANY_OBJECT: &[Param] = &[req(
     "x",
     CuteObjectValue,
@@ -183,6 +200,36 @@ pub(super) const GROUP: Group = Group {
             doc: "the tile shape of a tiled copy (Tiler_MN)",
             result: IntTuple,
             def: Def::Fn(COPY, tiler_mn),
+        },
+        Builtin {
+            name: "partition_s",
+            doc: "thread t's part of the copy's source tensor (thr_copy.partition_S of a tensor of indices)",
+            result: Any,
+            def: Def::Fn(COPY_PARTITION, partition_s),
+        },
+        Builtin {
+            name: "partition_d",
+            doc: "thread t's part of the copy's destination tensor (thr_copy.partition_D)",
+            result: Any,
+            def: Def::Fn(COPY_PARTITION, partition_d),
+        },
+        Builtin {
+            name: "partition_a",
+            doc: "thread t's part of the A tensor (thr_mma.partition_A of a tensor of indices)",
+            result: Any,
+            def: Def::Fn(MMA_PARTITION, partition_a),
+        },
+        Builtin {
+            name: "partition_b",
+            doc: "thread t's part of the B tensor (thr_mma.partition_B)",
+            result: Any,
+            def: Def::Fn(MMA_PARTITION, partition_b),
+        },
+        Builtin {
+            name: "partition_c",
+            doc: "thread t's part of the C tensor (thr_mma.partition_C)",
+            result: Any,
+            def: Def::Fn(MMA_PARTITION, partition_c),
         },
         part(
             "val_layout_src",
@@ -375,4 +422,48 @@ fn val_layout_src(_: &mut Cx, a: &Args) -> R<Value> {
 
 fn val_layout_dst(_: &mut Cx, a: &Args) -> R<Value> {
     Ok(cute(the_copy_atom(a, 0).val_dst))
+}
+
+/// The tensor argument of a partition: a CuTe layout, plain or swizzled.
+fn partitioned(cx: &mut Cx, a: &Args) -> R<TensorLayout> {
+    match a.get(1) {
+        (Value::Swizzled(s), _) => Ok(TensorLayout::Swizzled((**s).clone())),
+        (v, s) => Ok(TensorLayout::Plain(cx.cute_layout(v, s)?)),
+    }
+}
+
+fn copy_partition(cx: &mut Cx, a: &Args, side: Side) -> R<Value> {
+    let tensor = partitioned(cx, a)?;
+    let thread = a.int(cx, 2)?;
+    let r = the_tiled_copy(a).partition_thread(&tensor, side, thread);
+    let t = cx.alg(r, Domain::Cute, a.span)?;
+    Ok(Value::CuteTensor(Box::new(t)))
+}
+
+fn partition_s(cx: &mut Cx, a: &Args) -> R<Value> {
+    copy_partition(cx, a, Side::Source)
+}
+
+fn partition_d(cx: &mut Cx, a: &Args) -> R<Value> {
+    copy_partition(cx, a, Side::Destination)
+}
+
+fn mma_partition(cx: &mut Cx, a: &Args, op: Operand) -> R<Value> {
+    let tensor = partitioned(cx, a)?;
+    let thread = a.int(cx, 2)?;
+    let r = the_tiled_mma(a, 0).partition_thread(op, &tensor, thread);
+    let t = cx.alg(r, Domain::Cute, a.span)?;
+    Ok(Value::CuteTensor(Box::new(t)))
+}
+
+fn partition_a(cx: &mut Cx, a: &Args) -> R<Value> {
+    mma_partition(cx, a, Operand::A)
+}
+
+fn partition_b(cx: &mut Cx, a: &Args) -> R<Value> {
+    mma_partition(cx, a, Operand::B)
+}
+
+fn partition_c(cx: &mut Cx, a: &Args) -> R<Value> {
+    mma_partition(cx, a, Operand::C)
 }

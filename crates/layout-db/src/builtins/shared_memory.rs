@@ -24,6 +24,12 @@ const BITS: Param = opt(
     Int,
     "bits per element; the tensor type's when absent",
 );
+/// The element width, or for a tiled copy the side that is shared.
+const BITS_OR_SIDE: Param = opt(
+    "bits",
+    Any,
+    "bits per element (the tensor type's when absent); for a tiled copy, the shared side \"S\" or \"D\"",
+);
 const CONVERSION: Param = req("conversion", Conversion, "a conversion: convert(src, dst)");
 
 /// A fact of a conversion.
@@ -58,11 +64,7 @@ pub(super) const GROUP: Group = Group {
                 &[
                     DIST,
                     SHARED,
-                    opt(
-                        "bits",
-                        Any,
-                        "bits per element (the tensor type's when absent); for a tiled copy, the shared side \"S\" or \"D\"",
-                    ),
+                    BITS_OR_SIDE,
                     opt("access", Str, "\"store\" (the default) or \"load\""),
                     opt(
                         "instruction",
@@ -75,9 +77,9 @@ pub(super) const GROUP: Group = Group {
         },
         Builtin {
             name: "vectorisation",
-            doc: "elements per vectorised access (Triton's largestVectorisation; also of a pasted local_alloc/local_store/local_load)",
+            doc: "elements per vectorised access (Triton's largestVectorisation; also of a pasted local_alloc/local_store/local_load; of a tiled copy, what cute::copy moves at once)",
             result: Int,
-            def: Def::Fn(&[DIST, SHARED, BITS], bank),
+            def: Def::Fn(&[DIST, SHARED, BITS_OR_SIDE], bank),
         },
         Builtin {
             name: "convert",

@@ -1,12 +1,17 @@
-//! Vectors generated from the Triton 3.9.0 wheel by
-//! tests/vectors/triton/gen_triton_vectors.py (encodings, invalid
-//! parameters, Triton's bank-conflict measure, LinearLayout operations) and
-//! the values of Triton's own BankConflictTest: one test per case
-//! (libtest-mimic), named `KIND/CASE`, so a failure names its case and
-//! `cargo test -p layout-algebra --test triton_cases -- encodings/` runs one
-//! kind.
+//! The vectors of the real systems, one test per case (libtest-mimic),
+//! named `KIND/CASE`, so a failure names its case and
+//! `cargo test -p layout-algebra --test cases -- encodings/` runs one kind:
+//! - from the Triton 3.9.0 wheel (tests/vectors/triton/gen_triton_vectors.py):
+//!   `encodings/`, `invalid/` parameters, Triton's `bank_conflicts/`
+//!   measure, `ll_ops/` (LinearLayout operations), and the values of
+//!   Triton's own BankConflictTest, `bank_conflict_test/`;
+//! - from CuTe C++ (tests/vectors/cute/cpp_vectors.tsv): `cute_cpp/`;
+//! - from XLA's docs and tests and an independent numpy formulation:
+//!   `xla/`.
 
 mod common;
+mod cute_cpp_vectors;
+mod xla_cases;
 
 use common::*;
 use layout_algebra::bank::{BankTarget, bank_conflicts};
@@ -278,5 +283,7 @@ fn main() {
         |_| false,
         bank_conflict_test_case,
     ));
+    all.extend(cute_cpp_vectors::trials());
+    all.extend(xla_cases::trials());
     libtest_mimic::run(&args, all).exit();
 }
