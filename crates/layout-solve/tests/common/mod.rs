@@ -12,6 +12,13 @@ use layout_solve::{AccessRequest, Family, InstructionPolicy, Machine, SwizzleReq
 #[allow(unused_imports)]
 pub use layout_test_support::{layout, vectors};
 
+/// The bank model of a Triton target (`cuda:80`, `hip:gfx942`).
+pub fn machine_for(target: &str) -> Machine {
+    let preset = layout_algebra::machine::preset_for_triton_target(target)
+        .unwrap_or_else(|| panic!("no preset for {target}"));
+    Machine::from_preset(preset)
+}
+
 pub fn preset(name: &str) -> Machine {
     Machine::from_preset(machine::preset(name).unwrap())
 }
