@@ -229,7 +229,28 @@ def cases(rng):
                 tile.append(str(rng.choice([d for d in (1, 2, 4) if n % d == 0])) if rng.random() < 0.8 else "_")
             tiler = "<" + ",".join(tile) + ">"
             out.append((f"{op}({ident_lay}, {tiler})", f"{op}({ident_cpp}, {tiler_expr(tiler)})"))
-    out += empty_cases(rng) + offset_inverse_cases(rng)
+    out += empty_cases(rng) + offset_inverse_cases(rng) + coord_product_cases(rng)
+    return out
+
+
+def coord_product_cases(rng):
+    """Products with a coordinate layout on either side: a product needs a
+    complement, which ScaledBasis strides do not have, so C++ compiles none
+    of them; layoutc refuses them too."""
+    out = []
+    products = ["logical_product", "zipped_product", "tiled_product", "flat_product",
+                "blocked_product", "raked_product"]
+    for _ in range(24):
+        shape = [rng.choice([2, 4, 8]) for _ in range(2)]
+        ident_lay = f"make_identity_layout({fmt(shape)})"
+        ident_cpp = f"make_identity_layout({cpp_tuple(shape)})"
+        other_shape, other_stride = rand_layout(rng, rank=2, allow_zero=False)
+        other = f"{fmt(other_shape)}:{fmt(other_stride)}"
+        op = rng.choice(products)
+        if rng.random() < 0.5:
+            out.append((f"{op}({ident_lay}, cute {other})", f"{op}({ident_cpp}, {layout_expr(other)})"))
+        else:
+            out.append((f"{op}(cute {other}, {ident_lay})", f"{op}({layout_expr(other)}, {ident_cpp})"))
     return out
 
 
