@@ -768,6 +768,42 @@ impl Layout {
         }
     }
 
+    /// `logical_product(block, tiler)` with a coordinate layout as the
+    /// tiler, as C++ computes it: its cosize is its co-shape's size, and its
+    /// basis strides select modes of the complement.
+    pub fn logical_product_coord(&self, tiler: &coord::CoordLayout) -> Result<Layout> {
+        let rest = self.complement(&Int(mul(self.size(), tiler.cosize())?))?;
+        Ok(Layout::concat(vec![
+            self.clone(),
+            tiler.composed_after(&rest)?,
+        ]))
+    }
+
+    /// `zipped_product`, `tiled_product` or `flat_product` (`op`) by a
+    /// coordinate layout.
+    pub fn product_by_coord(&self, tiler: &coord::CoordLayout, op: &str) -> Result<Layout> {
+        let z = self.logical_product_coord(tiler)?;
+        Ok(match op {
+            "logical_product" | "zipped_product" => z,
+            "tiled_product" => {
+                let mut modes = vec![z.mode(0)];
+                modes.extend(z.mode(1).unpacked());
+                Layout::concat(modes)
+            }
+            "flat_product" => {
+                let mut modes = z.mode(0).unpacked();
+                modes.extend(z.mode(1).unpacked());
+                Layout::concat(modes)
+            }
+            other => {
+                return Err(LayoutError::invalid(
+                    other,
+                    "C++ computes no such product by a coordinate layout".to_string(),
+                ));
+            }
+        })
+    }
+
     /// `logical_product(block, tiler)`: `(block, tiler over the complement of block)`.
     pub fn logical_product(&self, tiler: &Tiler) -> Result<Layout> {
         match tiler {

@@ -251,6 +251,16 @@ def coord_product_cases(rng):
             out.append((f"{op}({ident_lay}, cute {other})", f"{op}({ident_cpp}, {layout_expr(other)})"))
         else:
             out.append((f"{op}(cute {other}, {ident_lay})", f"{op}({layout_expr(other)}, {ident_cpp})"))
+    # By a coordinate layout C++ does multiply (its basis strides select
+    # modes of the complement), when the complement has those modes.
+    for _ in range(60):
+        shape = [rng.choice([2, 4, 8]) for _ in range(rng.choice([1, 2, 2, 3]))]
+        ident_lay = f"make_identity_layout({fmt(shape)})"
+        ident_cpp = f"make_identity_layout({cpp_tuple(shape)})"
+        other_shape, other_stride = rand_layout(rng, allow_zero=False)
+        other = f"{fmt(other_shape)}:{fmt(other_stride)}"
+        op = rng.choice(products[:4])
+        out.append((f"{op}(cute {other}, {ident_lay})", f"{op}({layout_expr(other)}, {ident_cpp})"))
     return out
 
 

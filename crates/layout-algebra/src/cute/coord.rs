@@ -190,6 +190,67 @@ impl CoordLayout {
         build(&entries)
     }
 
+    /// C++'s `cosize`: the size of the coordinate's co-shape, one past the
+    /// largest coordinate in every direction.
+    pub fn cosize(&self) -> i64 {
+        self.components.iter().map(Layout::cosize).product()
+    }
+
+    /// `composition(lhs, self)`: a basis stride selects a mode of `lhs`, so
+    /// each leaf `s:k@i` is `composition(mode i of lhs, s:k)` (a stride `0`
+    /// is `s:0`), in this layout's shape.
+    pub fn composed_after(&self, lhs: &Layout) -> Result<Layout> {
+        let strides: Vec<Vec<i64>> = self
+            .components
+            .iter()
+            .map(|c| c.stride().flatten())
+            .collect();
+        let mut leaf = 0;
+        self.compose_leaves(self.shape(), lhs, &strides, &mut leaf)
+    }
+
+    fn compose_leaves(
+        &self,
+        shape: &IntTuple,
+        lhs: &Layout,
+        strides: &[Vec<i64>],
+        leaf: &mut usize,
+    ) -> Result<Layout> {
+        match shape {
+            Int(s) => {
+                let i = *leaf;
+                *leaf += 1;
+                let Some(c) = (0..strides.len()).find(|&c| strides[c][i] != 0) else {
+                    return Ok(Layout::leaf(*s, 0));
+                };
+                // The path's last number is the outermost mode.
+                let mut sub = lhs.clone();
+                for &m in self.paths[c].iter().rev() {
+                    if m as usize >= sub.rank() {
+                        return Err(LayoutError::invalid(
+                            "composition",
+                            format!(
+                                "the stride {}@{} selects mode {m} of {sub}, which has {} modes",
+                                strides[c][i],
+                                path_text(&self.paths[c]),
+                                sub.rank()
+                            ),
+                        ));
+                    }
+                    sub = sub.mode(m as usize);
+                }
+                sub.compose(&Layout::leaf(*s, strides[c][i]))
+            }
+            Tuple(modes) => {
+                let parts = modes
+                    .iter()
+                    .map(|m| self.compose_leaves(m, lhs, strides, leaf))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(Layout::concat(parts))
+            }
+        }
+    }
+
     /// Mode `i`.
     pub fn mode(&self, i: usize) -> CoordLayout {
         CoordLayout {
@@ -501,6 +562,14 @@ impl fmt::Display for CoordLayout {
         write!(f, "{}:", self.shape())?;
         walk(self.shape(), f, &mut leaf)
     }
+}
+
+/// `0@1` as printed after the scale.
+fn path_text(path: &[u32]) -> String {
+    path.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join("@")
 }
 
 #[cfg(test)]

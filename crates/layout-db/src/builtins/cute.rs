@@ -610,6 +610,23 @@ fn with_tiler(
     a: &Args,
     op: fn(&Layout, &Tiler) -> layout_algebra::Result<Layout>,
 ) -> R<Value> {
+    if let (Value::CuteCoord(b), b_span) = a.get(1) {
+        // C++ multiplies by a coordinate layout (its basis strides select
+        // modes of the complement); it divides by none.
+        if !a.name.ends_with("_product") || matches!(a.get(0).0, Value::CuteCoord(_)) {
+            return Err(cx.error(
+                Code::CutePrecondition,
+                b_span,
+                format!(
+                    "{} by a coordinate layout is not defined: C++ compiles only the products of a layout by one",
+                    a.name
+                ),
+            ));
+        }
+        let b = (**b).clone();
+        let name = a.name;
+        return cute_or_swizzled(cx, a.get(0), a.span, move |l| l.product_by_coord(&b, name));
+    }
     let t = a.tiler(cx, 1)?;
     if let (Value::CuteCoord(l), _) = a.get(0) {
         // The divides of a coordinate layout (the products need a

@@ -201,6 +201,7 @@ impl Type {
             },
             Type::Tiler => match v {
                 Value::Tiler(_)
+                | Value::CuteCoord(_)
                 | Value::Cute(_)
                 | Value::Underscore
                 | Value::Int(_)
