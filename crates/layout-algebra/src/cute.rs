@@ -1177,6 +1177,10 @@ fn composition_impl(
                 let next_stride = ceil_div(rest_stride.abs(), cs) * rest_stride.signum();
                 if next_shape != 1 && rest_shape != 1 {
                     let new_shape = next_shape.min(rest_shape);
+                    if new_shape == 0 {
+                        // C++'s shape divisibility check takes 0 % 0.
+                        return Err(empty_mode("composition", b));
+                    }
                     if rest_shape % new_shape != 0 {
                         return Err(LayoutError::invalid(
                             "composition",

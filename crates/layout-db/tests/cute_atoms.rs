@@ -126,6 +126,10 @@ fn evaluate(rows: &[Vec<String>]) -> Evaluated {
 /// error.
 fn check_row(row: &[String], value: &Option<Value>, errors: &[String]) -> Result<(), String> {
     let (lay, expected) = (row[1].as_str(), row[2].as_str());
+    // A refusal is a diagnostic, never a caught panic.
+    if let Some(e) = errors.iter().find(|e| e.starts_with("E0900")) {
+        return Err(format!("{lay}: layoutc panicked: {e}"));
+    }
     let refused = expected.starts_with("static_assert")
         || expected == "compile error"
         || expected.starts_with("runtime error");
