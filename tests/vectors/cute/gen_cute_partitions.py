@@ -73,6 +73,18 @@ def tensor(rng, rows, cols):
             f"composition(Swizzle<{b},{m},{s}>{{}}, {layout_expr(text)})")
 
 
+def tiled_copy_exprs(op, vt, thr, val):
+    """`tiled_copy(...)` in `.lay` and `make_tiled_copy(...)` in C++."""
+    atom = f'copy_atom("{op}", "{vt}")'
+    return (f"tiled_copy({atom}, cute {thr}, cute {val})",
+            f"make_tiled_copy({atom_cpp(atom)}, {layout_expr(thr)}, {layout_expr(val)})")
+
+
+def tensor_of_tiles(rng, tile_rows, tile_cols):
+    """A tensor of 1, 2 or 4 tiles down and 1 or 2 across."""
+    return tensor(rng, tile_rows * rng.choice([1, 2, 4]), tile_cols * rng.choice([1, 2]))
+
+
 def counting(cpp_layout):
     return f"make_tensor(counting_iterator<int>(0), {cpp_layout})"
 
@@ -88,11 +100,8 @@ def copy_cases(rng, n):
             thr = f"({t0},{t1})"
         v0, v1 = (1, vals) if rng.random() < 0.6 else (vals, 1)
         val = f"({v0},{v1})"
-        atom = f'copy_atom("{op}", "{vt}")'
-        copy_lay = f"tiled_copy({atom}, cute {thr}, cute {val})"
-        copy_cpp = f"make_tiled_copy({atom_cpp(atom)}, {layout_expr(thr)}, {layout_expr(val)})"
-        rows, cols = t0 * v0 * rng.choice([1, 2, 4]), t1 * v1 * rng.choice([1, 2])
-        lay_t, cpp_t = tensor(rng, rows, cols)
+        copy_lay, copy_cpp = tiled_copy_exprs(op, vt, thr, val)
+        lay_t, cpp_t = tensor_of_tiles(rng, t0 * v0, t1 * v1)
         side = rng.choice(["s", "d"])
         thread = rng.randrange(t0 * t1)
         out.append((f"partition_{side}({copy_lay}, {lay_t}, {thread})",
@@ -147,11 +156,8 @@ def vectorisation_cases(rng, n):
         thr = f"({t0},{t1}):({t1},1)" if rng.random() < 0.5 else f"({t0},{t1})"
         v0, v1 = rng.choice([(1, 1), (1, 2), (1, 4), (1, 8), (2, 1), (4, 1), (2, 2), (1, 16)])
         val = f"({v0},{v1})"
-        atom = f'copy_atom("{op}", "{vt}")'
-        copy_lay = f"tiled_copy({atom}, cute {thr}, cute {val})"
-        copy_cpp = f"make_tiled_copy({atom_cpp(atom)}, {layout_expr(thr)}, {layout_expr(val)})"
-        rows, cols = t0 * v0 * rng.choice([1, 2, 4]), t1 * v1 * rng.choice([1, 2])
-        lay_t, cpp_t = tensor(rng, rows, cols)
+        copy_lay, copy_cpp = tiled_copy_exprs(op, vt, thr, val)
+        lay_t, cpp_t = tensor_of_tiles(rng, t0 * v0, t1 * v1)
         side = rng.choice(["S", "D"])
         smem = f"make_tensor(make_smem_ptr(({vt}*)nullptr), {cpp_t})"
         out.append((f'vectorisation({copy_lay}, {lay_t}, "{side}")',
