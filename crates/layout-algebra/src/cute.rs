@@ -1218,6 +1218,16 @@ fn composition_impl(
     }
 }
 
+/// The greatest common divisor of `|a|` and `|b|` (`gcd(a, 0) = |a|`, as
+/// C++'s `gcd` treats a 0 alignment: unknown, so no limit).
+pub(crate) fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 fn ceil_div(a: i64, b: i64) -> i64 {
     // Callers refuse a divisor of 0 first (C++ divides by zero there).
     (a + b - 1).checked_div(b).unwrap_or(0)

@@ -92,7 +92,7 @@ impl Layout {
                 "element widths must be positive".to_string(),
             ));
         }
-        let g = gcd(old_bits as i64, new_bits as i64);
+        let g = super::gcd(old_bits as i64, new_bits as i64);
         let (num, den) = (new_bits as i64 / g, old_bits as i64 / g);
         match (num, den) {
             (1, 1) => Ok(self.clone()),
@@ -105,10 +105,6 @@ impl Layout {
 
 fn ceil_div(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 #[cfg(test)]

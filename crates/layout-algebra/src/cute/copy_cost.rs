@@ -195,27 +195,19 @@ pub fn auto_vector_elements(
     if common <= 1 {
         return Ok(1);
     }
-    let align_bits = gcd(
-        gcd(
+    let align_bits = super::gcd(
+        super::gcd(
             shared.max_alignment()? * bits,
             fragment.max_alignment()? * bits,
         ),
         max_bits,
     );
-    let vec_bits = gcd(common * bits, align_bits);
+    let vec_bits = super::gcd(common * bits, align_bits);
     Ok(if vec_bits % 8 == 0 && bits < vec_bits {
         vec_bits / bits
     } else {
         1
     })
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.abs(), b.abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 /// A tiled copy's element offsets in a shared tensor before any swizzle:

@@ -203,16 +203,8 @@ impl Layout {
         let permuted = flat.logical_divide(&super::Tiler::Layout(flat.right_inverse()))?;
         let size = permuted.mode(0).size();
         let stride = permuted.mode(1).leaves()[0].1;
-        Ok(gcd(size, stride))
+        Ok(super::gcd(size, stride))
     }
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.abs(), b.abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 #[cfg(test)]
