@@ -113,7 +113,9 @@ impl XlaShape {
                 format!("dimension size {d} is negative"),
             ));
         }
-        let Some(l) = &self.layout else { return Ok(()) };
+        let Some(l) = &self.layout else {
+            return self.within_size_limit(0);
+        };
         let rank = self.dims.len();
         let mut seen = vec![false; rank];
         if l.minor_to_major.len() != rank
@@ -159,12 +161,17 @@ impl XlaShape {
         if l.element_size_in_bits < 0 {
             return Err(LayoutError::invalid(what(), "E(n) must not be negative"));
         }
-        // Offsets and sizes are i64; keep the padded buffer far below that so
-        // no computation on this shape can overflow.
+        self.within_size_limit(l.element_size_in_bits)
+    }
+
+    /// Offsets and sizes are i64; the padded buffer stays far below that
+    /// so no computation on this shape can overflow, with or without a
+    /// written layout.
+    fn within_size_limit(&self, element_size_in_bits: i64) -> Result<()> {
         const LIMIT: u128 = 1 << 40;
-        if self.padded_bound() > LIMIT || l.element_size_in_bits > 1 << 16 {
+        if self.padded_bound() > LIMIT || element_size_in_bits > 1 << 16 {
             return Err(LayoutError::invalid(
-                what(),
+                format!("XLA shape {self}"),
                 "is too large: the padded array must stay below 2^40 elements",
             ));
         }

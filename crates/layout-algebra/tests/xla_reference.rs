@@ -146,10 +146,13 @@ fn shapes_too_large_for_64_bit_offsets_are_rejected() {
         "f32[100000000000,100000000000]{1,0}",
         "f32[2,2]{1,0:T(4611686018427387904,4611686018427387904)}",
         "f32[65536,65536,65536]{2,1,0:T(8,128)}",
+        // Without a layout too: the default row-major layout is as large.
+        "f32[4294967297,2047]",
     ] {
         let e = XlaShape::parse(text).unwrap_err().to_string();
         assert!(e.contains("too large"), "{text}: {e}");
     }
     // The largest TPU arrays of practice are fine.
     assert!(XlaShape::parse("bf16[65536,65536]{1,0:T(8,128)(2,1)}").is_ok());
+    assert!(XlaShape::parse("f32[1048576,1048575]").is_ok());
 }

@@ -3,7 +3,8 @@
 //! every example file go through parse, format and check, and editing a
 //! file in place reports what a fresh check of the edited text reports.
 
-use layout_db::{Database, SourceFile, check_file};
+use layout_db::{Database, SourceFile, Value, check_file};
+use layout_solve::Status;
 use proptest::prelude::*;
 
 fn examples() -> Vec<String> {
@@ -161,6 +162,14 @@ proptest! {
             let edited = check_file(&db, source).clone();
             let edited_values = layout_db::named_values(&db, source);
 
+            // A search stopped by its time limit answers with the best it
+            // found by then, which no second run need repeat.
+            let timed_out = edited_values.iter().any(|v| {
+                matches!(&v.value, Some(Value::Solve(s)) if s.status == Status::Timeout)
+            });
+            if timed_out {
+                continue;
+            }
             let mut fresh_db = Database::default();
             let fresh = SourceFile::open(&mut fresh_db, "m.lay".into(), text.clone());
             prop_assert_eq!(&edited, check_file(&fresh_db, fresh));

@@ -159,6 +159,11 @@ pub fn solve_tiling(
             "the fixed minor dim {d} is not a dim of a rank-{rank} array"
         )));
     }
+    // An array that is itself out of range is refused before any search,
+    // so the error names the array, not whichever tile was best so far.
+    let row_major: Vec<usize> = (0..rank).rev().collect();
+    let plain = text(&request.element_type, &request.dims, &row_major, &[]);
+    XlaShape::parse(&plain).map_err(|e| SolveError::Invalid(e.to_string()))?;
     if let Some(search) = &request.tile_search {
         return solve_tile_search(request, search, cancel, start);
     }

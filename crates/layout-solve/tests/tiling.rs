@@ -216,6 +216,18 @@ fn bad_searches_are_refused() {
     )
     .unwrap();
     assert_eq!(r.status, Status::Infeasible);
+    // An array over the 2^40-element limit is refused as it is, before
+    // any search: the error must not depend on how far a search got.
+    let e = bad(
+        search(&[1, 128], Some(16384), Some(131072), TileMethod::Auto),
+        &[4294967297, 2047],
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("f32[4294967297,2047]{1,0}") && e.contains("too large"),
+        "{e}"
+    );
 }
 
 /// The formats XLA's TPU backend emits beyond seed 001's: 16-bit arrays
