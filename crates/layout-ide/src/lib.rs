@@ -4,8 +4,12 @@
 //! the same [`layout_db::Database`], so the CLI, the server and the tests
 //! see one answer.
 //!
-//! Every feature takes the database, a [`SourceFile`] and, where it is
-//! about a place, a byte offset. One module per feature:
+//! The front ends come in by one door, [`analysis`]: an [`AnalysisHost`]
+//! holds the database and the open documents and takes their edits; an
+//! [`Analysis`] is one document on a snapshot and has a method per
+//! feature. Behind it every feature is a function of the database, a
+//! [`SourceFile`] and, where it is about a place, a byte offset. One
+//! module per feature:
 //! [`hover`], [`navigation`] (definition, references, highlight, rename),
 //! [`symbols`] (document symbols, folding), [`completion`],
 //! [`signature_help`], [`semantic_tokens`], [`inlay_hints`],
@@ -37,7 +41,7 @@ pub mod symbols;
 pub use layout_db::salsa::Database as Db;
 // What a front end (the language server, the command line) needs of the
 // database besides the features: one door in.
-pub use analysis::Analysis;
+pub use analysis::{Analysis, AnalysisHost};
 pub use layout_db::{Database, STACK_BYTES, Severity, SourceFile, decode_source, salsa};
 pub use layout_syntax::Span;
 pub use line_index::{LineCol, LineIndex};

@@ -1,4 +1,4 @@
-//! The open documents and the database that holds them.
+//! The open documents, in the analysis host that holds their database.
 //!
 //! Edits must be applied in arrival order. tower-lsp-server runs handlers
 //! concurrently, but it polls each new handler once, in arrival order,
@@ -8,73 +8,39 @@
 //! (Neovim sends its change tick).
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
-use layout_ide::{Database, SourceFile};
-use layout_ide::{LineCol, LineIndex};
+use layout_ide::{AnalysisHost, LineCol, LineIndex};
 
 use crate::query::InFlight;
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
-/// One open document as the last applied edit left it.
-#[derive(Clone)]
-pub struct Document {
-    pub file: SourceFile,
-    pub version: i32,
-    pub text: Arc<str>,
-    pub index: Arc<LineIndex>,
-}
-
+/// The open documents: their texts live in the analysis host (keyed by
+/// URI), their versions here.
 #[derive(Default)]
 pub struct Documents {
-    pub db: Database,
-    pub open: HashMap<Uri, Document>,
+    pub host: AnalysisHost,
+    /// The version of each open document, as the last applied edit left it.
+    pub versions: HashMap<Uri, i32>,
     /// The snapshots requests run on: an edit cancels them before it
     /// writes, since salsa's write waits until every snapshot is gone.
     pub in_flight: InFlight,
-    /// The client's solver time limit (`initializationOptions` or
-    /// settings: `solverTimeoutMs`), set on every open document.
-    pub solver_timeout_ms: Option<u64>,
 }
 
 impl Documents {
     pub fn open(&mut self, uri: Uri, version: i32, text: String) {
         self.in_flight.cancel_all();
-        let file = match self.open.get(&uri) {
-            Some(doc) => {
-                doc.file.edit(&mut self.db, text.clone());
-                doc.file
-            }
-            None => SourceFile::open(&mut self.db, uri.as_str().to_string(), text.clone()),
-        };
-        if *file.solver_timeout_ms(&self.db) != self.solver_timeout_ms {
-            use layout_ide::salsa::Setter;
-            file.set_solver_timeout_ms(&mut self.db)
-                .to(self.solver_timeout_ms);
-        }
-        self.open.insert(
-            uri,
-            Document {
-                file,
-                version,
-                index: Arc::new(LineIndex::new(&text)),
-                text: text.into(),
-            },
-        );
+        self.host.open(uri.as_str(), text);
+        self.versions.insert(uri, version);
     }
 
-    /// A new solver time limit, for the open documents and those opened
-    /// later.
+    /// A new solver time limit (the client's `solverTimeoutMs`), for the
+    /// open documents and those opened later.
     pub fn set_solver_timeout(&mut self, ms: Option<u64>) {
-        use layout_ide::salsa::Setter;
-        if self.solver_timeout_ms == ms {
+        if self.host.solver_timeout() == ms {
             return;
         }
         self.in_flight.cancel_all();
-        self.solver_timeout_ms = ms;
-        for doc in self.open.values() {
-            doc.file.set_solver_timeout_ms(&mut self.db).to(ms);
-        }
+        self.host.set_solver_timeout(ms);
     }
 
     /// Applies the changes of one `didChange`. Returns whether the
@@ -85,23 +51,29 @@ impl Documents {
         version: i32,
         changes: Vec<TextDocumentContentChangeEvent>,
     ) -> bool {
-        let Some(doc) = self.open.get_mut(uri) else {
+        let Some(old) = self.host.text(uri.as_str()) else {
             return false;
         };
         self.in_flight.cancel_all();
-        let mut text = doc.text.to_string();
+        let mut text = old.to_string();
         for c in &changes {
             apply(&mut text, c);
         }
-        doc.version = version;
-        doc.file.edit(&mut self.db, text.clone());
-        doc.index = Arc::new(LineIndex::new(&text));
-        doc.text = text.into();
-        true
+        self.versions.insert(uri.clone(), version);
+        self.host.edit(uri.as_str(), text)
     }
 
     pub fn close(&mut self, uri: &Uri) {
-        self.open.remove(uri);
+        self.host.close(uri.as_str());
+        self.versions.remove(uri);
+    }
+
+    pub fn version(&self, uri: &Uri) -> Option<i32> {
+        self.versions.get(uri).copied()
+    }
+
+    pub fn uris(&self) -> Vec<Uri> {
+        self.versions.keys().cloned().collect()
     }
 }
 

@@ -1,6 +1,6 @@
 //! The layoutc language server: the only crate that knows LSP. It keeps
-//! the open documents in one [`layout_ide::Database`], applies edits in
-//! order, answers each request on a snapshot of the database in a blocking
+//! the open documents in one [`layout_ide::AnalysisHost`], applies edits in
+//! order, answers each request on an [`layout_ide::Analysis`] snapshot in a blocking
 //! task (salsa cancels a snapshot's queries when an edit arrives; that is
 //! an ordinary outcome, answered with `ContentModified`), and converts
 //! layout-ide's plain data to LSP types. A panic inside one request is

@@ -12,15 +12,13 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use layout_ide::LineIndex;
-use layout_ide::salsa::{CancellationToken, Cancelled, Database as _};
-use layout_ide::{Database, SourceFile};
+use layout_ide::salsa::{CancellationToken, Cancelled};
+use layout_ide::{Analysis, LineIndex};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 
-/// What a request reads: a database snapshot and one document as it was.
+/// What a request reads: one document as it was, on a database snapshot.
 pub struct Snapshot {
-    pub db: Database,
-    pub file: SourceFile,
+    pub analysis: Analysis,
     pub text: Arc<str>,
     pub index: Arc<LineIndex>,
     pub version: i32,
@@ -37,10 +35,10 @@ pub struct InFlight {
 }
 
 impl InFlight {
-    /// Lists `db`'s token until the returned entry is dropped.
-    pub fn register(&self, db: &Database) -> InFlightEntry {
+    /// Lists `analysis`'s token until the returned entry is dropped.
+    pub fn register(&self, analysis: &Analysis) -> InFlightEntry {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        let token = db.cancellation_token();
+        let token = analysis.cancellation_token();
         self.lock().insert(id, token.clone());
         InFlightEntry {
             id,

@@ -67,10 +67,12 @@ impl Backend {
         let executions = std::env::var_os("LAYOUTC_LSP_TEST_HOOKS")
             .map(|_| Arc::new(Mutex::new(std::collections::BTreeMap::new())));
         let docs = Documents {
-            db: executions
-                .clone()
-                .map(counting_database)
-                .unwrap_or_default(),
+            host: layout_ide::AnalysisHost::with_database(
+                executions
+                    .clone()
+                    .map(counting_database)
+                    .unwrap_or_default(),
+            ),
             ..Documents::default()
         };
         Backend {
@@ -96,15 +98,14 @@ impl Backend {
 
     fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
         let docs = self.lock();
-        let doc = docs.open.get(uri)?;
-        let db = docs.db.clone();
+        let version = docs.version(uri)?;
+        let analysis = docs.host.analysis(uri.as_str())?;
         Some(Snapshot {
-            in_flight: docs.in_flight.register(&db),
-            db,
-            file: doc.file,
-            text: doc.text.clone(),
-            index: doc.index.clone(),
-            version: doc.version,
+            in_flight: docs.in_flight.register(&analysis),
+            text: analysis.text().clone(),
+            index: analysis.line_index().clone(),
+            analysis,
+            version,
         })
     }
 
@@ -142,7 +143,7 @@ impl Backend {
     async fn tokens_now(&self, uri: &Uri) -> Result<Option<(String, Vec<SemanticToken>)>> {
         let data = self
             .whole("semanticTokens", uri, |s| {
-                let tokens = layout_ide::semantic_tokens::semantic_tokens(&s.db, s.file);
+                let tokens = s.analysis.semantic_tokens();
                 Some(convert::semantic_tokens(&s.index, &s.text, &tokens))
             })
             .await?;
@@ -192,7 +193,7 @@ impl Backend {
         let uri2 = uri.clone();
         // Checking a file with `solve` blocks runs the solver (Z3 up to its
         // time limit): the client shows that as work in progress.
-        let solves = layout_ide::solve_block_count(&snap.db, snap.file);
+        let solves = snap.analysis.solve_block_count();
         let progress = if solves > 0 && self.progress.load(std::sync::atomic::Ordering::Relaxed) {
             let id = self
                 .next_result_id
@@ -215,7 +216,8 @@ impl Backend {
             None
         };
         let result = query::run(snap, "diagnostics", move |s| {
-            layout_ide::diagnostics::diagnostics(&s.db, s.file)
+            s.analysis
+                .diagnostics()
                 .into_iter()
                 .map(|d| to_lsp_diagnostic(s, &uri2, d))
                 .collect::<Vec<_>>()
@@ -227,7 +229,7 @@ impl Backend {
         let Ok(diagnostics) = result else {
             return; // cancelled by a newer edit, which publishes its own
         };
-        let current = self.lock().open.get(&uri).map(|d| d.version);
+        let current = self.lock().version(&uri);
         if current == Some(version) {
             self.client
                 .publish_diagnostics(uri, diagnostics, Some(version))
@@ -403,7 +405,7 @@ impl LanguageServer for Backend {
         let uris: Vec<Uri> = {
             let mut docs = self.lock();
             docs.set_solver_timeout(ms);
-            docs.open.keys().cloned().collect()
+            docs.uris()
         };
         for uri in uris {
             self.publish_diagnostics(uri).await;
@@ -432,7 +434,7 @@ impl LanguageServer for Backend {
             &p.text_document.uri,
             p.position,
             move |s, offset| {
-                let h = layout_ide::hover::hover(&s.db, s.file, offset)?;
+                let h = s.analysis.hover(offset)?;
                 Some(Hover {
                     contents: HoverContents::Markup(convert::markup(h.markdown, plain)),
                     range: Some(convert::range(&s.index, &s.text, h.span)),
@@ -464,7 +466,7 @@ impl LanguageServer for Backend {
             p.position,
             move |s, offset| {
                 let mut found: Vec<Location> = Vec::new();
-                if let Some(t) = layout_ide::navigation::definition(&s.db, s.file, offset) {
+                if let Some(t) = s.analysis.definition(offset) {
                     found.push(Location::new(
                         uri,
                         convert::range(&s.index, &s.text, t.name_span),
@@ -472,7 +474,7 @@ impl LanguageServer for Backend {
                 }
                 // A `#loc` also leads to the Python line it names, when that
                 // file is here.
-                for l in layout_ide::navigation::source_locations(&s.db, s.file, offset) {
+                for l in s.analysis.source_locations(offset) {
                     let path = std::path::Path::new(&l.path);
                     let file = if path.is_absolute() {
                         Some(path.to_path_buf()).filter(|p| p.is_file())
@@ -504,7 +506,7 @@ impl LanguageServer for Backend {
             &p.text_document.uri,
             p.position,
             move |s, offset| {
-                let refs = layout_ide::navigation::references(&s.db, s.file, offset);
+                let refs = s.analysis.references(offset);
                 Some(
                     refs.into_iter()
                         .filter(|o| include_declaration || !o.is_declaration)
@@ -528,7 +530,7 @@ impl LanguageServer for Backend {
             &p.text_document.uri,
             p.position,
             |s, offset| {
-                let occurrences = layout_ide::navigation::highlight(&s.db, s.file, offset);
+                let occurrences = s.analysis.highlight(offset);
                 Some(
                     occurrences
                         .into_iter()
@@ -556,7 +558,7 @@ impl LanguageServer for Backend {
             &params.text_document.uri,
             params.position,
             |s, offset| {
-                let span = layout_ide::navigation::prepare_rename(&s.db, s.file, offset).ok()?;
+                let span = s.analysis.prepare_rename(offset).ok()?;
                 Some(PrepareRenameResponse::Range(convert::range(
                     &s.index, &s.text, span,
                 )))
@@ -575,16 +577,12 @@ impl LanguageServer for Backend {
                 &p.text_document.uri,
                 p.position,
                 move |s, offset| {
-                    Some(
-                        layout_ide::navigation::rename(&s.db, s.file, offset, &new_name).map(
-                            |edits| {
-                                edits
-                                    .iter()
-                                    .map(|e| convert::text_edit(&s.index, &s.text, e))
-                                    .collect::<Vec<_>>()
-                            },
-                        ),
-                    )
+                    Some(s.analysis.rename(offset, &new_name).map(|edits| {
+                        edits
+                            .iter()
+                            .map(|e| convert::text_edit(&s.index, &s.text, e))
+                            .collect::<Vec<_>>()
+                    }))
                 },
             )
             .await?;
@@ -604,7 +602,9 @@ impl LanguageServer for Backend {
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
         self.whole("documentSymbol", &params.text_document.uri, |s| {
-            let symbols = layout_ide::symbols::document_symbols(&s.db, s.file)
+            let symbols = s
+                .analysis
+                .document_symbols()
                 .into_iter()
                 .map(|sym| convert::document_symbol(&s.index, &s.text, sym))
                 .collect();
@@ -617,7 +617,7 @@ impl LanguageServer for Backend {
         &self,
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
-        let uris: Vec<Uri> = self.lock().open.keys().cloned().collect();
+        let uris: Vec<Uri> = self.lock().uris();
         let query = params.query.to_lowercase();
         let mut out = Vec::new();
         for uri in uris {
@@ -625,7 +625,9 @@ impl LanguageServer for Backend {
             let u = uri.clone();
             let found = self
                 .whole("workspaceSymbol", &uri, move |s| {
-                    let symbols = layout_ide::symbols::flat_symbols(&s.db, s.file)
+                    let symbols = s
+                        .analysis
+                        .flat_symbols()
                         .into_iter()
                         .filter(|(sym, _)| sym.name.to_lowercase().contains(&q))
                         .map(|(sym, container)| {
@@ -651,8 +653,8 @@ impl LanguageServer for Backend {
         // The folder's other files, from disk.
         let open: std::collections::HashSet<std::path::PathBuf> = self
             .lock()
-            .open
-            .keys()
+            .uris()
+            .iter()
             .filter_map(|u| u.to_file_path().map(|p| p.into_owned()))
             .collect();
         let workspace = self.workspace.lock().map(|w| w.clone()).unwrap_or_default();
@@ -690,7 +692,8 @@ impl LanguageServer for Backend {
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         self.whole("foldingRange", &params.text_document.uri, |s| {
             Some(
-                layout_ide::symbols::folding_ranges(&s.db, s.file)
+                s.analysis
+                    .folding_ranges()
                     .into_iter()
                     .map(|f| {
                         let r = convert::range(&s.index, &s.text, f.span);
@@ -722,7 +725,9 @@ impl LanguageServer for Backend {
             &p.text_document.uri,
             p.position,
             move |s, offset| {
-                let items = layout_ide::completion::completions(&s.db, s.file, offset)
+                let items = s
+                    .analysis
+                    .completions(offset)
                     .into_iter()
                     .map(|c| {
                         let (insert, format) = match (c.snippet, snippets) {
@@ -759,7 +764,7 @@ impl LanguageServer for Backend {
             &p.text_document.uri,
             p.position,
             |s, offset| {
-                let h = layout_ide::signature_help::signature_help(&s.db, s.file, offset)?;
+                let h = s.analysis.signature_help(offset)?;
                 let utf16 = |byte: usize| h.label[..byte].encode_utf16().count() as u32;
                 Some(SignatureHelp {
                     signatures: vec![SignatureInformation {
@@ -805,7 +810,9 @@ impl LanguageServer for Backend {
         let range = params.range;
         self.whole("semanticTokensRange", &params.text_document.uri, move |s| {
             let span = convert::span(&s.index, &s.text, range);
-            let tokens: Vec<_> = layout_ide::semantic_tokens::semantic_tokens(&s.db, s.file)
+            let tokens: Vec<_> = s
+                .analysis
+                .semantic_tokens()
                 .into_iter()
                 .filter(|t| t.span.end > span.start && t.span.start < span.end)
                 .collect();
@@ -849,7 +856,8 @@ impl LanguageServer for Backend {
         self.whole("inlayHint", &params.text_document.uri, move |s| {
             let span = convert::span(&s.index, &s.text, range);
             Some(
-                layout_ide::inlay_hints::inlay_hints(&s.db, s.file, Some(span))
+                s.analysis
+                    .inlay_hints(Some(span))
                     .into_iter()
                     .map(|h| InlayHint {
                         position: convert::position(&s.index, &s.text, h.offset),
@@ -883,7 +891,9 @@ impl LanguageServer for Backend {
                     })
                 })
             };
-            let actions = layout_ide::code_actions::code_actions(&s.db, s.file, span)
+            let actions = s
+                .analysis
+                .code_actions(span)
                 .into_iter()
                 .filter_map(|a| {
                     let kind = match a.kind {
@@ -937,7 +947,8 @@ impl LanguageServer for Backend {
         self.whole("rangeFormatting", &params.text_document.uri, move |s| {
             let span = convert::span(&s.index, &s.text, range);
             Some(
-                layout_ide::formatting::format_range(&s.db, s.file, span)
+                s.analysis
+                    .format_range(span)
                     .iter()
                     .map(|e| convert::text_edit(&s.index, &s.text, e))
                     .collect(),
@@ -949,7 +960,8 @@ impl LanguageServer for Backend {
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         self.whole("formatting", &params.text_document.uri, |s| {
             Some(
-                layout_ide::formatting::format(&s.db, s.file)
+                s.analysis
+                    .format()
                     .iter()
                     .map(|e| convert::text_edit(&s.index, &s.text, e))
                     .collect(),

@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use layout_ide::LineIndex;
-use layout_ide::{Database, SourceFile};
+use layout_ide::Analysis;
 use tower_lsp_server::ls_types::{Range, SymbolKind, Uri};
 
 use crate::convert;
@@ -97,15 +96,15 @@ fn read_symbols(path: &Path) -> Vec<FileSymbol> {
         return Vec::new();
     };
     let (text, _) = layout_ide::decode_source(bytes);
-    let mut db = Database::default();
-    let file = SourceFile::open(&mut db, path.display().to_string(), text.clone());
-    let index = LineIndex::new(&text);
-    layout_ide::symbols::flat_symbols(&db, file)
+    let analysis = Analysis::new(path.display().to_string(), text);
+    let (index, text) = (analysis.line_index(), analysis.text());
+    analysis
+        .flat_symbols()
         .into_iter()
         .map(|(sym, container)| FileSymbol {
             name: sym.name,
             kind: convert::symbol_kind(sym.kind),
-            range: convert::range(&index, &text, sym.name_span),
+            range: convert::range(index, text, sym.name_span),
             container,
         })
         .collect()

@@ -9,7 +9,7 @@ pub mod svg_doc;
 
 use std::path::Path;
 
-use layout_ide::picture::{self, Picture, PictureError};
+use layout_ide::picture::{Picture, PictureError};
 
 use crate::Usage;
 use crate::files;
@@ -44,8 +44,7 @@ pub fn render(path: &str, name: &str, output: &str) -> Result<u8, Usage> {
     let source = files::read(Path::new(path))?;
     let analysis = layout_ide::Analysis::new(path.to_string(), source.text.clone());
     let report = analysis.report();
-    let (db, file) = analysis.parts();
-    let picture = match picture::picture(db, file, name) {
+    let picture = match analysis.picture(name) {
         Ok(p) => p,
         Err(e @ (PictureError::NoSuchName { .. } | PictureError::NotDrawable(_))) => {
             return Err(Usage(format!("{path}: {e}")));
