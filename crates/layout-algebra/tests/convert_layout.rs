@@ -77,13 +77,14 @@ fn kinds_and_scratch_bytes_match_triton_wheel() {
         // The instructions the PTX shows for the store and the load.
         if let Some(sh) = &got.shared {
             let count = |op: &str| v["ptx"][op].as_u64().unwrap();
-            let store_ok = sh.store.starts_with("stmatrix") == (count("stmatrix") > 0);
-            let load_ok = sh.load.starts_with("ldmatrix") == (count("ldmatrix") > 0)
-                && (sh.load == "ld.shared::cluster") == (count("mapa") > 0);
+            let matrix = |i: Instruction| matches!(i, Instruction::Matrix { .. });
+            let store_ok = matrix(sh.store) == (count("stmatrix") > 0);
+            let load_ok =
+                matrix(sh.load) == (count("ldmatrix") > 0) && sh.remote_load == (count("mapa") > 0);
             if !store_ok || !load_ok {
                 bad.push(format!(
-                    "{name}: got {} / {}, PTX {}",
-                    sh.store, sh.load, v["ptx"]
+                    "{name}: got {:?} / {:?} (remote: {}), PTX {}",
+                    sh.store, sh.load, sh.remote_load, v["ptx"]
                 ));
             }
         }
@@ -138,11 +139,12 @@ fn swizzle_conflicts_match_enumeration() {
         let c = analyse_conversion(&src, &dst, bits, &target, SharedInstructions::SM90).unwrap();
         let Some(shared) = c.shared else { continue };
         let buffer = as_offset_layout(&shared.layout).unwrap();
-        for (side, conflicts, instruction) in [
-            (&src, shared.write_conflicts, shared.store),
-            (&dst, shared.read_conflicts, shared.load),
+        for (side, conflicts, instruction, remote) in [
+            (&src, shared.write_conflicts, shared.store, false),
+            (&dst, shared.read_conflicts, shared.load, shared.remote_load),
         ] {
-            if !instruction.ends_with(".shared") {
+            // One CTA's requests: loads from the whole cluster are not.
+            if !matches!(instruction, Instruction::LdSt { .. }) || remote {
                 continue;
             }
             let side = side

@@ -20,6 +20,7 @@ mod eval;
 pub mod kernel;
 pub mod names;
 pub mod position;
+pub mod round_trip;
 pub mod solve;
 pub mod ssa;
 pub mod target;

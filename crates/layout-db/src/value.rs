@@ -40,10 +40,9 @@ pub struct ConversionReport {
     pub scratch_bytes: u64,
     pub read_conflicts: u64,
     pub write_conflicts: u64,
-    /// The instructions that store the source and load the destination
-    /// (shared conversions only).
-    pub store: Option<&'static str>,
-    pub load: Option<&'static str>,
+    /// The store of the source and the load of the destination, by exact
+    /// opcode, with their counts and wavefronts (shared conversions only).
+    pub round_trip: Option<[crate::round_trip::RoundTripSide; 2]>,
 }
 
 /// A pasted `ttg.local_alloc` / `local_store` / `local_load`: one warp's
@@ -82,14 +81,17 @@ pub struct CountedAccess {
 impl ConversionReport {
     /// What a conversion through shared memory costs, in one line.
     pub fn shared_cost(&self) -> String {
+        let instructions = match &self.round_trip {
+            Some(sides) => sides
+                .iter()
+                .map(|s| format!("{} x {} ({} wavefronts)", s.count, s.mnemonic, s.wavefronts))
+                .collect::<Vec<_>>()
+                .join(" / "),
+            None => "-".to_string(),
+        };
         format!(
-            "{} scratch bytes, {} round(s), {} / {}, {} read / {} write extra per wavefront",
-            self.scratch_bytes,
-            self.rounds,
-            self.store.unwrap_or("-"),
-            self.load.unwrap_or("-"),
-            self.read_conflicts,
-            self.write_conflicts
+            "{} scratch bytes, {} round(s), {instructions}, {} read / {} write extra per wavefront",
+            self.scratch_bytes, self.rounds, self.read_conflicts, self.write_conflicts
         )
     }
 }

@@ -319,3 +319,46 @@ fn scans_store_and_load_what_the_ptx_does() {
     }
     assert!(compared >= 12, "{compared}");
 }
+
+/// W0401 on a conversion names the instructions the kernel summary lists
+/// for that op, by exact opcode and count: one analysis feeds both.
+#[test]
+fn the_conversion_warning_names_the_summarys_instructions() {
+    let mut checked = 0;
+    for dir in ["kernels", "ttgir"] {
+        for k in corpus(dir) {
+            let Some(name) = k["file"].as_str() else {
+                continue;
+            };
+            let mut db = Database::default();
+            let file = SourceFile::open(&mut db, name.into(), read(dir, name));
+            let report = layout_db::check_file(&db, file);
+            for op in kernel_summaries(&db, file)
+                .iter()
+                .flat_map(|s| &s.ops)
+                .filter(|o| o.op == "ttg.convert_layout" && !o.instructions.is_empty())
+            {
+                let warning = report
+                    .diagnostics
+                    .iter()
+                    .find(|d| {
+                        d.code == layout_db::Code::SharedConversion
+                            && d.span.start < op.span.end
+                            && op.span.start < d.span.end
+                    })
+                    .unwrap_or_else(|| panic!("{name}: no W0401 at {:?}", op.span));
+                for i in &op.instructions {
+                    let named =
+                        format!("{} x {} ({} wavefronts)", i.count, i.mnemonic, i.wavefronts);
+                    assert!(
+                        warning.message.contains(&named),
+                        "{name}: {named} not in {}",
+                        warning.message
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} conversions");
+}

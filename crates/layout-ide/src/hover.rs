@@ -713,7 +713,7 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
                 **epilogue**: a layout conversion
 
                 ```text
-                  convert shared (16 bits): 4096 scratch bytes, 2 round(s), stmatrix / ld.shared, 0 read / 0 write extra per wavefront
+                  convert shared (16 bits): 4096 scratch bytes, 2 round(s), 4 x stmatrix.sync.aligned.m8n8.x4.shared.b16 (16 wavefronts) / 4 x ld.shared.v4.b32 (16 wavefronts), 0 read / 0 write extra per wavefront
                   scratch buffer (-> tensor):
                   in-dims:  vector 8, bank 8, segment 32, block 1, reps 2
                   out-dims: dim0 64, dim1 64

@@ -243,6 +243,10 @@ pub struct Conversion {
     pub store: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub load: Option<String>,
+    /// The store and the load by exact opcode, as a kernel summary's op
+    /// lists them (shared conversions only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub instructions: Vec<Instruction>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scratch_layout: Option<Linear>,
 }

@@ -221,9 +221,12 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
             });
         }
         Value::Conversion(c) => {
-            let (store, load) = match (c.store, c.load) {
-                (Some(st), Some(ld)) => (Some(st.to_string()), Some(ld.to_string())),
-                _ => (None, None),
+            let (store, load) = match &c.round_trip {
+                Some([st, ld]) => (
+                    Some(st.mnemonic.kind_name().to_string()),
+                    Some(ld.mnemonic.kind_name().to_string()),
+                ),
+                None => (None, None),
             };
             j.conversion = Some(schema::Conversion {
                 kind: c.kind.name(),
@@ -235,6 +238,18 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
                 mixed_transpositions: c.mixed_transpositions,
                 store,
                 load,
+                instructions: c
+                    .round_trip
+                    .iter()
+                    .flatten()
+                    .map(|side| schema::Instruction {
+                        mnemonic: side.mnemonic.to_string(),
+                        count: side.count,
+                        wavefronts: side.wavefronts,
+                        conflicts: side.conflicts,
+                        one_thread: false,
+                    })
+                    .collect(),
                 scratch_layout: c.swizzle.as_ref().map(linear_json),
             });
         }

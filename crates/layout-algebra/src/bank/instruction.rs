@@ -113,6 +113,7 @@ impl Instruction {
             direction,
             vendor,
             operand_bits,
+            cluster: false,
         }
     }
 }
@@ -144,9 +145,36 @@ pub struct Mnemonic {
     /// NVIDIA's `ld/st.shared`: the width of one operand (the `.b16` of
     /// `st.shared.v2.b16`); 0 for every other instruction.
     operand_bits: u32,
+    /// NVIDIA's `ld.shared::cluster`: the address is in another CTA of
+    /// the cluster (from `mapa`).
+    cluster: bool,
 }
 
 impl Mnemonic {
+    /// The same `ld.shared` addressing the shared memory of another CTA
+    /// of the cluster (`ld.shared::cluster`); other instructions cannot,
+    /// and stay as they are.
+    pub fn in_cluster(self) -> Mnemonic {
+        Mnemonic {
+            cluster: self.vendor == Vendor::Nvidia
+                && matches!(self.instruction, Instruction::LdSt { .. }),
+            ..self
+        }
+    }
+
+    /// The opcode without width or count, as Triton's lowering names its
+    /// choice: `st.shared`, `ldmatrix.trans`, `ld.shared::cluster`,
+    /// `ds_write`, `ds_read2`.
+    pub fn kind_name(&self) -> &'static str {
+        match (self.vendor, self.instruction, self.direction) {
+            (Vendor::Nvidia, Instruction::LdSt { .. }, Direction::Load) if self.cluster => {
+                "ld.shared::cluster"
+            }
+            (Vendor::Amd, Instruction::LdSt { .. }, _) => self.family(),
+            (_, instruction, direction) => instruction.kind_name(direction),
+        }
+    }
+
     /// Opcodes of one family (`ldmatrix`, `ds_read2`, `st.shared`): the
     /// opcode without widths, counts and modifiers, as a compiled kernel's
     /// instructions are counted by family.
@@ -208,9 +236,14 @@ impl fmt::Display for Mnemonic {
             (Vendor::Nvidia, Instruction::LdSt { bits }) => {
                 let operand = self.operand_bits.max(8);
                 let op = if load { "ld" } else { "st" };
+                let space = if self.cluster {
+                    "shared::cluster"
+                } else {
+                    "shared"
+                };
                 match bits / operand {
-                    0 | 1 => write!(f, "{op}.shared.b{operand}"),
-                    n => write!(f, "{op}.shared.v{n}.b{operand}"),
+                    0 | 1 => write!(f, "{op}.{space}.b{operand}"),
+                    n => write!(f, "{op}.{space}.v{n}.b{operand}"),
                 }
             }
             // The AMDGPU backend zero-extends narrow loads: `ds_read_u16`.
@@ -275,7 +308,10 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
     }
     if let Some((op, rest)) = text.split_once(".shared") {
         let direction = direction_of(op)?;
-        let rest = rest.strip_prefix("::cta").unwrap_or(rest);
+        let (cluster, rest) = match rest.strip_prefix("::cluster") {
+            Some(r) => (true, r),
+            None => (false, rest.strip_prefix("::cta").unwrap_or(rest)),
+        };
         let (count, rest) = match rest.strip_prefix(".v") {
             Some(r) => {
                 let (n, r) = r.split_once('.')?;
@@ -296,6 +332,7 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
             direction,
             vendor: Vendor::Nvidia,
             operand_bits: operand,
+            cluster,
         });
     }
     let rest = text.strip_prefix("ds_")?;
@@ -601,6 +638,20 @@ mod tests {
         assert_eq!(m.instruction, Instruction::LdSt { bits: 16 });
         let m: Mnemonic = "st.shared::cta.v2.u32".parse().unwrap();
         assert_eq!(m.instruction, Instruction::LdSt { bits: 64 });
+        // A load from another CTA of the cluster (after `mapa`).
+        let m: Mnemonic = "ld.shared::cluster.v4.b32".parse().unwrap();
+        assert_eq!(m.instruction, Instruction::LdSt { bits: 128 });
+        assert_eq!(m.to_string(), "ld.shared::cluster.v4.b32");
+        assert_eq!(m.kind_name(), "ld.shared::cluster");
+        let local = Instruction::LdSt { bits: 128 }.mnemonic(Direction::Load, Vendor::Nvidia, 32);
+        assert_eq!(local.in_cluster(), m);
+        // Only ld/st.shared can address another CTA.
+        let ldmatrix = Instruction::Matrix {
+            count: 4,
+            trans: false,
+        }
+        .mnemonic(Direction::Load, Vendor::Nvidia, 16);
+        assert_eq!(ldmatrix.in_cluster(), ldmatrix);
         for bad in [
             "ds_write_u16",
             "ld.shared.v8.b32",

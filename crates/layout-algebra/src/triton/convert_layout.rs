@@ -82,9 +82,12 @@ pub struct SharedRoundTrip {
     /// Triton's per-phase measure for ldmatrix/stmatrix.
     pub read_conflicts: u64,
     pub write_conflicts: u64,
-    /// The instructions that store `src` and load `dst`.
-    pub store: &'static str,
-    pub load: &'static str,
+    /// The instructions that store `src` and load `dst` (of any width:
+    /// the kind Triton's swizzle search pairs them by).
+    pub store: Instruction,
+    pub load: Instruction,
+    /// The loads read other CTAs of the cluster (`ld.shared::cluster`).
+    pub remote_load: bool,
 }
 
 /// The analysis of one conversion.
@@ -167,7 +170,7 @@ pub fn analyse_conversion(
                 ..instructions
             };
             let mut trip = shared_round_trip(src, dst, element_bits, target, local_stores)?;
-            trip.load = "ld.shared::cluster";
+            trip.remote_load = true;
             Some(trip)
         }
         ConversionKind::Shared => Some(shared_round_trip(
@@ -826,8 +829,8 @@ fn instruction_tile(
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ChosenSwizzle {
     pub layout: LinearLayout,
-    pub store: &'static str,
-    pub load: &'static str,
+    pub store: Instruction,
+    pub load: Instruction,
     pub read_conflicts: u64,
     pub write_conflicts: u64,
 }
@@ -892,8 +895,8 @@ pub fn optimal_swizzling(
                     rounds,
                     ChosenSwizzle {
                         layout,
-                        store: st.kind_name(bank::Direction::Store),
-                        load: ld.kind_name(bank::Direction::Load),
+                        store: st,
+                        load: ld,
                         read_conflicts: read,
                         write_conflicts: write,
                     },
@@ -914,8 +917,8 @@ pub fn optimal_swizzling(
     let tile_dst = phase_lanes(&lane_dst, vec_elems, bits, banks);
     Ok(ChosenSwizzle {
         layout,
-        store: Instruction::LD_ST.kind_name(bank::Direction::Store),
-        load: Instruction::LD_ST.kind_name(bank::Direction::Load),
+        store: Instruction::LD_ST,
+        load: Instruction::LD_ST,
         read_conflicts: f2::conflict_ways(&tile_dst, &segment),
         write_conflicts: f2::conflict_ways(&tile_src, &segment),
     })
@@ -962,10 +965,10 @@ fn shared_round_trip(
     let buffer = as_offset_layout(&chosen.layout)?;
     let physical = |side: &LinearLayout,
                     triton: u64,
-                    instruction: &str,
+                    instruction: Instruction,
                     direction: bank::Direction|
      -> Result<u64> {
-        if !instruction.ends_with(".shared") {
+        if !matches!(instruction, Instruction::LdSt { .. }) {
             return Ok(triton);
         }
         let (vec, _) = bank::largest_vectorisation(side, &buffer, bits)?;
@@ -999,6 +1002,7 @@ fn shared_round_trip(
         )?,
         store: chosen.store,
         load: chosen.load,
+        remote_load: false,
         layout: chosen.layout,
     })
 }

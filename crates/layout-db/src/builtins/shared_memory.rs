@@ -7,6 +7,7 @@ use layout_syntax::Span;
 use super::{Args, Builtin, Def, Group, Param, Type::*, opt, req};
 use crate::context::{Cx, R};
 use crate::diagnostic::{Code, Domain};
+use crate::round_trip::RoundTrip;
 use crate::value::{ConversionReport, Value};
 
 const DIST: Param = req(
@@ -237,15 +238,18 @@ pub(crate) fn convert_layout(
         span,
     )?;
     let shared = c.shared.as_ref();
-    // The LDS has no `st.shared`: AMD's names for the same accesses.
-    let amd = facts.machine().vendor == layout_algebra::machine::Vendor::Amd;
-    let named = |kind: &'static str| -> &'static str {
-        match (amd, kind) {
-            (true, "st.shared") => "ds_write",
-            (true, "ld.shared") => "ds_read",
-            _ => kind,
+    let machine = facts.machine();
+    let round_trip = shared.and_then(|s| {
+        RoundTrip {
+            sides: [&src.layout, &dst.layout],
+            element_bits: bits,
+            swizzle: &s.layout,
+            kinds: [s.store, s.load],
+            remote_load: s.remote_load,
+            conflicts: [s.write_conflicts, s.read_conflicts],
         }
-    };
+        .sides(&machine, machine.vendor, facts.threads_per_warp())
+    });
     Ok(Value::Conversion(Box::new(ConversionReport {
         src,
         dst,
@@ -257,7 +261,6 @@ pub(crate) fn convert_layout(
         scratch_bytes: shared.map_or(0, |s| s.scratch_bytes),
         read_conflicts: shared.map_or(0, |s| s.read_conflicts),
         write_conflicts: shared.map_or(0, |s| s.write_conflicts),
-        store: shared.map(|s| named(s.store)),
-        load: shared.map(|s| named(s.load)),
+        round_trip,
     })))
 }

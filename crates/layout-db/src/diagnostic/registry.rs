@@ -415,7 +415,9 @@ memory): the declaration is kept, and only a tensor that uses it is an error
     SharedConversion = "W0401", "convert_layout through shared memory",
         r##"In a Triton dump checked as it is (`layoutc check kernel.ttgir`, also `*.mlir`): a
 `ttg.convert_layout` that goes through shared memory, with its scratch bytes, rounds,
-instructions and conflicts, at the dump's line and (from its `loc`) at the kernel's
+the store and the load by exact opcode (`4 x st.shared.v4.b32 (16 wavefronts) / 4 x
+ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 (16 wavefronts)`, as the kernel summary
+lists them) and conflicts, at the dump's line and (from its `loc`) at the kernel's
 Python line. In a `.lay` file the same numbers are values (`scratch_bytes(%16)`), not
 warnings. (Its example is a dump, `tests/corpus/ttgir/transpose_sm80.ttgir`; a `.lay`
 file cannot trigger it.)"##;

@@ -9,12 +9,13 @@ pub mod scratch;
 
 use std::collections::HashMap;
 
-use layout_algebra::bank::{Access, Direction, Instruction};
+use layout_algebra::bank::{Direction, Instruction};
 use layout_algebra::machine::{Vendor, shared_memory_limit};
 use layout_algebra::triton::Encoding;
 use layout_syntax::Span;
 
 use crate::diagnostic::{Code, Diagnostic};
+use crate::round_trip::{RoundTrip, RoundTripSide, distinct_registers};
 use crate::value::{ConversionReport, Value};
 use crate::{DeclName, SourceFile, declared_value, file_target, item_values};
 use allocator::{Buffer, Interval};
@@ -109,6 +110,17 @@ pub struct InstructionCount {
 }
 
 impl InstructionCount {
+    /// One side of a round trip through shared memory.
+    pub fn of_side(side: &RoundTripSide) -> InstructionCount {
+        InstructionCount {
+            mnemonic: side.mnemonic.to_string(),
+            count: side.count,
+            wavefronts: side.wavefronts,
+            conflicts: side.conflicts,
+            one_thread: false,
+        }
+    }
+
     /// Warp-instructions the program issues, over `warps` warps.
     pub fn issued(&self, warps: u64) -> u64 {
         self.count * warps
@@ -530,91 +542,13 @@ impl Context<'_> {
     }
 
     /// The store of the source and the load of the destination of a
-    /// conversion through shared memory, by exact opcode.
+    /// conversion through shared memory, by exact opcode: what the
+    /// conversion's analysis counted.
     fn conversion_instructions(&self, c: &ConversionReport) -> Vec<InstructionCount> {
-        let Some(swizzle) = &c.swizzle else {
-            return Vec::new();
-        };
-        self.round_trip_instructions(
-            [&c.src.layout, &c.dst.layout],
-            c.element_bits,
-            swizzle,
-            [c.store, c.load],
-            [c.write_conflicts, c.read_conflicts],
-        )
-    }
-
-    /// The instructions of a store of `sides[0]` into the swizzled buffer
-    /// and a load of `sides[1]` out of it. Each side is vectorised on its
-    /// own: as wide as its registers run along the buffer (LLVM merges
-    /// accesses whose registers only reorder a vector).
-    fn round_trip_instructions(
-        &self,
-        sides: [&layout_algebra::LinearLayout; 2],
-        bits: u32,
-        swizzle: &layout_algebra::LinearLayout,
-        kinds: [Option<&str>; 2],
-        conflicts: [u64; 2],
-    ) -> Vec<InstructionCount> {
-        let Ok(buffer) = layout_algebra::triton::convert_layout::as_offset_layout(swizzle) else {
-            return Vec::new();
-        };
-        let directions = [Direction::Store, Direction::Load];
-        (0..2)
-            .filter_map(|i| {
-                let kind = kinds[i]?;
-                let layout = sides[i];
-                let registers = distinct_registers(layout);
-                let instruction = if kind.contains("matrix") {
-                    // One to four 8x8 matrices: a 32-bit register each.
-                    let matrices = (registers * bits as u64 / 32).clamp(1, 4) as u32;
-                    Instruction::Matrix {
-                        count: matrices,
-                        trans: kind.contains("trans"),
-                    }
-                } else {
-                    let vector = layout_algebra::bank::compiled_vectorisation(layout, &buffer, bits)
-                        .unwrap_or(1)
-                        .max(1) as u32;
-                    Instruction::LdSt {
-                        bits: (vector * bits).min(128),
-                    }
-                };
-                let per_lane = instruction.bits_per_lane() as u64;
-                let count = (registers * bits as u64).div_ceil(per_lane).max(1);
-                let access = Access {
-                    distributed: layout,
-                    shared: &buffer,
-                    element_bits: bits,
-                    instruction,
-                    direction: directions[i],
-                };
-                // The warp's requests as the hardware serves them: lanes that
-                // hold the same element (a broadcast layout) ask for one word
-                // once, which Triton's conflict measure does not see.
-                let (wavefronts, conflicts) = match layout_algebra::bank::wavefronts_by_enumeration(
-                    &access,
-                    &self.machine.banks,
-                ) {
-                    Ok(w) => (
-                        w.wavefronts,
-                        (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
-                    ),
-                    Err(_) => {
-                        let per_wavefront = (self.threads as u64 * per_lane).div_ceil(1024).max(1);
-                        (count * per_wavefront * (1 + conflicts[i]), conflicts[i])
-                    }
-                };
-                Some(InstructionCount {
-                    mnemonic: instruction
-                        .mnemonic(directions[i], self.vendor, bits)
-                        .to_string(),
-                    count,
-                    wavefronts,
-                    conflicts,
-                    one_thread: false,
-                })
-            })
+        c.round_trip
+            .iter()
+            .flatten()
+            .map(InstructionCount::of_side)
             .collect()
     }
 
@@ -865,13 +799,16 @@ impl Context<'_> {
                     continue;
                 };
                 let Some(trip) = c.shared else { continue };
-                for i in self.round_trip_instructions(
-                    [&from, &to],
-                    bits,
-                    &trip.layout,
-                    [Some(trip.store), Some(trip.load)],
-                    [trip.write_conflicts, trip.read_conflicts],
-                ) {
+                let trip = RoundTrip {
+                    sides: [&from, &to],
+                    element_bits: bits,
+                    swizzle: &trip.layout,
+                    kinds: [trip.store, trip.load],
+                    remote_load: trip.remote_load,
+                    conflicts: [trip.write_conflicts, trip.read_conflicts],
+                };
+                let sides = trip.sides(&self.machine, self.vendor, self.threads);
+                for i in sides.iter().flatten().map(InstructionCount::of_side) {
                     match out.iter_mut().find(|o| o.mnemonic == i.mnemonic) {
                         Some(o) => {
                             o.count += i.count;
@@ -885,19 +822,6 @@ impl Context<'_> {
         }
         out
     }
-}
-
-/// Registers a thread holds, without the ones that repeat another's element.
-fn distinct_registers(layout: &layout_algebra::LinearLayout) -> u64 {
-    let n = layout.in_dim_size_log2("register") as usize;
-    let live = (0..n)
-        .filter(|&i| {
-            layout
-                .basis("register", i)
-                .is_ok_and(|b| b.iter().any(|&c| c != 0))
-        })
-        .count();
-    1 << live
 }
 
 /// Triton's own placement, on a dump after its allocation.

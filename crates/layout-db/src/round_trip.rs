@@ -1,0 +1,126 @@
+//! The instructions of a round trip through shared memory, as the compiled
+//! kernel issues them: the store of one distributed layout into a swizzled
+//! buffer and the load of another out of it. A conversion's analysis
+//! (`convert(...)`, W0401) and the kernel summary (conversions, and the
+//! conversion that closes a reduction) both count them here.
+
+use layout_algebra::LinearLayout;
+use layout_algebra::bank::{Access, Direction, Instruction, Mnemonic};
+use layout_algebra::machine::{Machine, Vendor};
+
+/// One side of the round trip.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RoundTripSide {
+    /// As the PTX or AMDGCN spells the opcode.
+    pub mnemonic: Mnemonic,
+    /// Static count per thread.
+    pub count: u64,
+    /// Wavefronts one warp needs for all of them.
+    pub wavefronts: u64,
+    /// Extra wavefronts per wavefront (0: conflict-free).
+    pub conflicts: u64,
+}
+
+/// What a round trip is counted on.
+pub struct RoundTrip<'a> {
+    /// The layouts stored and loaded (`register, lane, warp, block -> dims`).
+    pub sides: [&'a LinearLayout; 2],
+    pub element_bits: u32,
+    /// The swizzled buffer (`vector, bank, segment, block, reps -> dims`).
+    pub swizzle: &'a LinearLayout,
+    /// The kinds Triton's swizzle search paired, of any width.
+    pub kinds: [Instruction; 2],
+    /// The loads read other CTAs of the cluster.
+    pub remote_load: bool,
+    /// Triton's measure of each side's conflicts, used where the warp's
+    /// requests cannot be enumerated.
+    pub conflicts: [u64; 2],
+}
+
+impl RoundTrip<'_> {
+    /// The store and the load. Each side is vectorised on its own: as wide
+    /// as its registers run along the buffer (LLVM merges accesses whose
+    /// registers only reorder a vector). `None` when the swizzle is not an
+    /// offset layout.
+    pub fn sides(
+        &self,
+        machine: &Machine,
+        vendor: Vendor,
+        threads_per_warp: u32,
+    ) -> Option<[RoundTripSide; 2]> {
+        let buffer = layout_algebra::triton::convert_layout::as_offset_layout(self.swizzle).ok()?;
+        let bits = self.element_bits;
+        let side = |i: usize| {
+            let direction = [Direction::Store, Direction::Load][i];
+            let layout = self.sides[i];
+            let registers = distinct_registers(layout);
+            let instruction = match self.kinds[i] {
+                // One to four 8x8 matrices: a 32-bit register each.
+                Instruction::Matrix { trans, .. } => Instruction::Matrix {
+                    count: (registers * bits as u64 / 32).clamp(1, 4) as u32,
+                    trans,
+                },
+                _ => {
+                    let vector = layout_algebra::bank::compiled_vectorisation(layout, &buffer, bits)
+                        .unwrap_or(1)
+                        .max(1) as u32;
+                    Instruction::LdSt {
+                        bits: (vector * bits).min(128),
+                    }
+                }
+            };
+            let per_lane = instruction.bits_per_lane() as u64;
+            let count = (registers * bits as u64).div_ceil(per_lane).max(1);
+            let access = Access {
+                distributed: layout,
+                shared: &buffer,
+                element_bits: bits,
+                instruction,
+                direction,
+            };
+            // The warp's requests as the hardware serves them: lanes that
+            // hold the same element (a broadcast layout) ask for one word
+            // once, which Triton's conflict measure does not see.
+            let (wavefronts, conflicts) =
+                match layout_algebra::bank::wavefronts_by_enumeration(&access, &machine.banks) {
+                    Ok(w) => (
+                        w.wavefronts,
+                        (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
+                    ),
+                    Err(_) => {
+                        let per_wavefront =
+                            (threads_per_warp as u64 * per_lane).div_ceil(1024).max(1);
+                        (
+                            count * per_wavefront * (1 + self.conflicts[i]),
+                            self.conflicts[i],
+                        )
+                    }
+                };
+            let mnemonic = instruction.mnemonic(direction, vendor, bits);
+            RoundTripSide {
+                mnemonic: if direction == Direction::Load && self.remote_load {
+                    mnemonic.in_cluster()
+                } else {
+                    mnemonic
+                },
+                count,
+                wavefronts,
+                conflicts,
+            }
+        };
+        Some([side(0), side(1)])
+    }
+}
+
+/// Registers a thread holds, without the ones that repeat another's element.
+pub(crate) fn distinct_registers(layout: &LinearLayout) -> u64 {
+    let n = layout.in_dim_size_log2("register") as usize;
+    let live = (0..n)
+        .filter(|&i| {
+            layout
+                .basis("register", i)
+                .is_ok_and(|b| b.iter().any(|&c| c != 0))
+        })
+        .count();
+    1 << live
+}
