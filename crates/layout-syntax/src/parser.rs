@@ -161,6 +161,10 @@ pub fn split_items<'s>(src: &str, tokens: &[Spanned<Token<'s>>]) -> Vec<std::ops
     ranges
 }
 
+// Every sub-parser below ends in `.boxed()`, and so do the large parts of
+// `expr` and `item`: chumsky's combinator types nest as deep as the grammar,
+// and unboxed this crate took a minute to compile for each of its two error
+// types (20 s boxed), while parsing is about a quarter slower.
 fn ident<'t, 's: 't, I, Er>() -> impl Parser<'t, I, Ident, Err<'t, 's, Er>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
@@ -172,6 +176,7 @@ where
             span: span(e.span()),
         })
         .labelled("a name")
+        .boxed()
 }
 
 fn kw<'t, 's: 't, I, Er>(k: &'static str) -> impl Parser<'t, I, Token<'s>, Err<'t, 's, Er>> + Clone
@@ -200,6 +205,7 @@ where
         .then(select! { Token::Int(n) => n })
         .map(|(neg, n): (Option<Token<'s>>, i64)| if neg.is_some() { -n } else { n })
         .labelled("an integer")
+        .boxed()
 }
 
 /// An integer as CuTe prints it: `4`, `-1`, or a static `_4` / `_-1`.
@@ -221,6 +227,7 @@ where
             .ignored(),
     ))
     .labelled("an integer")
+    .boxed()
 }
 
 /// `_4`: CuTe's printing of a compile-time integer.
@@ -247,18 +254,21 @@ where
                 .delimited_by(ctrl('('), ctrl(')'))
                 .ignored(),
         ))
-    });
+    })
+    .boxed();
     let layout = tuple
         .clone()
         .then(ctrl(':').then(tuple.clone()).or_not())
-        .ignored();
+        .ignored()
+        .boxed();
     // A tile printed as a tuple of layouts: `(_2:_4,_8)`.
     let tile = layout
         .clone()
         .separated_by(ctrl(','))
         .at_least(1)
         .delimited_by(ctrl('('), ctrl(')'))
-        .ignored();
+        .ignored()
+        .boxed();
     let swizzle = kw("Sw")
         .then(ctrl('<'))
         .then(cute_int())
@@ -267,7 +277,8 @@ where
         .then(ctrl(','))
         .then(cute_int())
         .then(ctrl('>'))
-        .ignored();
+        .ignored()
+        .boxed();
     // GMMA's layout atoms print their offset as the element width of the
     // swizzled pointer: `smem_ptr[16b](unset)`.
     let smem_ptr = kw("smem_ptr")
@@ -281,21 +292,24 @@ where
                 .then(ctrl(')'))
                 .or_not(),
         )
-        .ignored();
+        .ignored()
+        .boxed();
     let composed = swizzle
         .clone()
         .then(kw("o"))
         .then(choice((cute_int(), smem_ptr)).then(kw("o")).or_not())
         .then(layout.clone())
-        .ignored();
+        .ignored()
+        .boxed();
     // `L o k o Sw<B,M,S>`: C++'s inverse of a swizzled layout with an offset.
     let after_swizzle = layout
         .clone()
         .then(kw("o"))
         .then(cute_int().then(kw("o")).or_not())
         .then(swizzle.clone())
-        .ignored();
-    choice((composed, swizzle, after_swizzle, layout, tile))
+        .ignored()
+        .boxed();
+    choice((composed, swizzle, after_swizzle, layout, tile)).boxed()
 }
 
 /// A CuTe by-mode tiler `<t0, t1, ...>`; each mode `_`, a layout, or a tiler.
@@ -310,6 +324,7 @@ where
             .at_least(1)
             .delimited_by(ctrl('<'), ctrl('>'))
     })
+    .boxed()
 }
 
 /// `#ttg.KIND<{key = value, ...}>`
@@ -362,7 +377,8 @@ where
                     span: span(s),
                 },
             )))
-        });
+        })
+        .boxed();
         let entry = ident()
             .then_ignore(ctrl('='))
             .then(value)
@@ -403,7 +419,8 @@ where
         let body = part
             .separated_by(ctrl(',').or_not())
             .collect::<Vec<_>>()
-            .delimited_by(ctrl('<'), ctrl('>'));
+            .delimited_by(ctrl('<'), ctrl('>'))
+            .boxed();
         just(Token::Hash)
             .ignore_then(ident())
             .then_ignore(ctrl('.'))
@@ -425,6 +442,7 @@ where
                 attribute
             })
     })
+    .boxed()
 }
 
 /// Splits `64x64xf16` (or `128x!tt.ptr<f16>`) into dims and element type.
@@ -453,10 +471,12 @@ where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
     Er: GrammarError<'t, 's, I>,
 {
-    kw("gluon").ignore_then(gluon_call().try_map(|call, _| {
-        crate::gluon::to_attribute(&call)
-            .map_err(|(at, why)| Er::custom((at.start..at.end).into(), why))
-    }))
+    kw("gluon")
+        .ignore_then(gluon_call().try_map(|call, _| {
+            crate::gluon::to_attribute(&call)
+                .map_err(|(at, why)| Er::custom((at.start..at.end).into(), why))
+        }))
+        .boxed()
 }
 
 /// A Gluon constructor as Python prints or writes it:
@@ -493,7 +513,8 @@ where
                 items.delimited_by(ctrl('('), ctrl(')')).map(PyValue::List),
                 call.map(PyValue::Call),
             ))
-        });
+        })
+        .boxed();
         let arg = ident()
             .then_ignore(ctrl('='))
             .or_not()
@@ -520,6 +541,7 @@ where
                 span: span(e.span()),
             })
     })
+    .boxed()
 }
 
 /// Tokens up to a top-level `,` or `>`, with `<...>` nested: the shape and
@@ -553,6 +575,7 @@ where
     ))
     .repeated()
     .at_least(1)
+    .boxed()
 }
 
 /// A balanced `{...}` group, any tokens inside (XLA's layout suffix, which
@@ -576,6 +599,7 @@ where
             .then(ctrl('}'))
             .ignored()
     })
+    .boxed()
 }
 
 /// MLIR's `loc(...)`.
@@ -625,8 +649,11 @@ where
             fused,
             kw("unknown").to(Location::Unknown),
         ))
-    });
-    kw("loc").ignore_then(inner.delimited_by(ctrl('('), ctrl(')')))
+    })
+    .boxed();
+    kw("loc")
+        .ignore_then(inner.delimited_by(ctrl('('), ctrl(')')))
+        .boxed()
 }
 
 /// An SSA value as an operand: `%41`, `%acc_62`, `%acc_62#2`.
@@ -650,6 +677,7 @@ where
             span: span(e.span()),
         })
         .labelled("an SSA result like %41")
+        .boxed()
 }
 
 fn expr<'t, 's: 't, I, Er>() -> impl Parser<'t, I, Expr, Err<'t, 's, Er>> + Clone
@@ -677,7 +705,8 @@ where
         .map_with(|kind, e| Expr {
             kind,
             span: span(e.span()),
-        });
+        })
+        .boxed();
         let shape_text = type_text()
             .map_with(|_, e| {
                 let s = e.span();
@@ -701,7 +730,8 @@ where
                     element_type,
                     encoding: encoding.map(Box::new),
                 })
-            });
+            })
+            .boxed();
         // `!ttg.memdesc<3x64x32xf16, #shared, #smem, mutable, 3x64x32>`
         let alloc_shape = type_text()
             .map_with(|_, e| {
@@ -761,7 +791,8 @@ where
                     }
                 }
                 ExprKind::MemDesc(m)
-            });
+            })
+            .boxed();
         let int_list = signed()
             .separated_by(ctrl(','))
             .allow_trailing()
@@ -794,7 +825,8 @@ where
                     .collect::<Vec<_>>()
                     .delimited_by(ctrl('['), ctrl(']')),
             )
-            .map(|(ins, outs)| ExprKind::Linear { ins, outs });
+            .map(|(ins, outs)| ExprKind::Linear { ins, outs })
+            .boxed();
         let atom = choice((
             select! { Token::Int(n) => ExprKind::Int(n) },
             select! { Token::Str(s) => ExprKind::Str(s.to_string()) },
@@ -893,43 +925,53 @@ where
                 span: span(s),
             },
         )))
+        .boxed()
         .boxed();
-        let call = atom.foldl_with(
-            args.delimited_by(ctrl('('), ctrl(')')).repeated(),
-            |callee, args, e| Expr {
-                kind: ExprKind::Call {
-                    callee: Box::new(callee),
-                    args,
+        let call = atom
+            .foldl_with(
+                args.delimited_by(ctrl('('), ctrl(')')).repeated(),
+                |callee, args, e| Expr {
+                    kind: ExprKind::Call {
+                        callee: Box::new(callee),
+                        args,
+                    },
+                    span: span(e.span()),
                 },
-                span: span(e.span()),
-            },
-        );
+            )
+            .boxed();
         let unary = just(Token::Op("-"))
             .repeated()
             .foldr_with(call, |_, operand, e| Expr {
                 kind: ExprKind::Neg(Box::new(operand)),
                 span: span(e.span()),
-            });
+            })
+            .boxed();
         let binary = |op: Token<'s>, bop: BinaryOp| just(op).to(bop);
-        let product = unary.clone().foldl_with(
-            choice((
-                binary(Token::Op("*"), BinaryOp::Mul),
-                binary(Token::Op("/"), BinaryOp::Div),
-                binary(Token::Op("%"), BinaryOp::Rem),
-            ))
-            .then(unary)
-            .repeated(),
-            |lhs, op_rhs, e| binary_node(lhs, op_rhs, e.span()),
-        );
-        let sum = product.clone().foldl_with(
-            choice((
-                binary(Token::Op("+"), BinaryOp::Add),
-                binary(Token::Op("-"), BinaryOp::Sub),
-            ))
-            .then(product)
-            .repeated(),
-            |lhs, op_rhs, e| binary_node(lhs, op_rhs, e.span()),
-        );
+        let product = unary
+            .clone()
+            .foldl_with(
+                choice((
+                    binary(Token::Op("*"), BinaryOp::Mul),
+                    binary(Token::Op("/"), BinaryOp::Div),
+                    binary(Token::Op("%"), BinaryOp::Rem),
+                ))
+                .then(unary)
+                .repeated(),
+                |lhs, op_rhs, e| binary_node(lhs, op_rhs, e.span()),
+            )
+            .boxed();
+        let sum = product
+            .clone()
+            .foldl_with(
+                choice((
+                    binary(Token::Op("+"), BinaryOp::Add),
+                    binary(Token::Op("-"), BinaryOp::Sub),
+                ))
+                .then(product)
+                .repeated(),
+                |lhs, op_rhs, e| binary_node(lhs, op_rhs, e.span()),
+            )
+            .boxed();
         let compare_op = choice((
             binary(Token::Op("=="), BinaryOp::Eq),
             binary(Token::Op("!="), BinaryOp::Ne),
@@ -943,7 +985,8 @@ where
             .clone()
             .foldl_with(compare_op.then(sum).repeated(), |lhs, op_rhs, e| {
                 binary_node(lhs, op_rhs, e.span())
-            });
+            })
+            .boxed();
         // `not` binds looser than a comparison (`not a == b` is
         // `not (a == b)`), `and` looser than `not`, `or` loosest.
         let negation = kw("not")
@@ -951,7 +994,8 @@ where
             .foldr_with(comparison, |_, operand, e| Expr {
                 kind: ExprKind::Not(Box::new(operand)),
                 span: span(e.span()),
-            });
+            })
+            .boxed();
         let conjunction = negation
             .clone()
             .foldl_with(
@@ -969,6 +1013,7 @@ where
         )
     })
     .labelled("an expression")
+    .boxed()
 }
 
 fn item<'t, 's: 't, I, Er>() -> impl Parser<'t, I, Item, Err<'t, 's, Er>> + Clone
@@ -987,7 +1032,8 @@ where
     let fields = field
         .repeated()
         .collect::<Vec<_>>()
-        .delimited_by(ctrl('{'), ctrl('}'));
+        .delimited_by(ctrl('{'), ctrl('}'))
+        .boxed();
     // `"ttg.num-warps" = 4 : i32`, `ttg.target = "cuda:90"`,
     // `"ttng.two-ctas" = false`, or a unit attribute (a key alone).
     let dotted_key = ident()
@@ -1009,14 +1055,16 @@ where
             .repeated()
             .at_least(1)
             .to(ModuleValue::Other),
-    ));
+    ))
+    .boxed();
     let module_attr = choice((select! { Token::Str(s) => s.to_string() }, dotted_key))
         .then(ctrl('=').ignore_then(module_value).or_not())
         .map_with(|(key, value), e| ModuleAttribute {
             key,
             value: value.unwrap_or(ModuleValue::Other),
             span: span(e.span()),
-        });
+        })
+        .boxed();
     let ttg = || choice((kw("ttg"), kw("triton_gpu")));
     // An operation's operands up to its `:`, skipping the attribute
     // dictionary a dump prints before it once passes have annotated the op
@@ -1024,7 +1072,8 @@ where
     let attribute_dictionary = ctrl('{')
         .then(any().filter(|t: &Token| *t != Token::Ctrl('}')).repeated())
         .then(ctrl('}'))
-        .ignored();
+        .ignored()
+        .boxed();
     let operands = choice((
         attribute_dictionary,
         any()
@@ -1032,7 +1081,8 @@ where
             .ignored(),
     ))
     .repeated()
-    .then(ctrl(':'));
+    .then(ctrl(':'))
+    .boxed();
     // `%41 = ttg.convert_layout %40 : SRC -> DST`
     let mlir_convert = ssa_result()
         .then_ignore(ctrl('='))
@@ -1051,13 +1101,17 @@ where
             operation: Some(operation),
             src,
             dst,
-        });
+        })
+        .boxed();
     // `ttg.local_alloc`, `ttg.local_store`, `ttg.local_load`
-    let memory_op_name = ttg().ignore_then(ctrl('.')).ignore_then(choice((
-        kw("local_alloc").to(MemoryOpKind::Alloc),
-        kw("local_store").to(MemoryOpKind::Store),
-        kw("local_load").to(MemoryOpKind::Load),
-    )));
+    let memory_op_name = ttg()
+        .ignore_then(ctrl('.'))
+        .ignore_then(choice((
+            kw("local_alloc").to(MemoryOpKind::Alloc),
+            kw("local_store").to(MemoryOpKind::Store),
+            kw("local_load").to(MemoryOpKind::Load),
+        )))
+        .boxed();
     let memory_op = ssa_result()
         .then_ignore(ctrl('='))
         .or_not()
@@ -1083,7 +1137,8 @@ where
             operation,
             from,
             to,
-        });
+        })
+        .boxed();
     // Any other operation: `%5 = tt.load ...`, `tt.func ...`,
     // `"tt.reduce"(...)`, `^bb0(...)`. Its text is not evaluated.
     let result_list = ssa_result()
@@ -1091,7 +1146,8 @@ where
         .separated_by(ctrl(','))
         .at_least(1)
         .collect::<Vec<_>>()
-        .then_ignore(ctrl('='));
+        .then_ignore(ctrl('='))
+        .boxed();
     let op_name = choice((
         ident().separated_by(ctrl('.')).at_least(2).ignored(),
         select! { Token::Str(s) if s.contains('.') => () },
@@ -1104,7 +1160,8 @@ where
             span: span(s),
         }
     })
-    .filter(|op: &Ident| !ANALYSED_OPERATIONS.contains(&op.name.as_str()));
+    .filter(|op: &Ident| !ANALYSED_OPERATIONS.contains(&op.name.as_str()))
+    .boxed();
     let operation = result_list
         .or_not()
         .then(op_name)
@@ -1112,7 +1169,8 @@ where
         .map(|(results, op)| ItemKind::Operation {
             results: results.unwrap_or_default(),
             op,
-        });
+        })
+        .boxed();
     let kind = choice((
         just(Token::Hash)
             .ignore_then(ident())
@@ -1201,7 +1259,9 @@ where
         .then(location().or_not())
         .map_with(|_, e| e.span())
         .repeated()
-        .collect::<Vec<SimpleSpan>>();
+        .collect::<Vec<SimpleSpan>>()
+        .boxed()
+        .boxed();
     kind.then(location().or_not())
         .then(closers)
         .then_ignore(ctrl(';').or_not())
@@ -1220,6 +1280,7 @@ where
                 location,
             }
         })
+        .boxed()
 }
 
 /// The error of a `}` that closes nothing the item opened: the checker
@@ -1252,6 +1313,7 @@ where
         .then(ssa_value())
         .then(ctrl(':'))
         .ignored()
+        .boxed()
 }
 
 /// Parses items, each a run of tokens of its own text, with one parser
