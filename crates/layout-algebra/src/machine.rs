@@ -222,56 +222,104 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
-/// Triton's `ttg.target` values and the preset each one means. Shared
-/// memory is the same from sm75 to sm89 (ldmatrix, no stmatrix) and from
-/// sm90 on (both), so one preset stands for each group.
-pub const TRITON_TARGETS: &[(&str, &str)] = &[
-    ("cuda:75", "sm80"),
-    ("cuda:80", "sm80"),
-    ("cuda:86", "sm80"),
-    ("cuda:87", "sm80"),
-    ("cuda:89", "sm80"),
-    ("cuda:90", "sm90"),
-    ("cuda:90a", "sm90"),
-    ("cuda:100", "sm100"),
-    ("cuda:100a", "sm100"),
-    ("cuda:103", "sm100"),
-    ("cuda:120", "sm100"),
-    ("hip:gfx942", "gfx942"),
-    ("hip:gfx950", "gfx950"),
+/// One of Triton's `ttg.target` values: the preset it means and the
+/// shared memory one CTA may allocate on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TritonTarget {
+    /// As a dump's module line writes it: `cuda:90`, `hip:gfx942`.
+    pub target: &'static str,
+    /// Shared memory is the same from sm75 to sm89 (ldmatrix, no
+    /// stmatrix) and from sm90 on (both), so one preset stands for each
+    /// group.
+    pub preset: &'static str,
+    /// The opt-in maximum per block, in bytes (CUDA's
+    /// `sharedMemPerBlockOptin`; the LDS size on AMD). A kernel above it
+    /// does not launch.
+    pub shared_memory_bytes: u64,
+}
+
+/// Every `ttg.target` layoutc models, one row each.
+pub const TRITON_TARGETS: &[TritonTarget] = &[
+    TritonTarget {
+        target: "cuda:75",
+        preset: "sm80",
+        shared_memory_bytes: 65536,
+    },
+    TritonTarget {
+        target: "cuda:80",
+        preset: "sm80",
+        shared_memory_bytes: 166912,
+    },
+    TritonTarget {
+        target: "cuda:86",
+        preset: "sm80",
+        shared_memory_bytes: 101376,
+    },
+    TritonTarget {
+        target: "cuda:87",
+        preset: "sm80",
+        shared_memory_bytes: 166912,
+    },
+    TritonTarget {
+        target: "cuda:89",
+        preset: "sm80",
+        shared_memory_bytes: 101376,
+    },
+    TritonTarget {
+        target: "cuda:90",
+        preset: "sm90",
+        shared_memory_bytes: 232448,
+    },
+    TritonTarget {
+        target: "cuda:90a",
+        preset: "sm90",
+        shared_memory_bytes: 232448,
+    },
+    TritonTarget {
+        target: "cuda:100",
+        preset: "sm100",
+        shared_memory_bytes: 232448,
+    },
+    TritonTarget {
+        target: "cuda:100a",
+        preset: "sm100",
+        shared_memory_bytes: 232448,
+    },
+    TritonTarget {
+        target: "cuda:103",
+        preset: "sm100",
+        shared_memory_bytes: 232448,
+    },
+    TritonTarget {
+        target: "cuda:120",
+        preset: "sm100",
+        shared_memory_bytes: 101376,
+    },
+    TritonTarget {
+        target: "hip:gfx942",
+        preset: "gfx942",
+        shared_memory_bytes: 65536,
+    },
+    TritonTarget {
+        target: "hip:gfx950",
+        preset: "gfx950",
+        shared_memory_bytes: 163840,
+    },
 ];
 
-/// The shared memory one CTA may allocate on each `ttg.target`, in bytes
-/// (the opt-in maximum per block: CUDA's `sharedMemPerBlockOptin`, and the
-/// LDS size on AMD). A kernel above it does not launch.
-pub const SHARED_MEMORY_LIMITS: &[(&str, u64)] = &[
-    ("cuda:75", 65536),
-    ("cuda:80", 166912),
-    ("cuda:86", 101376),
-    ("cuda:87", 166912),
-    ("cuda:89", 101376),
-    ("cuda:90", 232448),
-    ("cuda:90a", 232448),
-    ("cuda:100", 232448),
-    ("cuda:100a", 232448),
-    ("cuda:103", 232448),
-    ("cuda:120", 101376),
-    ("hip:gfx942", 65536),
-    ("hip:gfx950", 163840),
-];
+/// The row of a `ttg.target` string.
+pub fn triton_target(target: &str) -> Option<&'static TritonTarget> {
+    TRITON_TARGETS.iter().find(|t| t.target == target)
+}
 
 /// The shared-memory limit of a `ttg.target` string.
 pub fn shared_memory_limit(target: &str) -> Option<u64> {
-    SHARED_MEMORY_LIMITS
-        .iter()
-        .find(|(t, _)| *t == target)
-        .map(|(_, bytes)| *bytes)
+    triton_target(target).map(|t| t.shared_memory_bytes)
 }
 
 /// The preset of a `ttg.target` string (`"cuda:90"`, `"hip:gfx942"`).
 pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
-    let (_, name) = TRITON_TARGETS.iter().find(|(t, _)| *t == target)?;
-    preset(name)
+    preset(triton_target(target)?.preset)
 }
 
 /// A machine as the bank model and the choice of instructions see it:
@@ -318,5 +366,46 @@ impl Preset {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_has_phase_rules_that_are_subspaces() {
+        for p in PRESETS {
+            let rules = p.phase_rules();
+            assert_eq!(rules.len(), p.phases.len(), "{}", p.name);
+        }
+    }
+
+    /// A `ttg.target` is one row: its preset exists and is of the
+    /// target's vendor (`cuda:` NVIDIA, `hip:` AMD), and no target is
+    /// listed twice.
+    #[test]
+    fn every_triton_target_is_one_row_with_a_preset_of_its_vendor() {
+        for (i, t) in TRITON_TARGETS.iter().enumerate() {
+            let p = preset(t.preset).unwrap_or_else(|| panic!("{}: no preset", t.target));
+            let vendor = if t.target.starts_with("hip:") {
+                Vendor::Amd
+            } else {
+                Vendor::Nvidia
+            };
+            assert_eq!(p.vendor, vendor, "{}", t.target);
+            assert!(t.shared_memory_bytes >= 48 * 1024, "{}", t.target);
+            assert!(
+                TRITON_TARGETS[..i].iter().all(|u| u.target != t.target),
+                "{} twice",
+                t.target
+            );
+        }
+        assert_eq!(shared_memory_limit("cuda:80"), Some(166912));
+        assert_eq!(
+            preset_for_triton_target("hip:gfx950").map(|p| p.name),
+            Some("gfx950")
+        );
+        assert_eq!(triton_target("cuda:61"), None);
     }
 }

@@ -380,12 +380,14 @@ def count_lds_mnemonics(text):
 
 def count_shared_mnemonics(text):
     """Every shared-memory instruction of ``asm["ptx"]`` by its exact opcode
-    (``st.shared.v4.b32``, ``ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16``),
-    for NVIDIA targets. Generic loads and stores, cp.async and TMA are not
-    counted: they name the shared address as an operand, not in the opcode."""
+    (``st.shared.v4.b32``, ``ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16``,
+    ``atom.relaxed.sys.shared.add.u32``), for NVIDIA targets. Generic loads and
+    stores, cp.async and TMA are not counted: they name the shared address as
+    an operand, not in the opcode."""
     counts = {}
     for mn in _mnemonic_lines(text, "cuda"):
-        if mn.startswith(("ld.shared", "st.shared", "ldmatrix", "stmatrix")):
+        shared_atomic = mn.startswith(("atom.", "red.")) and ".shared" in mn
+        if shared_atomic or mn.startswith(("ld.shared", "st.shared", "ldmatrix", "stmatrix")):
             counts[mn] = counts.get(mn, 0) + 1
     return dict(sorted(counts.items()))
 

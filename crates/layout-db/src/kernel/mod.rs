@@ -148,9 +148,17 @@ pub fn kernel_summaries(db: &dyn salsa::Database, file: SourceFile) -> Vec<Kerne
     let module = ModuleFacts::read(text);
     let facts = file_target(db, file);
     let threads = module.threads_per_warp.unwrap_or(facts.threads_per_warp());
-    let vendor = match &module.target {
-        Some(t) if t.starts_with("hip") => Vendor::Amd,
-        _ => facts.machine().vendor,
+    // The module's own target decides; an AMD target layoutc has no
+    // preset for is still AMD (its `hip:` backend).
+    let vendor = match module.target.as_deref() {
+        Some(t) => layout_algebra::machine::preset_for_triton_target(t)
+            .map(|p| p.vendor)
+            .unwrap_or(if t.starts_with("hip:") {
+                Vendor::Amd
+            } else {
+                facts.machine().vendor
+            }),
+        None => facts.machine().vendor,
     };
     let values: Vec<(Span, Option<Value>)> = item_values(db, file);
     let cx = Context {
@@ -744,7 +752,7 @@ impl Context<'_> {
             registers
         };
         // A scalar result is stored by the one thread that did the atomic.
-        [(store, stores, scalar), (load, registers, false)]
+        let mut out: Vec<InstructionCount> = [(store, stores, scalar), (load, registers, false)]
             .into_iter()
             .map(|(mnemonic, count, one_thread)| InstructionCount {
                 mnemonic,
@@ -753,7 +761,54 @@ impl Context<'_> {
                 conflicts: 0,
                 one_thread,
             })
-            .collect()
+            .collect();
+        if op.name == "tt.histogram" {
+            out.extend(self.histogram_adds(op));
+        }
+        out
+    }
+
+    /// The atomic adds into a histogram's bins, as Triton 3.9 lowers them
+    /// (measured on its compiled kernels). NVIDIA: one
+    /// `atom.shared.add` per element of the thread's share of the input,
+    /// to the bin its value names (so where they land is the data's: the
+    /// count is the conflict-free case). AMD: a histogram per warp from
+    /// ballots first (`computeWarpLevelHistogram`), each lane owning
+    /// `bins / 64` consecutive bins, then one `ds_add_u32` per owned bin,
+    /// lane `l`'s `i`-th at word `l * bins / 64 + i`.
+    fn histogram_adds(&self, op: &mlir::Op) -> Option<InstructionCount> {
+        let input = scratch::parse_types(op.operand_types())
+            .into_iter()
+            .next()?;
+        match self.vendor {
+            Vendor::Nvidia => {
+                let (_, layout) = self.layout(&input)?;
+                let count = distinct_registers(&layout);
+                Some(InstructionCount {
+                    mnemonic: "atom.relaxed.sys.shared.add.u32".into(),
+                    count,
+                    wavefronts: count,
+                    conflicts: 0,
+                    one_thread: false,
+                })
+            }
+            Vendor::Amd => {
+                let bins = scratch::parse_type(op.result_types())?.elements();
+                let lanes = self.threads.max(1) as u64;
+                let owned = bins.max(lanes) / lanes;
+                // A stride of `owned` words across the lanes: that many
+                // lanes share a bank (up to all of a bank's).
+                let banks = self.machine.banks.banks.max(1) as u64;
+                let ways = owned.min(banks);
+                Some(InstructionCount {
+                    mnemonic: "ds_add_u32".into(),
+                    count: owned,
+                    wavefronts: owned * ways,
+                    conflicts: ways - 1,
+                    one_thread: false,
+                })
+            }
+        }
     }
 
     /// A reduction across warps: the conversions that bring each warp's
