@@ -611,7 +611,7 @@ pub fn pair_counts(access: &Access, padding: &[(u32, u32)]) -> Result<Option<Pai
 /// widths with quotients below 256 take `st64`; else both below 256 the
 /// plain form; else the base moves to the lower one (one more add) and the
 /// difference decides the same way.
-fn pair_encoding(low: u64, high: u64) -> Option<bool> {
+pub fn pair_encoding(low: u64, high: u64) -> Option<bool> {
     if low.is_multiple_of(64) && high.is_multiple_of(64) && high / 64 <= 255 {
         return Some(true);
     }

@@ -180,7 +180,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // `ds_read2st64_b64`) on its own. Nothing else may disagree.
     assert!(wrong.len() <= 12, "{wrong:#?}");
     assert!(
-        named >= 844 && covered >= 106,
+        named >= 856 && covered >= 112,
         "{named} named, {covered} covered"
     );
 }
@@ -296,28 +296,38 @@ fn tensor_memory_is_counted_in_columns() {
 
 #[test]
 fn scans_store_and_load_what_the_ptx_does() {
-    // Every scan kernel on NVIDIA: the summary's counts equal the PTX's.
-    let mut compared = 0;
+    // Every scan kernel: the summary's counts equal the PTX's, and on AMD
+    // the AMDGCN's (LLVM's merged `ds_read_b96`, paired `ds_read2_b32` and
+    // `ds_write2st64_b32`); the scan's are the kernel's only LDS accesses
+    // besides `ds_bpermute`.
+    let (mut compared, mut amd) = (0, 0);
     for k in corpus("kernels") {
         let Some(file) = k["file"].as_str() else {
             continue;
         };
-        if !k["kernel"].as_str().unwrap().starts_with("cumsum") || k.get("lds").is_some() {
+        if !k["kernel"].as_str().unwrap().starts_with("cumsum") {
             continue;
         }
+        let recorded = if k.get("lds").is_some() {
+            amd += 1;
+            &k["lds"]
+        } else {
+            &k["shared_mnemonics"]
+        };
         let summaries = summarise(file, read("kernels", file));
         let scan = summaries[0].ops.iter().find(|o| o.op == "tt.scan").unwrap();
+        assert!(!scan.instructions.is_empty(), "{file}");
         for i in &scan.instructions {
             compared += 1;
             assert_eq!(
-                k["shared_mnemonics"][i.mnemonic.as_str()].as_u64(),
+                recorded[i.mnemonic.as_str()].as_u64(),
                 Some(i.count),
                 "{file}: {}",
                 i.mnemonic
             );
         }
     }
-    assert!(compared >= 12, "{compared}");
+    assert!(compared >= 24 && amd == 6, "{compared} compared, {amd} on AMD");
 }
 
 /// W0401 on a conversion names the instructions the kernel summary lists

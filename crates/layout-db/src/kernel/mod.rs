@@ -654,9 +654,6 @@ impl Context<'_> {
     /// next block, all but the last in the last block (LLVM drops the load
     /// nothing uses), as one vector when a chunk's partials are adjacent.
     fn scan_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
-        if self.vendor != Vendor::Nvidia {
-            return Vec::new();
-        }
         let line = &self.text[op.span.start..op.span.end];
         let inputs = scratch::parse_types(op.operand_types());
         let (Some(first), Some(axis)) = (inputs.first(), scratch::axis(line)) else {
@@ -675,6 +672,10 @@ impl Context<'_> {
                 continue;
             };
             let bits = bits.clamp(8, 64);
+            if self.vendor == Vendor::Amd {
+                out.extend(amd_scan_instructions(&walk, bits));
+                continue;
+            }
             out.push(InstructionCount {
                 mnemonic: format!("st.shared::cta.b{bits}"),
                 count: chunks,
@@ -877,6 +878,111 @@ impl Context<'_> {
         }
         out
     }
+}
+
+/// A scan's partials through the LDS as the AMDGPU backend emits them.
+/// Triton's lowering (`storeWarpAccumulator`, `AddPartialReduce`) stores
+/// one partial per chunk at element `lane + warp * P + chunk * P * W` (`P`
+/// the threads off the axis, `W` the warps along it) and reads, for each
+/// chunk, the `W` partials at `lane + P * (w + chunk * W)`; the last
+/// warp's partial of an accumulator's last chunk feeds nothing and is
+/// dropped. What is left, LLVM merges: partials side by side (`P = 1`)
+/// into one vector of up to 128 bits (the LoadStoreVectorizer:
+/// `ds_read_b96` for three), the others two by two into `ds_read2` /
+/// `ds_write2` (SILoadStoreOptimizer, [`layout_algebra::bank::pair_encoding`]).
+fn amd_scan_instructions(walk: &scratch::ScanWalk, bits: u32) -> Vec<InstructionCount> {
+    let (p, w) = (walk.parallel_lanes.max(1), walk.axis_warps);
+    let chunks = walk.chunks_per_block * walk.axis_blocks;
+    let stores: Vec<u64> = (0..chunks).map(|c| c * p * w).collect();
+    let loads: Vec<u64> = (0..chunks)
+        .flat_map(|c| {
+            // Chunks go axis block by axis block: the last block's chunks
+            // are each accumulator's last.
+            let last = c / walk.chunks_per_block.max(1) + 1 == walk.axis_blocks;
+            (0..w)
+                .filter(move |&i| !(last && i + 1 == w))
+                .map(move |i| p * (i + c * w))
+        })
+        .collect();
+    [(Direction::Store, stores), (Direction::Load, loads)]
+        .into_iter()
+        .flat_map(|(direction, offsets)| merged_lds_accesses(&offsets, bits, direction))
+        .collect()
+}
+
+/// One thread's LDS accesses of `bits` each at element `offsets` (from one
+/// base) as LLVM merges them: runs of neighbours into vectors of up to 128
+/// bits, the rest in pairs where `ds_read2`/`ds_write2` can encode the
+/// offsets (32- and 64-bit accesses), the rest alone.
+fn merged_lds_accesses(offsets: &[u64], bits: u32, direction: Direction) -> Vec<InstructionCount> {
+    let mut sorted = offsets.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut counts: Vec<(Instruction, u64)> = Vec::new();
+    let mut add = |i: Instruction, n: u64| match counts.iter_mut().find(|(j, _)| *j == i) {
+        Some((_, c)) => *c += n,
+        None => counts.push((i, n)),
+    };
+    let neighbours = sorted.windows(2).any(|w| w[1] == w[0] + 1);
+    if neighbours {
+        let widest = (128 / bits).max(1) as usize;
+        let mut i = 0;
+        while i < sorted.len() {
+            let mut run = 1;
+            while run < widest
+                && i + run < sorted.len()
+                && sorted[i + run] == sorted[i] + run as u64
+            {
+                run += 1;
+            }
+            add(
+                Instruction::LdSt {
+                    bits: bits * run as u32,
+                },
+                1,
+            );
+            i += run;
+        }
+    } else if bits == 32 || bits == 64 {
+        let mut i = 0;
+        while i < sorted.len() {
+            let paired = (i + 1 < sorted.len())
+                .then(|| layout_algebra::bank::pair_encoding(sorted[i], sorted[i + 1]))
+                .flatten();
+            match paired {
+                Some(st64) => {
+                    add(Instruction::Paired { bits, st64 }, 1);
+                    i += 2;
+                }
+                None => {
+                    add(Instruction::LdSt { bits }, 1);
+                    i += 1;
+                }
+            }
+        }
+    } else {
+        add(Instruction::LdSt { bits }, sorted.len() as u64);
+    }
+    counts
+        .into_iter()
+        .map(|(instruction, count)| {
+            // A pair is served as two accesses of its width.
+            let per = if matches!(instruction, Instruction::Paired { .. }) {
+                2
+            } else {
+                1
+            };
+            InstructionCount {
+                mnemonic: instruction
+                    .mnemonic(direction, Vendor::Amd, bits)
+                    .to_string(),
+                count,
+                wavefronts: count * per,
+                conflicts: 0,
+                one_thread: false,
+            }
+        })
+        .collect()
 }
 
 /// Triton's own placement, on a dump after its allocation.

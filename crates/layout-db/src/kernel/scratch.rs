@@ -224,6 +224,9 @@ pub struct ScanWalk {
     /// Whether the scratch holds one row of warps only (then each chunk's
     /// partials are contiguous and read as one vector).
     pub contiguous: bool,
+    /// Threads of the CTA off the axis (Triton's `numParallelLane`): the
+    /// stride, in elements, between the partials of two warps.
+    pub parallel_lanes: u64,
     /// Elements of the scratch: every warp's partial for each element it
     /// holds off the axis, per block.
     pub scratch_elements: u64,
@@ -263,6 +266,7 @@ pub fn scan_walk(
         axis_blocks: blocks(axis),
         axis_warps,
         contiguous: (warps / axis_warps) * per_warp * off_axis_blocks == 1,
+        parallel_lanes: off_axis(&b.threads_per_warp) * (warps / axis_warps),
         scratch_elements: warps * per_warp * blocks(axis) * off_axis_blocks,
     })
 }
