@@ -506,7 +506,21 @@ fn solve_tile_search(
             elapsed,
         });
     };
-    let shape = tiled_shape(request, &spaces[i], &sizes)?;
+    // The array itself is in range (checked first), so a tile that is not
+    // is one whose padding takes it past XLA's limit: said without the
+    // tile, which depends on how far a time-limited search got.
+    let shape = tiled_shape(request, &spaces[i], &sizes).map_err(|_| {
+        SolveError::Invalid(format!(
+            "{}[{}]: its least padded tiling found is past 2^40 elements",
+            request.element_type,
+            request
+                .dims
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ))
+    })?;
     // Re-scored by XLA's own padding rule, not the search's formula.
     if shape.padded_elements() != padded {
         return Err(SolveError::Inconsistent(format!(
