@@ -327,7 +327,10 @@ fn scans_store_and_load_what_the_ptx_does() {
             );
         }
     }
-    assert!(compared >= 24 && amd == 6, "{compared} compared, {amd} on AMD");
+    assert!(
+        compared >= 24 && amd == 6,
+        "{compared} compared, {amd} on AMD"
+    );
 }
 
 /// W0401 on a conversion names the instructions the kernel summary lists
