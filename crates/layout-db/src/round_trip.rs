@@ -1,6 +1,8 @@
 //! The instructions of a round trip through shared memory, as the compiled
 //! kernel issues them: the store of one distributed layout into a swizzled
-//! buffer and the load of another out of it. A conversion's analysis
+//! buffer and the load of another out of it, each vectorised on its own and,
+//! on AMD, paired by LLVM into `ds_read2`/`ds_write2` where the offsets
+//! allow (as any access is). A conversion's analysis
 //! (`convert(...)`, W0401) and the kernel summary (conversions, and the
 //! conversion that closes a reduction) both count them here.
 
@@ -69,24 +71,39 @@ impl RoundTrip<'_> {
                     }
                 }
             };
-            let per_lane = instruction.bits_per_lane() as u64;
-            let count = (registers * bits as u64).div_ceil(per_lane).max(1);
-            let access = Access {
+            let mut access = Access {
                 distributed: layout,
                 shared: &buffer,
                 element_bits: bits,
                 instruction,
                 direction,
             };
+            // On AMD, LLVM pairs two vectors of a lane into one `ds_read2` /
+            // `ds_write2` where their offsets allow, as for any access.
+            if vendor == Vendor::Amd
+                && machine.lds.paired
+                && let Ok(Some(paired)) = layout_algebra::bank::paired_instruction(&access, &[])
+            {
+                access.instruction = paired;
+            }
+            let instruction = access.instruction;
+            let per_lane = instruction.bits_per_lane() as u64;
+            let mut count = (registers * bits as u64).div_ceil(per_lane).max(1);
             // The warp's requests as the hardware serves them: lanes that
             // hold the same element (a broadcast layout) ask for one word
             // once, which Triton's conflict measure does not see.
             let (wavefronts, conflicts) =
                 match layout_algebra::bank::wavefronts_by_enumeration(&access, &machine.banks) {
-                    Ok(w) => (
-                        w.wavefronts,
-                        (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
-                    ),
+                    Ok(w) => {
+                        // Pairs and the vectors left alone, as LLVM forms them.
+                        if matches!(instruction, Instruction::Paired { .. }) {
+                            count = w.instructions.max(1);
+                        }
+                        (
+                            w.wavefronts,
+                            (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
+                        )
+                    }
                     Err(_) => {
                         let per_wavefront =
                             (threads_per_warp as u64 * per_lane).div_ceil(1024).max(1);

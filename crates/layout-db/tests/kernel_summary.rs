@@ -178,9 +178,9 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // and sm89 pack four halves as `v4.b16` or `v2.b32` differently, and
     // the AMDGPU backend pairs LDS accesses (`ds_write2_b32`,
     // `ds_read2st64_b64`) on its own. Nothing else may disagree.
-    assert!(wrong.len() <= 12, "{wrong:#?}");
+    assert!(wrong.len() <= 9, "{wrong:#?}");
     assert!(
-        named >= 856 && covered >= 112,
+        named >= 856 && covered >= 117,
         "{named} named, {covered} covered"
     );
 }
