@@ -6,14 +6,6 @@ use crate::common;
 use common::*;
 use serde_json::Value;
 
-fn shape_of(v: &Value) -> Vec<u32> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as u32)
-        .collect()
-}
-
 /// Canonical form: broadcast register bases are dropped (as Triton 3.9
 /// does); the C++ unit tests at 285de7a keep them as zero bases, so the
 /// comparison removes zero register bases from the expectation.

@@ -11,6 +11,21 @@ pub fn vectors_path(rel: &str) -> std::path::PathBuf {
         .join(rel)
 }
 
+/// A shape written as a JSON list of sizes.
+pub fn shape_of(v: &Value) -> Vec<u32> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as u32)
+        .collect()
+}
+
+/// Cases of the Triton vectors where layoutc knowingly differs
+/// (tests/vectors/triton/known_divergences.json says why).
+pub fn known_divergences() -> Vec<String> {
+    serde_json::from_value(load("triton/known_divergences.json")["cases"].clone()).unwrap()
+}
+
 pub fn load(rel: &str) -> Value {
     let path = vectors_path(rel);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
