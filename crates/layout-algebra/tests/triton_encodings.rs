@@ -4,7 +4,6 @@
 use crate::common;
 
 use common::*;
-use serde_json::Value;
 
 /// Canonical form: broadcast register bases are dropped (as Triton 3.9
 /// does); the C++ unit tests at 285de7a keep them as zero bases, so the
