@@ -21,3 +21,6 @@ fi
 # The compiled PTX, run lane by lane: three kernels on sm80 and sm90 must read
 # and write shared memory as tests/vectors/triton/ptx_wavefronts.json says.
 "$venv/bin/python" tests/vectors/triton/gen_ptx_wavefronts.py --check batched_dot atomic_scalar softmax
+# The solver's answers compiled into kernels and run lane by lane: the first
+# four problems of tests/vectors/triton/ptx_answers.json, every kernel again.
+"$venv/bin/python" tests/vectors/triton/gen_ptx_answers.py --check 4

@@ -1021,9 +1021,18 @@ impl AccessGeometry {
     }
 
     /// [`Self::widest_vector`] when padding follows `map`: Triton's rule
-    /// ([`largest_vectorisation`]), as its padded lowering uses it.
+    /// ([`largest_vectorisation`]), registers taken in any order.
     pub fn widest_padded_vector(&self, map: &OffsetMap) -> u64 {
         widest_vector_of(&cvt_of(self, map), self.element_bits, VectorRule::Triton)
+    }
+
+    /// The vector Triton's padded lowering itself emits
+    /// ([`padded_vectorisation`]: registers in their order). Where it is
+    /// narrower than [`Self::widest_padded_vector`], LLVM re-widens the
+    /// accesses only where its alignment analysis proves the address
+    /// aligned, which the layouts alone do not decide.
+    pub fn emitted_padded_vector(&self, map: &OffsetMap) -> u64 {
+        widest_vector_of(&cvt_of(self, map), self.element_bits, VectorRule::Padded)
     }
 }
 
@@ -1185,6 +1194,17 @@ pub fn largest_vectorisation(
     vectorisation(distributed, shared, element_bits, VectorRule::Triton)
 }
 
+/// The vector Triton's padded lowering uses: [`largest_vectorisation`]
+/// without reordering registers (Triton allows no permutation when the
+/// padding caps the vector), before the cap of the padding intervals.
+pub fn padded_vectorisation(
+    distributed: &LinearLayout,
+    shared: &LinearLayout,
+    element_bits: u32,
+) -> Result<u64> {
+    Ok(vectorisation(distributed, shared, element_bits, VectorRule::Padded)?.0)
+}
+
 /// The vector the compiled kernel uses: [`largest_vectorisation`], except
 /// that a register whose offset has low bits only reorders the elements
 /// inside an aligned vector, and LLVM merges such accesses into the wide
@@ -1217,10 +1237,12 @@ fn vectorisation(
 }
 
 /// Which registers must start aligned vectors: all of them (Triton's rule)
-/// or none (what the compiled kernel does over a linear layout).
+/// or none (what the compiled kernel does over a linear layout); under
+/// padding, Triton's rule without reordering the registers.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum VectorRule {
     Triton,
+    Padded,
     Compiled,
 }
 
@@ -1237,6 +1259,19 @@ fn vector_registers(c: &Cvt, element_bits: u32, rule: VectorRule) -> (u64, Vec<u
         let regs: Option<Vec<usize>> = (0..k)
             .map(|i| c.regs.iter().position(|&o| o == 1 << i))
             .collect();
+        // Under padding Triton does not reorder registers: the vector is
+        // the first registers that move the offset (broadcast ones dropped).
+        let in_order = || {
+            let moving: Vec<usize> = (0..c.regs.len()).filter(|&i| c.regs[i] != 0).collect();
+            (0..k as usize)
+                .map(|i| moving.get(i).copied().filter(|&r| c.regs[r] == 1 << i))
+                .collect::<Option<Vec<usize>>>()
+        };
+        let regs = if rule == VectorRule::Padded {
+            regs.and_then(|_| in_order())
+        } else {
+            regs
+        };
         if let Some(regs) = regs {
             let low = v - 1;
             // Lanes and warps aligned; registers too by Triton's rule.

@@ -4,7 +4,7 @@
 //! layout-algebra, and the wheel's figures that
 //! `benches/triton/time_triton_swizzle.py` recorded), and four-access
 //! requests that need Z3. Prints median, p99 and max.
-//! `cargo bench -p layout-solve --bench solve`.
+//! `cargo bench -p layout-solve --bench solve` (`-- corpus`: the corpus pairs only).
 
 use std::time::{Duration, Instant};
 
@@ -136,6 +136,10 @@ fn main() {
         ratios.len()
     );
 
+    // `-- corpus` stops here (to profile the GF(2) path alone).
+    if std::env::args().any(|a| a == "corpus") {
+        return;
+    }
     let machine = Machine::from_preset(layout_algebra::machine::preset("sm90").unwrap());
     let mut state = 0x2545f4914f6cdd1du64;
     let (mut z3, mut gf2) = (Vec::new(), Vec::new());

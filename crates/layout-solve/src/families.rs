@@ -2,6 +2,9 @@
 //! with the notation that writes it. A family small enough to list is
 //! solved by scoring every member, which proves the minimum.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use layout_algebra::bank::{OffsetMap, TensorDims};
 use layout_algebra::cute::Swizzle;
 use layout_algebra::triton::{
@@ -123,8 +126,30 @@ fn member_of(encoding: Encoding, tensor: &TensorDims) -> Option<Member> {
     })
 }
 
-/// Every member of a family for a tensor of `element_bits`-bit elements.
-pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Member> {
+/// Every member of a family for a tensor of `element_bits`-bit elements,
+/// listed once per family, shape and element width: a member depends on
+/// nothing else, listing is the slow part of a solve that meets its bound
+/// at once, and a file (or the server) asks for the same shapes again.
+pub fn members(family: Family, tensor: &TensorDims, element_bits: u32) -> Arc<Vec<Member>> {
+    type Key = (Family, TensorDims, u32);
+    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<Vec<Member>>>>> = OnceLock::new();
+    let key = (family, tensor.clone(), element_bits);
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let listed = Arc::new(list_members(family, tensor, element_bits));
+    if let Ok(mut c) = cache.lock() {
+        // Bounded: a long-running server sees many shapes.
+        if c.len() > 256 {
+            c.clear();
+        }
+        c.insert(key, listed.clone());
+    }
+    listed
+}
+
+fn list_members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<Member> {
     let rank = tensor.len();
     let mut out: Vec<Member> = Vec::new();
     // Parameters that give the same layout are listed once (the first).
@@ -287,22 +312,8 @@ pub fn padded_notation(candidate: &Candidate, tensor: &TensorDims) -> Option<Enc
     Some(Encoding::PaddedShared(padded))
 }
 
-/// NVMMA's modes for a tensor, converted through Triton's layout once per
-/// shape and element width (the conversion is the slow part of listing the
-/// familiar families, and a file asks for the same shapes again).
+/// NVMMA's modes for a tensor, converted through Triton's layout.
 fn nvmma_members(tensor: &TensorDims, element_bits: u32) -> Vec<Member> {
-    type Key = (Vec<u64>, u32);
-    static CACHE: std::sync::OnceLock<
-        std::sync::Mutex<std::collections::HashMap<Key, Vec<Member>>>,
-    > = std::sync::OnceLock::new();
-    let key = (
-        tensor.iter().map(|(_, s)| *s).collect::<Vec<_>>(),
-        element_bits,
-    );
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return hit;
-    }
     let rank = tensor.len();
     let mut out = Vec::new();
     if rank >= 2 {
@@ -318,13 +329,6 @@ fn nvmma_members(tensor: &TensorDims, element_bits: u32) -> Vec<Member> {
                 out.extend(member_of(e, tensor));
             }
         }
-    }
-    if let Ok(mut c) = cache.lock() {
-        // Bounded: a long-running server sees many shapes.
-        if c.len() > 256 {
-            c.clear();
-        }
-        c.insert(key, out.clone());
     }
     out
 }

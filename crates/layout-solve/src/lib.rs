@@ -34,8 +34,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use layout_algebra::bank::{Direction, OffsetMap};
+use layout_algebra::bank::{self, Direction, OffsetMap};
 use layout_algebra::linear::LinearLayout;
+use layout_algebra::machine::SharedInstructions;
 use layout_algebra::triton::convert_layout;
 
 pub use bound::Bound;
@@ -220,12 +221,18 @@ pub fn solve_swizzle(
         });
     }
     let baseline = triton_baseline(&problem);
-    // Triton's own layout costs what Triton's own instructions make of it.
-    let baseline_score = baseline.as_ref().and_then(|c| problem.as_compiled(c));
+    // Triton's own layout costs what Triton's own instructions make of it:
+    // its conversion uses ldmatrix/stmatrix only where its swizzle search
+    // paired them.
+    let baseline_score = baseline
+        .as_ref()
+        .and_then(|(c, instructions)| problem.as_compiled(c, *instructions));
+    let baseline = baseline.map(|(c, _)| c);
 
     let mut best: Option<(Candidate, Score)> = None;
     let consider = |c: Candidate, best: &mut Option<(Candidate, Score)>| {
-        if let Some(s) = problem.score(&c)
+        let limit = best.as_ref().map_or(u64::MAX, |(_, b)| b.weighted);
+        if let Some(s) = problem.score_within(&c, limit)
             && best.as_ref().is_none_or(|(_, b)| s.key() < b.key())
         {
             *best = Some((c, s));
@@ -233,7 +240,7 @@ pub fn solve_swizzle(
     };
     // The families users write, listed once: to prefer them among equal
     // answers and to write the answer in their notations.
-    let mut familiar_members: Vec<(Family, Vec<families::Member>)> = Family::FAMILIAR
+    let mut familiar_members: Vec<(Family, Arc<Vec<families::Member>>)> = Family::FAMILIAR
         .into_iter()
         .map(|f| {
             (
@@ -249,7 +256,7 @@ pub fn solve_swizzle(
             .iter_mut()
             .find(|(f, _)| *f == Family::Cute)
         {
-            *members = over;
+            *members = Arc::new(over);
         }
     }
     let (status, why);
@@ -295,11 +302,11 @@ pub fn solve_swizzle(
                 };
                 let familiar = familiar_members
                     .iter()
-                    .flat_map(|(_, ms)| ms)
+                    .flat_map(|(_, ms)| ms.iter())
                     .filter(|m| same_vector(m))
                     .find(|m| {
                         problem
-                            .score(&m.candidate)
+                            .score_within(&m.candidate, key.0)
                             .is_some_and(|ms| ms.key() <= key)
                     });
                 if let Some(m) = familiar {
@@ -548,7 +555,7 @@ fn validate(request: &SwizzleRequest) -> Result<(), SolveError> {
 
 /// Triton's swizzle for one store and one load (GenericSwizzling, the
 /// baseline every linear answer must match or beat).
-fn triton_baseline(problem: &Problem) -> Option<Candidate> {
+fn triton_baseline(problem: &Problem) -> Option<(Candidate, SharedInstructions)> {
     let req = problem.request;
     let stores: Vec<_> = req
         .accesses
@@ -580,7 +587,12 @@ fn triton_baseline(problem: &Problem) -> Option<Candidate> {
     let offsets = convert_layout::as_offset_layout(&chosen.layout).ok()?;
     let map = OffsetMap::from_shared(&offsets, &req.tensor).ok()?;
     map.offset_bases()?;
-    Some(Candidate::linear(map))
+    let matrix = |i: bank::Instruction| matches!(i, bank::Instruction::Matrix { .. });
+    let instructions = SharedInstructions {
+        ldmatrix: matrix(chosen.load),
+        stmatrix: matrix(chosen.store),
+    };
+    Some((Candidate::linear(map), instructions))
 }
 
 /// Where the construction stops short of the bound: Z3, when built in.

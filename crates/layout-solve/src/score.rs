@@ -2,8 +2,9 @@
 //! instruction it would use and the wavefronts one warp needs.
 
 use layout_algebra::bank::{self, AccessGeometry, Direction, Instruction, OffsetMap, Wavefronts};
+use layout_algebra::machine::SharedInstructions;
 
-use crate::request::{InstructionPolicy, SwizzleRequest};
+use crate::request::{InstructionPolicy, Machine, SwizzleRequest};
 
 /// A shared layout being considered: a linear map from tensor coordinates
 /// to offsets, and the padding inserted after it (none for XOR swizzles).
@@ -136,6 +137,13 @@ impl<'a> Problem<'a> {
     /// it within the request's limits (a vector narrower than asked, or a
     /// buffer over budget).
     pub fn score(&self, candidate: &Candidate) -> Option<Score> {
+        self.score_within(candidate, u64::MAX)
+    }
+
+    /// [`Self::score`], or `None` as soon as the weighted wavefronts pass
+    /// `limit` (a candidate that cannot beat what is already found is not
+    /// counted to the end).
+    pub fn score_within(&self, candidate: &Candidate, limit: u64) -> Option<Score> {
         let req = self.request;
         // Offsets the request pins must hold the coordinates it gives.
         if req
@@ -162,6 +170,9 @@ impl<'a> Problem<'a> {
                 return None;
             }
             weighted += access.weight * cost.counts.wavefronts;
+            if weighted > limit {
+                return None;
+            }
             match access.direction {
                 Direction::Load => reads += cost.counts.wavefronts,
                 Direction::Store => writes += cost.counts.wavefronts,
@@ -179,9 +190,17 @@ impl<'a> Problem<'a> {
 
     /// The cost of `candidate` with the instructions Triton itself emits
     /// for it ([`bank::triton_choice`]), whatever the request allows: what
-    /// a kernel compiled with this layout does.
-    pub fn as_compiled(&self, candidate: &Candidate) -> Option<Score> {
+    /// a kernel compiled with this layout does, where its lowering may use
+    /// the matrix instructions `matrix` allows.
+    pub fn as_compiled(&self, candidate: &Candidate, matrix: SharedInstructions) -> Option<Score> {
         let req = self.request;
+        let machine = Machine {
+            matrix: SharedInstructions {
+                ldmatrix: matrix.ldmatrix && req.machine.matrix.ldmatrix,
+                stmatrix: matrix.stmatrix && req.machine.matrix.stmatrix,
+            },
+            ..req.machine.clone()
+        };
         let eb = req.element_bits;
         let names: Vec<_> = req.tensor.iter().map(|(n, _)| n.clone()).collect();
         let shared = candidate.map.to_shared_layout(&req.tensor).ok()??;
@@ -207,9 +226,14 @@ impl<'a> Problem<'a> {
                 },
                 direction: access.direction,
             };
-            a.instruction = bank::triton_choice(&req.machine, &a, padding);
-            let counts =
-                bank::padded_wavefronts_by_enumeration(&a, &req.machine.banks, padding).ok()?;
+            a.instruction = bank::triton_choice(&machine, &a, padding);
+            // Over a linear layout every warp costs what warp 0 does, which
+            // the rank count gives without walking the elements.
+            let counts = if padding.is_empty() {
+                bank::wavefronts_by_rank(&a, &req.machine.banks).ok()?
+            } else {
+                bank::padded_wavefronts_by_enumeration(&a, &req.machine.banks, padding).ok()?
+            };
             weighted += access.weight * counts.wavefronts;
             match access.direction {
                 Direction::Load => reads += counts.wavefronts,
@@ -249,8 +273,22 @@ impl<'a> Problem<'a> {
             geometry.widest_padded_vector(&candidate.map)
         };
         // A vector never crosses a padding interval.
-        for &(interval, _) in &candidate.padding {
-            vector = vector.min(interval as u64);
+        let interval = candidate.padding.iter().map(|&(i, _)| i as u64).min();
+        if let Some(interval) = interval {
+            // A load the interval narrows is one LLVM may widen again over
+            // the pads (it fills gaps between loads, reading the pads too),
+            // which the layouts do not decide either.
+            if direction == Direction::Load && interval < vector {
+                return None;
+            }
+            vector = vector.min(interval);
+            // Triton emits narrower accesses where the vector needs its
+            // registers reordered, and whether LLVM merges them back is its
+            // alignment analysis's call: no claim about such a member would
+            // hold, so it is not an answer.
+            if geometry.emitted_padded_vector(&candidate.map).min(interval) < vector {
+                return None;
+            }
         }
         let widest = (vector as u32 * eb).max(8);
         // The compiler emits the widest vector whatever the padding: a pad
@@ -307,11 +345,21 @@ impl<'a> Problem<'a> {
             };
             let better = match (&best, req.instructions) {
                 (None, _) => true,
-                // `matrix`: a legal matrix instruction wins over ld/st.
-                (Some(b), InstructionPolicy::Matrix) => {
-                    matches!(b.instruction, Instruction::LdSt { .. })
-                        && matches!(instruction, Instruction::Matrix { .. })
+                // Triton 3.9 lowers through ldmatrix/stmatrix wherever the
+                // layouts allow one, the most matrices first, whatever it
+                // costs: so a legal matrix instruction wins over ld/st, and
+                // the first legal one stays.
+                (Some(b), InstructionPolicy::Matrix | InstructionPolicy::Best)
+                    if matches!(b.instruction, Instruction::Matrix { .. }) =>
+                {
+                    false
                 }
+                (Some(_), InstructionPolicy::Matrix | InstructionPolicy::Best)
+                    if matches!(instruction, Instruction::Matrix { .. }) =>
+                {
+                    true
+                }
+                (Some(_), InstructionPolicy::Matrix) => false,
                 (Some(b), _) => {
                     (cost.counts.wavefronts, cost.counts.instructions)
                         < (b.counts.wavefronts, b.counts.instructions)

@@ -6,6 +6,8 @@
 //! what it is. `solve_swizzle` asks the family instead of matching on it; a
 //! new family is one implementation and one arm of [`of`].
 
+use std::sync::Arc;
+
 use crate::families::{self, Member};
 use crate::request::{Family, SwizzleRequest};
 use crate::score::{Candidate, Problem, Score};
@@ -18,7 +20,7 @@ pub(crate) struct Listing<'a> {
     pub plans: &'a plan::Plans,
     /// [`Family::FAMILIAR`] with their members (CuTe's over the request's
     /// base when it gives one).
-    pub familiar: &'a [(Family, Vec<Member>)],
+    pub familiar: &'a [(Family, Arc<Vec<Member>>)],
 }
 
 impl Listing<'_> {
@@ -113,10 +115,10 @@ struct Listed(Family);
 impl SearchFamily for Listed {
     fn members(&self, listing: &Listing) -> Vec<Member> {
         match listing.familiar.iter().find(|(f, _)| *f == self.0) {
-            Some((_, listed)) => listed.clone(),
+            Some((_, listed)) => listed.to_vec(),
             None => {
                 let request = listing.request();
-                families::members(self.0, &request.tensor, request.element_bits)
+                families::members(self.0, &request.tensor, request.element_bits).to_vec()
             }
         }
     }
@@ -193,7 +195,8 @@ impl SearchFamily for Padded {
 
     fn members(&self, listing: &Listing) -> Vec<Member> {
         let request = listing.request();
-        let mut members = families::members(Family::Padded, &request.tensor, request.element_bits);
+        let mut members =
+            families::members(Family::Padded, &request.tensor, request.element_bits).to_vec();
         if !request.fixed.is_empty() {
             return members;
         }
@@ -227,7 +230,7 @@ impl SearchFamily for Padded {
         // remap's bases.
         let request = listing.request();
         families::members(Family::Padded, &request.tensor, request.element_bits)
-            .into_iter()
+            .iter()
             .find(|m| m.candidate == *candidate)
             .map(|m| m.notation.text())
             .or_else(|| {

@@ -3,6 +3,7 @@
 
 mod amd_kernels;
 mod common;
+mod compiled_answers;
 mod corpus;
 mod exact;
 mod families;

@@ -15,10 +15,8 @@ use crate::common;
 
 use std::collections::BTreeMap;
 
-use layout_algebra::bank::OffsetMap;
 use layout_algebra::machine::Vendor;
-use layout_algebra::{DimName, LinearLayout};
-use layout_solve::{Cancel, Candidate, Family, InstructionPolicy, Problem, solve_swizzle};
+use layout_solve::{Cancel, Family, InstructionPolicy, Problem, solve_swizzle};
 use serde_json::Value;
 
 /// The LDS memory instructions of a kernel. `ds_write_b8_d16_hi` and
@@ -72,37 +70,6 @@ fn claimed(costs: &[layout_solve::AccessCost], bits: u32) -> BTreeMap<String, u6
     out
 }
 
-/// The shared layout a kernel was compiled with: the answer's offset bases,
-/// and for the padded family the intervals of its `padded` notation.
-fn answer_candidate(answer: &Value, tensor: &[(DimName, u64)]) -> Candidate {
-    let bases = answer["linear"]["ins"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["name"] == "offset")
-        .unwrap()["bases"]
-        .clone();
-    let offsets = LinearLayout::from_bases_with_sizes(
-        vec![(DimName::from("offset"), layout_test_support::lists(&bases))],
-        tensor.iter().map(|(n, s)| (n.clone(), *s as i64)).collect(),
-        true,
-    )
-    .unwrap();
-    let map = OffsetMap::from_shared(&offsets, tensor).unwrap();
-    let mut padding = Vec::new();
-    if answer["family"] == "padded" {
-        let text = answer["notations"]["padded"].as_str().unwrap();
-        let intervals = text.split('{').next().unwrap();
-        for part in intervals.split(['[', ']', ',']) {
-            if let Some((interval, pad)) = part.trim().split_once(":+") {
-                padding.push((interval.parse().unwrap(), pad.parse().unwrap()));
-            }
-        }
-        assert!(!padding.is_empty(), "{text}");
-    }
-    Candidate { map, padding }
-}
-
 /// Each answer's layout is scored again by the solver as it is now (its
 /// accesses' instructions and counts, what `solve` reports for it) and
 /// must name the compiled instructions.
@@ -120,7 +87,7 @@ fn answers_name_the_lds_instructions_the_compiler_emits() {
         let p = &pairs[name];
         let req = request(p, &k);
         let problem = Problem::new(&req).unwrap();
-        let candidate = answer_candidate(&k["layoutc"], &req.tensor);
+        let candidate = common::answer_candidate(&k["layoutc"], &req.tensor);
         let score = problem
             .score(&candidate)
             .unwrap_or_else(|| panic!("{name} {}: the answer no longer scores", k["kind"]));

@@ -151,7 +151,7 @@ fn cute_notations_read_back_to_the_same_offsets() {
         let tensor = vec![(DimName::from("dim0"), rows), (DimName::from("dim1"), cols)];
         let members = members(Family::Cute, &tensor, 16);
         assert!(members.len() > 20);
-        for m in &members {
+        for m in members.iter() {
             let text = m.notation.text();
             let offset = |r: u64, c: u64| -> i64 {
                 let index = (r + rows * c) as i64;
@@ -301,7 +301,7 @@ fn padded_answers_are_aligned_and_the_least_memory_of_their_cost() {
         }
         let problem = Problem::new(&req).unwrap();
         let key = score.key();
-        for m in members(Family::Padded, &req.tensor, bits) {
+        for m in members(Family::Padded, &req.tensor, bits).iter() {
             let Some(s) = problem.score(&m.candidate) else {
                 continue;
             };

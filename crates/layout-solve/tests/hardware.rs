@@ -87,9 +87,8 @@ fn own_convert_agreement(file: &str) {
         eprintln!("  {d}");
     }
     assert!(kernels >= 290, "{kernels} kernels");
-    // FIXME: three loads where Triton takes fewer matrices per ldmatrix than
-    // layoutc's choice (or none for 8-bit elements); how Triton picks the
-    // count is not modelled yet.
-    assert_eq!(wrong_instruction.len(), 3, "{wrong_instruction:#?}");
-    assert!(agree >= 597, "{agree} of {accesses}: {differences:#?}");
+    // FIXME: one load where Triton takes fewer matrices per ldmatrix than
+    // layoutc's choice; how Triton picks the count there is not modelled.
+    assert_eq!(wrong_instruction.len(), 1, "{wrong_instruction:#?}");
+    assert!(agree >= 599, "{agree} of {accesses}: {differences:#?}");
 }

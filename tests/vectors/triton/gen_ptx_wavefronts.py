@@ -129,6 +129,7 @@ def run_lane(program, labels, tid, params, warps):
         tok = tok.strip()
         if tok in regs:
             return regs[tok]
+        tok = tok.rstrip("U")  # an unsigned immediate: 0x7701U
         if re.fullmatch(r"-?\d+", tok):
             return int(tok)
         if re.fullmatch(r"0[xX][0-9a-fA-F]+", tok):
@@ -199,7 +200,10 @@ def run_lane(program, labels, tid, params, warps):
                 p = preds.get(args[3])
                 r = vals[0] if p is None or p else vals[1]
             elif base == "cvt":
-                r = vals[0]
+                # cvt.DST.SRC: the source's low bits, widened as its type says.
+                r = None if vals[0] is None else vals[0] & type_mask(op.split(".")[-1])
+                if r is not None:
+                    r &= type_mask(op.split(".")[-2])
             elif None in vals:
                 r = None
             elif base == "add":
@@ -232,6 +236,16 @@ def run_lane(program, labels, tid, params, warps):
                 r = vals[0] % vals[1]
             elif base == "div":
                 r = vals[0] // vals[1]
+            elif base == "prmt":
+                # Bytes of {b, a} picked by the selector's nibbles (default mode).
+                pool = (vals[1] & 0xFFFFFFFF) << 32 | (vals[0] & 0xFFFFFFFF)
+                r = 0
+                for i in range(4):
+                    sel = (vals[2] >> (4 * i)) & 0xF
+                    byte = (pool >> (8 * (sel & 7))) & 0xFF
+                    if sel & 8:
+                        byte = 0xFF if byte & 0x80 else 0
+                    r |= byte << (8 * i)
             elif base == "bfe":
                 x = (vals[0] >> vals[1]) & ((1 << vals[2]) - 1)
                 if ".s" in op and vals[2] and (x >> (vals[2] - 1)) & 1:
@@ -239,8 +253,16 @@ def run_lane(program, labels, tid, params, warps):
                 r = x
         except (TypeError, ZeroDivisionError, IndexError):
             r = None
+        if r is not None and base not in ("mov", "selp", "cvt") and op.split(".")[-1][1:] == "16":
+            r &= 0xFFFF
         regs[dest] = r
     return accesses
+
+
+def type_mask(ty):
+    """The bits a PTX type keeps (`u16`, `b32`, ...); all of them for others."""
+    m = re.fullmatch(r"[bsuf](8|16|32|64)", ty)
+    return (1 << int(m.group(1))) - 1 if m else MASK64
 
 
 def words(addr, bits):

@@ -3,10 +3,11 @@
 
 use std::time::Duration;
 
-use layout_algebra::LinearLayout;
+use layout_algebra::bank::OffsetMap;
 use layout_algebra::bank::{BankTarget, Direction};
 use layout_algebra::machine;
-use layout_solve::{AccessRequest, Family, InstructionPolicy, Machine, SwizzleRequest};
+use layout_algebra::{DimName, LinearLayout};
+use layout_solve::{AccessRequest, Candidate, Family, InstructionPolicy, Machine, SwizzleRequest};
 
 /// The loaders every crate's tests share.
 #[allow(unused_imports)]
@@ -74,4 +75,35 @@ pub fn request(
         timeout: Duration::from_secs(2),
         cute_base: None,
     }
+}
+
+/// The shared layout a kernel was compiled with: the answer's offset bases,
+/// and for the padded family the intervals of its `padded` notation.
+pub fn answer_candidate(answer: &serde_json::Value, tensor: &[(DimName, u64)]) -> Candidate {
+    let bases = answer["linear"]["ins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == "offset")
+        .unwrap()["bases"]
+        .clone();
+    let offsets = LinearLayout::from_bases_with_sizes(
+        vec![(DimName::from("offset"), layout_test_support::lists(&bases))],
+        tensor.iter().map(|(n, s)| (n.clone(), *s as i64)).collect(),
+        true,
+    )
+    .unwrap();
+    let map = OffsetMap::from_shared(&offsets, tensor).unwrap();
+    let mut padding = Vec::new();
+    if answer["family"] == "padded" {
+        let text = answer["notations"]["padded"].as_str().unwrap();
+        let intervals = text.split('{').next().unwrap();
+        for part in intervals.split(['[', ']', ',']) {
+            if let Some((interval, pad)) = part.trim().split_once(":+") {
+                padding.push((interval.parse().unwrap(), pad.parse().unwrap()));
+            }
+        }
+        assert!(!padding.is_empty(), "{text}");
+    }
+    Candidate { map, padding }
 }
