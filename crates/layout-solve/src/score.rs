@@ -4,7 +4,7 @@
 use layout_algebra::bank::{self, AccessGeometry, Direction, Instruction, OffsetMap, Wavefronts};
 use layout_algebra::machine::SharedInstructions;
 
-use crate::request::{InstructionPolicy, Machine, SwizzleRequest};
+use crate::request::{Family, InstructionPolicy, Machine, SwizzleRequest};
 
 /// A shared layout being considered: a linear map from tensor coordinates
 /// to offsets, and the padding inserted after it (none for XOR swizzles).
@@ -268,7 +268,19 @@ impl<'a> Problem<'a> {
         let req = self.request;
         let eb = req.element_bits;
         let mut vector = if candidate.padding.is_empty() {
-            geometry.widest_vector(&candidate.map)
+            let vector = geometry.widest_vector(&candidate.map);
+            // Where Triton's own rule gives a narrower vector (a register
+            // whose offset moves both inside and across vectors), LLVM
+            // merges the accesses back only where it proves them aligned.
+            // A listed member like that is no answer: its claim would rest
+            // on LLVM, and the family has others. (The linear family's
+            // constructions place every register themselves.)
+            if req.family != Family::Linear
+                && geometry.widest_padded_vector(&candidate.map) < vector
+            {
+                return None;
+            }
+            vector
         } else {
             geometry.widest_padded_vector(&candidate.map)
         };

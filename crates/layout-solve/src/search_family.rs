@@ -157,7 +157,7 @@ impl SearchFamily for Listed {
 
 fn none_serves(listed: usize, name: &str) -> String {
     format!(
-        "none of the {listed} {name} layouts this tensor admits can serve these accesses within the request's limits (a vector the padding splits, or sub-byte elements a byte access cannot hold, rule a layout out)"
+        "none of the {listed} {name} layouts this tensor admits can serve these accesses within the request's limits (a vector the padding splits, sub-byte elements a byte access cannot hold, or a vector whose width the compiler decides only by proving its alignment, when the registers must be taken out of order or a load is narrowed by the padding, rule a layout out)"
     )
 }
 

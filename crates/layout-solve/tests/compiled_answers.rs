@@ -127,7 +127,7 @@ fn answers_cost_what_their_compiled_kernels_do_in_every_warp() {
     let (mut answers, mut accesses, mut agree) = (0, 0, 0);
     let mut misaligned = Vec::new();
     let mut differ = Vec::new();
-    let mut shapes = BTreeMap::<String, usize>::new();
+    let mut covered = BTreeMap::<String, usize>::new();
     for p in &problems {
         let name = p["name"].as_str().unwrap();
         let bits = p["bits"].as_u64().unwrap() as u32;
@@ -151,7 +151,14 @@ fn answers_cost_what_their_compiled_kernels_do_in_every_warp() {
             );
             for (i, (cost, warps)) in score.accesses.iter().zip(&stretches).enumerate() {
                 accesses += 1;
-                *shapes.entry(format!("{} warps", warps.len())).or_default() += 1;
+                for class in [
+                    format!("{} warps", warps.len()),
+                    format!("{bits}-bit"),
+                    format!("{} accesses", score.accesses.len()),
+                    format!("{} {kind}", p["target"].as_str().unwrap()),
+                ] {
+                    *covered.entry(class).or_default() += 1;
+                }
                 let bad: u64 = warps.iter().map(|w| w.misaligned).sum();
                 if bad > 0 {
                     misaligned.push(format!("{name} {kind} access {i}: {bad} lanes"));
@@ -167,9 +174,30 @@ fn answers_cost_what_their_compiled_kernels_do_in_every_warp() {
     for d in &differ {
         eprintln!("  {d}");
     }
-    eprintln!("{shapes:?}");
+    eprintln!("{covered:?}");
     assert!(problems.len() >= 300, "{} problems", problems.len());
-    assert!(answers >= 800, "{answers} answers compiled");
+    assert!(answers >= 950, "{answers} answers compiled");
+    // Every class the corpus is drawn from is there, many times over.
+    let at_least = |class: String, n: usize| {
+        assert!(
+            covered.get(&class).copied().unwrap_or(0) >= n,
+            "{class}: {covered:?}"
+        );
+    };
+    for warps in [1, 2, 4, 8, 16] {
+        at_least(format!("{warps} warps"), 300);
+    }
+    for bits in [8, 16, 32, 64] {
+        at_least(format!("{bits}-bit"), 300);
+    }
+    for n in [2, 3, 4] {
+        at_least(format!("{n} accesses"), 300);
+    }
+    for target in ["sm80", "sm90"] {
+        for kind in ["linear", "triton", "padded"] {
+            at_least(format!("{target} {kind}"), 300);
+        }
+    }
     // No answer may need a misaligned access in any warp.
     assert!(misaligned.is_empty(), "{misaligned:#?}");
     assert!(differ.is_empty(), "{} differ: {differ:#?}", differ.len());

@@ -277,9 +277,11 @@ def run_problems(binary, problems):
 
 
 def write(problems, path):
+    """One problem per line (a regeneration's diff shows which changed)."""
+    head = json.dumps({"triton_version": triton.__version__, "seed": SEED})[:-1]
+    lines = ",\n".join(json.dumps(p, separators=(",", ":")) for p in problems)
     with open(path, "w") as fh:
-        json.dump({"triton_version": triton.__version__, "seed": SEED, "problems": problems}, fh, indent=1)
-        fh.write("\n")
+        fh.write(f"{head}, \"problems\": [\n{lines}\n]}}\n")
 
 
 def main():
