@@ -107,13 +107,11 @@ fn answers_name_the_lds_instructions_the_compiler_emits() {
         eprintln!("  {d}");
     }
     assert!(compiled >= 900, "{compiled} answers compiled");
-    // FIXME: 12 answers differ: padded reads the compiler issues as
-    // 32-bit pairs where the model pairs 64-bit vectors, 16-bit stores of
-    // 8-bit data it splits into bytes over a padded layout, a pairing the
-    // model misses (or, once, forms from two widths), and one gfx950
-    // transposing read the compiler does not form. The count of agreements
-    // may only grow.
-    assert!(agree >= 954, "{agree} of {compiled}");
+    // FIXME: two answers differ: a gfx950 transposing read of 8-bit
+    // elements the compiler does not form, and a store whose requests the
+    // compiler pairs in part where the model pairs them all. The count of
+    // agreements may only grow.
+    assert!(agree >= 964, "{agree} of {compiled}");
 }
 
 #[test]
