@@ -479,7 +479,7 @@ mod tests {
                 .collect();
             let members = members(Family::Triton, &tensor, 16);
             assert!(members.len() > 10, "{shape:?}");
-            for m in &members {
+            for m in members.iter() {
                 let encoding = parse_swizzled(&m.notation.text(), tensor.len());
                 let shared = encoding
                     .to_linear_layout(&shape.iter().map(|&s| s as u32).collect::<Vec<_>>())
