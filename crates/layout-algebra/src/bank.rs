@@ -1477,7 +1477,51 @@ impl AccessGeometry {
 
 #[cfg(test)]
 mod tests {
-    use super::transposed_row_register;
+    use super::{largest_vectorisation, padded_vectorisation, transposed_row_register};
+    use crate::linear::{DimName, LinearLayout};
+
+    fn layout(bases: Vec<(&str, Vec<Vec<i64>>)>, dims: [i64; 2]) -> LinearLayout {
+        let outs = vec![
+            (DimName::from("dim0"), dims[0]),
+            (DimName::from("dim1"), dims[1]),
+        ];
+        LinearLayout::from_bases_with_sizes(bases, outs, true).unwrap()
+    }
+
+    /// A 64x16 f32 store, one warp, into `#ttg.padded_shared<[64:+4]
+    /// {order = [0, 1]}>` (a problem of tests/vectors/triton/ptx_answers.json
+    /// compiled by Triton 3.9 for sm90): register 3 holds the element after
+    /// register 0's, so a vector of two needs the registers reordered. The
+    /// PTX stores `st.shared.b32`, one element per instruction: Triton's
+    /// padded lowering takes no permutation, which its measure does.
+    #[test]
+    fn padded_vectors_take_the_registers_in_order() {
+        let store = layout(
+            vec![
+                (
+                    "register",
+                    vec![vec![0, 2], vec![0, 8], vec![32, 0], vec![1, 0], vec![0, 4]],
+                ),
+                (
+                    "lane",
+                    vec![vec![16, 0], vec![0, 1], vec![4, 0], vec![2, 0], vec![8, 0]],
+                ),
+                ("warp", vec![]),
+            ],
+            [64, 16],
+        );
+        // The linear part of the padded layout: column-major offsets.
+        let mut offset = Vec::new();
+        for i in 0..6 {
+            offset.push(vec![1 << i, 0]);
+        }
+        for i in 0..4 {
+            offset.push(vec![0, 1 << i]);
+        }
+        let shared = layout(vec![("offset", offset)], [64, 16]);
+        assert_eq!(padded_vectorisation(&store, &shared, 32).unwrap(), 1);
+        assert_eq!(largest_vectorisation(&store, &shared, 32).unwrap().0, 2);
+    }
 
     /// The B operand of a compiled batched dot (Triton 3.9, sm90: 2x32x64
     /// fp16, mma v2 warps [2, 2, 2]): its registers sit at element offsets
