@@ -157,12 +157,18 @@ def solve_lay(pair, target="sm90"):
 
 
 def layoutc_solve(binary, pair, target="sm90"):
+    return solve_answers(binary, solve_lay(pair, target))
+
+
+def solve_answers(binary, text, timeout=120):
+    """`layoutc solve --format json` of a `.lay` text: each solution by its name (without
+    its time, which differs from run to run)."""
     with tempfile.NamedTemporaryFile("w", suffix=".lay", delete=False) as fh:
-        fh.write(solve_lay(pair, target))
+        fh.write(text)
         path = fh.name
     try:
         out = subprocess.run([binary, "solve", path, "--format", "json"], capture_output=True,
-                             text=True, timeout=120)
+                             text=True, timeout=timeout)
     finally:
         os.unlink(path)
     doc = json.loads(out.stdout)

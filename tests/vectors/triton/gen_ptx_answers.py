@@ -31,9 +31,7 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -43,7 +41,7 @@ from gen_swizzle_corpus import (PTR_BY_BITS, GPUTarget, GluonASTSource, coalesce
                                 triton, _side_child)
 from gen_convert_vectors import cvt2d  # noqa: E402
 from gen_triton_vectors import isolated, make_layout  # noqa: E402
-from gen_hw_kernels import FAMILIES, ELEMENT_BY_BITS, shared_layout  # noqa: E402
+from gen_hw_kernels import FAMILIES, ELEMENT_BY_BITS, shared_layout, solve_answers  # noqa: E402
 import gen_ptx_wavefronts as ptx_oracle  # noqa: E402
 
 OUT = os.path.join(HERE, "ptx_answers.json")
@@ -184,20 +182,7 @@ def solve_text(problem):
 
 
 def layoutc_solve(binary, problem):
-    with tempfile.NamedTemporaryFile("w", suffix=".lay", delete=False) as fh:
-        fh.write(solve_text(problem))
-        path = fh.name
-    try:
-        out = subprocess.run([binary, "solve", path, "--format", "json"], capture_output=True, text=True,
-                             timeout=300)
-    finally:
-        os.unlink(path)
-    doc = json.loads(out.stdout)
-    answers = {}
-    for sol in doc["solutions"]:
-        sol.pop("solve_ms", None)
-        answers[sol["name"]] = sol
-    return answers
+    return solve_answers(binary, solve_text(problem), timeout=300)
 
 
 def kernel_source(problem, kind, answer):
