@@ -338,7 +338,9 @@ pub(super) fn count_wavefronts(
         target.bank_bytes as u64,
     );
     let banks = g.banks as u64;
-    let mut words: Vec<(u64, u64)> = Vec::new();
+    let mut words: Vec<u64> = Vec::new();
+    // Distinct words per bank, cleared after each phase.
+    let mut per_bank = vec![0u64; banks as usize];
     let mut total = 0;
     for members in phases.values() {
         let longest = members
@@ -351,17 +353,21 @@ pub(super) fn count_wavefronts(
             for &lane in members {
                 if let Some(&(_, block)) = lanes.per_lane[lane].get(k) {
                     let offset = padded_offset(padding, block as u64 * vec);
-                    words.extend(word_range(offset, vec, eb, word_bytes).map(|w| (w % banks, w)));
+                    words.extend(word_range(offset, vec, eb, word_bytes));
                 }
             }
             words.sort_unstable();
             words.dedup();
-            // The busiest bank: the longest run of one bank.
-            let busiest = words
-                .chunk_by(|a, b| a.0 == b.0)
-                .map(|run| run.len() as u64)
-                .max()
-                .unwrap_or(0);
+            // The busiest bank: the most distinct words in one bank.
+            let mut busiest = 0;
+            for &w in &words {
+                let n = &mut per_bank[(w % banks) as usize];
+                *n += 1;
+                busiest = busiest.max(*n);
+            }
+            for &w in &words {
+                per_bank[(w % banks) as usize] = 0;
+            }
             total += busiest;
         }
     }
