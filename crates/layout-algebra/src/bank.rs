@@ -1162,9 +1162,20 @@ impl AccessGeometry {
                 .fold(0, |acc, i| acc ^ bases[i])
         };
         let warps = worst_warp_candidates(padding, this.warps.len() as u32);
+        // The map is linear: each register's and each lane's offset is the
+        // XOR of its bits' offsets, tabulated once (one XOR an entry).
+        let table = |bases: &[u64]| -> Vec<u64> {
+            let images: Vec<u64> = bases.iter().map(|&b| map.apply(b)).collect();
+            let mut out = vec![0u64; 1 << bases.len()];
+            for i in 1..out.len() {
+                out[i] = out[i & (i - 1)] ^ images[i.trailing_zeros() as usize];
+            }
+            out
+        };
+        let (registers, lanes) = (table(&this.registers), table(&this.lanes));
         let mut worst: Option<Wavefronts> = None;
         for warp in 0..warps {
-            let base = xor_of(&this.warps, warp);
+            let base = map.apply(xor_of(&this.warps, warp));
             let w = trace::count_wavefronts(
                 &g,
                 instruction,
@@ -1172,9 +1183,7 @@ impl AccessGeometry {
                 target,
                 padding,
                 bits,
-                |reg, lane| {
-                    Ok(map.apply(base ^ xor_of(&this.registers, reg) ^ xor_of(&this.lanes, lane)))
-                },
+                |reg, lane| Ok(base ^ registers[reg as usize] ^ lanes[lane as usize]),
             )?;
             worst = Some(worst.map_or(w, |b| if w.wavefronts > b.wavefronts { w } else { b }));
         }
