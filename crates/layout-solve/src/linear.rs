@@ -427,15 +427,14 @@ pub fn assemble(
 fn segment_candidates(complement: &[u64]) -> Vec<u64> {
     let d = complement.len();
     if d <= 12 {
-        let mut out = Vec::with_capacity(1 << d);
-        for mask in 1u64..1 << d {
-            out.push(
-                (0..d)
-                    .filter(|i| mask >> i & 1 == 1)
-                    .fold(0, |acc, i| acc ^ complement[i]),
-            );
+        // Every nonzero combination, each from one before it by one XOR;
+        // the complement is independent, so they are distinct.
+        let mut out = vec![0u64; 1 << d];
+        for mask in 1usize..1 << d {
+            out[mask] = out[mask & (mask - 1)] ^ complement[mask.trailing_zeros() as usize];
         }
-        out.sort_by_key(|v| (v.count_ones(), *v));
+        out.swap_remove(0);
+        out.sort_unstable_by_key(|v| (v.count_ones(), *v));
         return out;
     }
     let mut out = complement.to_vec();
