@@ -337,8 +337,31 @@ impl<'a> Problem<'a> {
                 (_, InstructionPolicy::Matrix) => false,
                 (_, InstructionPolicy::Best) => true,
             });
+        // Triton 3.9 lowers through ldmatrix/stmatrix wherever the layouts
+        // allow one, the most matrices first, whatever it costs: under
+        // `matrix` and `best` the first legal one is the access's, and
+        // nothing else need be counted.
+        let matrix_first = matches!(
+            req.instructions,
+            InstructionPolicy::Matrix | InstructionPolicy::Best
+        );
+        let options: Vec<Instruction> = if matrix_first {
+            let (matrices, others): (Vec<_>, Vec<_>) = options
+                .into_iter()
+                .partition(|i| matches!(i, Instruction::Matrix { .. }));
+            matrices.into_iter().chain(others).collect()
+        } else {
+            options.collect()
+        };
         let mut best: Option<AccessCost> = None;
         for instruction in options {
+            if matrix_first
+                && best
+                    .as_ref()
+                    .is_some_and(|b| matches!(b.instruction, Instruction::Matrix { .. }))
+            {
+                break;
+            }
             let Some(counts) = self.wavefronts(geometry, direction, candidate, instruction) else {
                 continue;
             };
