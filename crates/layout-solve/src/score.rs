@@ -378,22 +378,10 @@ impl<'a> Problem<'a> {
                 conflicts: counts.wavefronts.div_ceil(counts.ideal.max(1)) - 1,
                 pairs,
             };
+            // (A legal matrix instruction ended the loop above.)
             let better = match (&best, req.instructions) {
                 (None, _) => true,
-                // Triton 3.9 lowers through ldmatrix/stmatrix wherever the
-                // layouts allow one, the most matrices first, whatever it
-                // costs: so a legal matrix instruction wins over ld/st, and
-                // the first legal one stays.
-                (Some(b), InstructionPolicy::Matrix | InstructionPolicy::Best)
-                    if matches!(b.instruction, Instruction::Matrix { .. }) =>
-                {
-                    false
-                }
-                (Some(_), InstructionPolicy::Matrix | InstructionPolicy::Best)
-                    if matches!(instruction, Instruction::Matrix { .. }) =>
-                {
-                    true
-                }
+                // `matrix` without one: the widest vector, the first option.
                 (Some(_), InstructionPolicy::Matrix) => false,
                 (Some(b), _) => {
                     (cost.counts.wavefronts, cost.counts.instructions)
