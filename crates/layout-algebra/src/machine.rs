@@ -230,80 +230,105 @@ pub struct TritonTarget {
     pub target: &'static str,
     /// Shared memory is the same from sm75 to sm89 (ldmatrix, no
     /// stmatrix) and from sm90 on (both), so one preset stands for each
-    /// group.
-    pub preset: &'static str,
+    /// group. `None`: layoutc knows the target's allocation facts but has
+    /// no model of its banks and instructions.
+    pub preset: Option<&'static str>,
     /// The opt-in maximum per block, in bytes (CUDA's
     /// `sharedMemPerBlockOptin`; the LDS size on AMD). A kernel above it
     /// does not launch.
     pub shared_memory_bytes: u64,
+    /// The bytes of one physical partition of shared memory (0: not
+    /// partitioned). Triton's allocator puts the pieces of a
+    /// `#ttg.partitioned_shared` tensor in different partitions.
+    pub shared_memory_partition_bytes: u64,
 }
 
 /// Every `ttg.target` layoutc models, one row each.
 pub const TRITON_TARGETS: &[TritonTarget] = &[
     TritonTarget {
         target: "cuda:75",
-        preset: "sm80",
+        preset: Some("sm80"),
         shared_memory_bytes: 65536,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:80",
-        preset: "sm80",
+        preset: Some("sm80"),
         shared_memory_bytes: 166912,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:86",
-        preset: "sm80",
+        preset: Some("sm80"),
         shared_memory_bytes: 101376,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:87",
-        preset: "sm80",
+        preset: Some("sm80"),
         shared_memory_bytes: 166912,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:89",
-        preset: "sm80",
+        preset: Some("sm80"),
         shared_memory_bytes: 101376,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:90",
-        preset: "sm90",
+        preset: Some("sm90"),
         shared_memory_bytes: 232448,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:90a",
-        preset: "sm90",
+        preset: Some("sm90"),
         shared_memory_bytes: 232448,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:100",
-        preset: "sm100",
+        preset: Some("sm100"),
         shared_memory_bytes: 232448,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:100a",
-        preset: "sm100",
+        preset: Some("sm100"),
         shared_memory_bytes: 232448,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:103",
-        preset: "sm100",
+        preset: Some("sm100"),
         shared_memory_bytes: 232448,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "cuda:120",
-        preset: "sm100",
+        preset: Some("sm100"),
         shared_memory_bytes: 101376,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "hip:gfx942",
-        preset: "gfx942",
+        preset: Some("gfx942"),
         shared_memory_bytes: 65536,
+        shared_memory_partition_bytes: 0,
     },
     TritonTarget {
         target: "hip:gfx950",
-        preset: "gfx950",
+        preset: Some("gfx950"),
         shared_memory_bytes: 163840,
+        shared_memory_partition_bytes: 0,
+    },
+    // CDNA5: 320 KiB of LDS in five partitions of 64 KiB, 32-lane waves.
+    TritonTarget {
+        target: "hip:gfx1250",
+        preset: None,
+        shared_memory_bytes: 327680,
+        shared_memory_partition_bytes: 65536,
     },
 ];
 
@@ -319,7 +344,13 @@ pub fn shared_memory_limit(target: &str) -> Option<u64> {
 
 /// The preset of a `ttg.target` string (`"cuda:90"`, `"hip:gfx942"`).
 pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
-    preset(triton_target(target)?.preset)
+    preset(triton_target(target)?.preset?)
+}
+
+/// The bytes of one physical partition of shared memory on a `ttg.target`
+/// (0 where it is not partitioned, or the target is unknown).
+pub fn shared_memory_partition_bytes(target: &str) -> u64 {
+    triton_target(target).map_or(0, |t| t.shared_memory_partition_bytes)
 }
 
 /// A machine as the bank model and the choice of instructions see it:
@@ -387,13 +418,15 @@ mod tests {
     #[test]
     fn every_triton_target_is_one_row_with_a_preset_of_its_vendor() {
         for (i, t) in TRITON_TARGETS.iter().enumerate() {
-            let p = preset(t.preset).unwrap_or_else(|| panic!("{}: no preset", t.target));
             let vendor = if t.target.starts_with("hip:") {
                 Vendor::Amd
             } else {
                 Vendor::Nvidia
             };
-            assert_eq!(p.vendor, vendor, "{}", t.target);
+            if let Some(name) = t.preset {
+                let p = preset(name).unwrap_or_else(|| panic!("{}: no preset {name}", t.target));
+                assert_eq!(p.vendor, vendor, "{}", t.target);
+            }
             assert!(t.shared_memory_bytes >= 48 * 1024, "{}", t.target);
             assert!(
                 TRITON_TARGETS[..i].iter().all(|u| u.target != t.target),
@@ -407,5 +440,8 @@ mod tests {
             Some("gfx950")
         );
         assert_eq!(triton_target("cuda:61"), None);
+        assert_eq!(shared_memory_partition_bytes("hip:gfx1250"), 65536);
+        assert_eq!(shared_memory_partition_bytes("hip:gfx950"), 0);
+        assert!(preset_for_triton_target("hip:gfx1250").is_none());
     }
 }

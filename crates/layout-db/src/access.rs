@@ -17,7 +17,7 @@ use layout_algebra::{DimName, LinearLayout};
 use layout_syntax::Span;
 
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Domain};
+use crate::diagnostic::{Code, Diagnostic, Domain};
 use crate::value::{AccessReport, CountedAccess, Value, shape_text};
 
 const REGISTER: &str = "register";
@@ -716,6 +716,7 @@ pub(crate) fn memory_access(
         ctx.tensor(&to, to_span, "allocated")?;
         return Ok(to);
     };
+    let result = to.clone();
     let (direction, (d, ds), (s, ss)) = match op {
         MemoryOpKind::Alloc | MemoryOpKind::Store => {
             (Direction::Store, (from, from_span), (to, to_span))
@@ -726,6 +727,15 @@ pub(crate) fn memory_access(
     let shared_tensor = ctx.tensor(&s, ss, "shared-memory")?;
     let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
     ctx.warn_if_default_target(span);
+    if matches!(shared.encoding, Some(Encoding::PartitionedShared(_))) {
+        // Pasted, not asked about: the op stays valid, only uncounted.
+        ctx.report(Diagnostic::warning(
+            Code::UnmodelledEncoding,
+            ss,
+            "layoutc does not model the banks of `partitioned_shared`: its pieces sit in separate LDS partitions; this access is not counted",
+        ));
+        return Ok(result);
+    }
     // Triton stores sub-byte and boolean elements as bytes.
     let bits = dist.element_bits.unwrap_or(8).max(8);
     let m = measure(

@@ -248,7 +248,7 @@ impl<'db> Ctx<'db> {
                             format!("layoutc has no model of \"{name}\"; shared memory is taken as 32 banks of 4 bytes, with ld/st.shared only"),
                         ).with_note(format!(
                             "known targets: {}",
-                            target::TRITON_TARGETS.iter().map(|t| t.target).collect::<Vec<_>>().join(", ")
+                            target::TRITON_TARGETS.iter().filter(|t| t.preset.is_some()).map(|t| t.target).collect::<Vec<_>>().join(", ")
                         )));
                     }
                 }

@@ -43,7 +43,8 @@ fn the_summary_of_every_dump_allocates_what_the_compiled_kernel_does() {
             kernels += 1;
             let expected = k["shared_bytes"].as_u64().unwrap();
             let summaries = summarise(file, read(dir, file));
-            assert_eq!(summaries.len(), 1, "{file}");
+            // The kernel comes first; the functions it calls (not inlined)
+            // follow, each with its own summary.
             let s = &summaries[0];
             if s.shared_bytes != expected || !s.unmeasured.is_empty() {
                 wrong.push(format!(
@@ -71,13 +72,13 @@ fn every_buffer_sits_where_triton_places_it() {
             continue;
         };
         let summaries = summarise(file, read("kernels", file));
-        let s = &summaries[0];
         assert_eq!(
-            s.recorded_shared_bytes,
+            summaries[0].recorded_shared_bytes,
             k["shared_bytes"].as_u64(),
             "{file}"
         );
-        for op in s.ops.iter().filter(|o| o.shared_bytes > 0) {
+        let ops = || summaries.iter().flat_map(|s| &s.ops);
+        for op in ops().filter(|o| o.shared_bytes > 0) {
             placed += 1;
             let Some((offset, size)) = op.recorded else {
                 wrong.push(format!("{file}: {} has no allocation.offset", op.op));
@@ -89,8 +90,14 @@ fn every_buffer_sits_where_triton_places_it() {
                     op.op, op.offset, op.shared_bytes
                 ));
             }
+            if op.recorded_partition_offsets != op.partition_offsets {
+                wrong.push(format!(
+                    "{file}: {} pieces at {:?}, Triton {:?}",
+                    op.op, op.partition_offsets, op.recorded_partition_offsets
+                ));
+            }
         }
-        let recorded = s.ops.iter().filter(|o| o.recorded.is_some()).count();
+        let recorded = ops().filter(|o| o.recorded.is_some()).count();
         let triton = k["allocations"].as_array().unwrap().len();
         if recorded != triton {
             wrong.push(format!(
@@ -100,6 +107,72 @@ fn every_buffer_sits_where_triton_places_it() {
     }
     eprintln!("{placed} buffers placed, {} wrong", wrong.len());
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn calls_warp_specialisation_and_partitions_allocate_what_triton_does() {
+    // Both dumps of each kernel (before Triton's allocation and as the
+    // lowering receives it) against the compiled kernel.
+    let (mut calls, mut specialised, mut partitioned) = (0, 0, 0);
+    for k in corpus("kernels") {
+        let name = k["kernel"].as_str().unwrap();
+        if ![
+            "call_reduce",
+            "matmul_ws",
+            "ws_reductions",
+            "partitioned_pair",
+        ]
+        .contains(&name)
+        {
+            continue;
+        }
+        let expected = k["shared_bytes"].as_u64().unwrap();
+        for key in ["file", "allocated"] {
+            let file = k[key].as_str().unwrap();
+            let summaries = summarise(file, read("kernels", file));
+            let kernel = &summaries[0];
+            assert_eq!(kernel.shared_bytes, expected, "{file}");
+            let op = |name: &str| kernel.ops.iter().find(|o| o.op == name);
+            match name {
+                "call_reduce" => {
+                    // The callee's own bytes sit at the call while it runs;
+                    // the module's total is the kernel's alone.
+                    let callee = &summaries[1];
+                    let call = op("tt.call").unwrap_or_else(|| panic!("{file}: no call"));
+                    assert_eq!(call.shared_bytes, callee.shared_bytes, "{file}");
+                    assert!(callee.shared_bytes > 0, "{file}");
+                    assert_eq!(callee.recorded_shared_bytes, None, "{file}");
+                    calls += 1;
+                }
+                "matmul_ws" | "ws_reductions" => {
+                    // A byte per partition warp, padded to whole warp
+                    // groups, for the whole function; the captures as
+                    // scratch of the `ttg.warp_specialize`.
+                    let state = op("tt.func").unwrap_or_else(|| panic!("{file}: no state"));
+                    assert_eq!(state.shared_bytes % 4, 0, "{file}");
+                    let captures = op("ttg.warp_specialize").unwrap();
+                    assert!(captures.shared_bytes > 0, "{file}");
+                    specialised += 1;
+                }
+                _ => {
+                    let pieces: Vec<&Vec<u64>> =
+                        kernel.ops.iter().map(|o| &o.partition_offsets).collect();
+                    assert!(pieces.iter().all(|p| p.len() == 2), "{file}: {pieces:?}");
+                    // gfx1250's partitions hold 64 KiB: the two pieces of a
+                    // tensor are in different ones.
+                    assert!(
+                        pieces.iter().all(|p| p[0] / 65536 != p[1] / 65536),
+                        "{file}: {pieces:?}"
+                    );
+                    partitioned += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        calls >= 12 && specialised >= 8 && partitioned >= 2,
+        "{calls} {specialised} {partitioned}"
+    );
 }
 
 /// The shared-memory instructions of a compiled kernel by exact opcode
@@ -146,7 +219,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
             let compiled = kernel_instructions(&k);
             let summaries = summarise(file, read(dir, file));
             let mut names = Vec::new();
-            for op in &summaries[0].ops {
+            for op in summaries.iter().flat_map(|s| &s.ops) {
                 for i in &op.instructions {
                     named += 1;
                     names.push(i.mnemonic.clone());
@@ -178,9 +251,9 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // and sm89 pack four halves as `v4.b16` or `v2.b32` differently, and
     // the AMDGPU backend pairs LDS accesses (`ds_write2_b32`,
     // `ds_read2st64_b64`) on its own. Nothing else may disagree.
-    assert!(wrong.len() <= 9, "{wrong:#?}");
+    assert!(wrong.len() <= 11, "{wrong:#?}");
     assert!(
-        named >= 856 && covered >= 117,
+        named >= 925 && covered >= 122,
         "{named} named, {covered} covered"
     );
 }

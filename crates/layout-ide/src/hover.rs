@@ -330,7 +330,20 @@ fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         .find(|o| line_start <= o.span.start && o.span.start <= line_end);
     if let Some(o) = counted {
         md += "\n\n";
-        if o.shared_bytes > 0 {
+        if o.partition_offsets.len() > 1 {
+            let at: Vec<String> = o.partition_offsets.iter().map(u64::to_string).collect();
+            md += &format!(
+                "shared memory: {} bytes, one piece in each of {} partitions, at offsets {}",
+                o.shared_bytes,
+                o.partition_offsets.len(),
+                at.join(", ")
+            );
+        } else if o.kind == layout_db::kernel::BufferKind::Call {
+            md += &format!(
+                "shared memory: the callee's {} bytes, placed at offset {} while it runs",
+                o.shared_bytes, o.offset
+            );
+        } else if o.shared_bytes > 0 {
             md += &format!(
                 "shared memory: {} bytes at offset {}",
                 o.shared_bytes, o.offset
@@ -338,7 +351,14 @@ fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         } else {
             md += &format!("uses the shared-memory buffer at offset {}", o.offset);
         }
-        if let Some((at, size)) = o.recorded {
+        if o.recorded_partition_offsets.len() > 1 {
+            let at: Vec<String> = o
+                .recorded_partition_offsets
+                .iter()
+                .map(u64::to_string)
+                .collect();
+            md += &format!(" (Triton's allocation: offsets {})", at.join(", "));
+        } else if let Some((at, size)) = o.recorded {
             md += &format!(" (Triton's allocation: offset {at}");
             if let Some(size) = size {
                 md += &format!(", {size} bytes");

@@ -391,6 +391,12 @@ pub struct KernelOp {
     pub triton_offset: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triton_size: Option<u64>,
+    /// A partitioned tensor: each piece's offset, one per physical
+    /// partition of shared memory (`offset` is the first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition_offsets: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub triton_partition_offsets: Option<Vec<u64>>,
 }
 
 #[derive(Serialize)]

@@ -32,6 +32,10 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::
                 .collect(),
             triton_offset: o.recorded.map(|(offset, _)| offset),
             triton_size: o.recorded.and_then(|(_, size)| size),
+            partition_offsets: (!o.partition_offsets.is_empty())
+                .then(|| o.partition_offsets.clone()),
+            triton_partition_offsets: (!o.recorded_partition_offsets.is_empty())
+                .then(|| o.recorded_partition_offsets.clone()),
         })
         .collect();
     let has_tensor_memory = !k.tensor_memory.is_empty();
@@ -72,6 +76,7 @@ fn kind_name(kind: BufferKind) -> &'static str {
     match kind {
         BufferKind::Explicit => "buffer",
         BufferKind::Scratch => "scratch",
+        BufferKind::Call => "call",
     }
 }
 
@@ -102,7 +107,15 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
         out += "  (the dump ends inside this function: what follows the cut is not counted)\n";
     }
     for o in &k.ops {
-        let placed = if o.shared_bytes > 0 {
+        let placed = if o.partition_offsets.len() > 1 {
+            let at: Vec<String> = o.partition_offsets.iter().map(u64::to_string).collect();
+            format!(
+                "{:>7} B at {} {:<7} (one piece per partition)",
+                o.shared_bytes,
+                at.join(" + "),
+                kind_name(o.kind)
+            )
+        } else if o.shared_bytes > 0 {
             format!(
                 "{:>7} B at {:<6} {:<7}",
                 o.shared_bytes,

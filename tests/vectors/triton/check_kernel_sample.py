@@ -5,7 +5,8 @@ Command (from the repository root, with the Triton 3.9.0 wheel installed)::
 
     python3 tests/vectors/triton/check_kernel_sample.py [KERNEL ...]
 
-Each named kernel (by default one reduction, one scan, one histogram and one pipelined dot)
+Each named kernel (by default one reduction, one scan, one histogram, one pipelined dot, a call,
+a warp-specialised kernel and a partitioned tensor)
 is compiled again for every target, with ``MLIR_ENABLE_DUMP=1``, and must give the recorded
 ``metadata.shared``, Triton's recorded ``allocation.offset``/``allocation.size`` of every op,
 and the recorded shared-memory opcodes of its PTX/AMDGCN. Exit status 1 on any difference.
@@ -18,28 +19,27 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_kernel_corpus as gen  # noqa: E402
 
-DEFAULT = ["row_argmax", "cumsum_2d", "histogram", "matmul_trans_b"]
+DEFAULT = ["row_argmax", "cumsum_2d", "histogram", "matmul_trans_b", "call_reduce", "ws_reductions",
+           "partitioned_pair"]
 
 
 def main():
     names = sys.argv[1:] or DEFAULT
     with open(os.path.join(gen.OUT_DIR, "manifest.json")) as f:
         recorded = {(e["kernel"], e["target"]): e for e in json.load(f)}
-    for case in gen.CASES:
-        case[1].file_name = gen.SCRIPT_REL
-    gen.base._relocate_triton_library_paths()
+    gen.report_repository_paths()
     os.environ["MLIR_ENABLE_DUMP"] = "1"
     differences, compared = [], 0
     for name, fn, sig, constexprs, div_args, options in gen.CASES:
         if name not in names:
             continue
-        for tname, target in gen.TARGETS:
+        for tname, target in gen.targets_of(options):
             want = recorded.get((name, tname))
             if want is None or want.get("file") is None:
                 continue
             with gen.CapturedStderr() as err:
                 divisible = [a for a in div_args if a in fn.arg_names]
-                k = gen.base.compile_case(fn, sig, constexprs, divisible, target, options)
+                k = gen.compile_kernel(fn, sig, constexprs, divisible, target, options)
             lowered = [t for p, t in gen.sections(err.text) if p in gen.LOWERINGS]
             asm = k.asm["ptx"] if target.backend == "cuda" else k.asm["amdgcn"]
             got = {

@@ -41,6 +41,10 @@ import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.experimental import gluon  # noqa: E402
+from triton.experimental.gluon import language as gl  # noqa: E402
+from triton.experimental.gluon._runtime import GluonASTSource, GluonJITFunction  # noqa: E402
+from triton.experimental.gluon.language.amd.cdna5 import PartitionedSharedLayout  # noqa: E402
 
 SCRIPT_REL = "tests/vectors/triton/gen_kernel_corpus.py"
 OUT_DIR = os.path.join(base.REPO_ROOT, "tests", "corpus", "kernels")
@@ -53,6 +57,12 @@ TARGETS = [
     ("gfx942", GPUTarget("hip", "gfx942", 64)),
     ("gfx950", GPUTarget("hip", "gfx950", 64)),
 ]
+
+# Targets only some kernels are compiled for (named in the kernel's options).
+EXTRA_TARGETS = {
+    # CDNA5: shared memory in physical partitions of 64 KiB, 32-lane waves.
+    "gfx1250": GPUTarget("hip", "gfx1250", 32),
+}
 
 FULL_LOGS = {("cumsum_1d", "sm80"), ("histogram", "gfx942")}
 
@@ -184,6 +194,80 @@ def pointer_table(tbl_ptr, out_ptr, N: tl.constexpr):
     tl.store(out_ptr + tl.sort(offs.to(tl.int32), 0), vals)
 
 
+@triton.jit(noinline=True)
+def _column_total(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # Not inlined: the kernel calls it, and its reduction's scratch is placed at the call.
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + tl.arange(0, N), tl.sum(tl.load(x_ptr + offs), 0))
+
+
+@triton.jit
+def call_reduce(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # A call beside a scan: the callee's shared memory is live only during the call.
+    _column_total(x_ptr, y_ptr, M, N)
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + N + offs, tl.cumsum(tl.load(x_ptr + offs), 0))
+
+
+@triton.jit
+def matmul_ws(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+              BLOCK_K: tl.constexpr):
+    # A TMA matmul whose loop is warp-specialised (loads, mma and epilogue in partitions).
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BLOCK_N, BLOCK_K])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in tl.range(0, tl.cdiv(K, BLOCK_K), warp_specialize=True):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K])
+        acc = tl.dot(a, b.T, acc)
+    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(tl.float16))
+
+
+@gluon.jit
+def _ws_row_sums(x_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr, W: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([1, 1], [1, 32], [1, W], [1, 0])
+    om = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+    on = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+    gl.store(out_ptr + om, gl.sum(gl.load(x_ptr + om[:, None] * N + on[None, :]), 1))
+
+
+@gluon.jit
+def _ws_column_sums(x_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr, W: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([1, 1], [32, 1], [W, 1], [0, 1])
+    om = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+    on = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+    gl.store(out_ptr + on, gl.sum(gl.load(x_ptr + om[:, None] * N + on[None, :]), 0))
+
+
+@gluon.jit
+def ws_reductions(x_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr):
+    # Gluon's warp_specialize: each partition reduces across its warps, so every partition has
+    # scratch; partitions run at once, so their scratch never shares bytes. 2 + 4 worker warps are
+    # padded to two warp groups.
+    gl.warp_specialize([
+        (_ws_row_sums, (x_ptr, out_ptr, M, N, 4)),
+        (_ws_column_sums, (x_ptr, out_ptr + M, M, N, 2)),
+        (_ws_row_sums, (x_ptr + M * N, out_ptr + M + N, M, N, 4)),
+    ], [2, 4])
+
+
+@gluon.jit
+def partitioned_pair(ptr, out, M: gl.constexpr, N: gl.constexpr, SMEM: gl.constexpr, L: gl.constexpr):
+    # Two tensors in a partitioned layout (CDNA5): each piece of a tensor in its own 64 KiB
+    # partition of LDS.
+    om = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+    on = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+    offs = om[:, None] * N + on[None, :]
+    a = gl.allocate_shared_memory(ptr.dtype.element_ty, [M, N], SMEM)
+    b = gl.allocate_shared_memory(ptr.dtype.element_ty, [M, N], SMEM)
+    a.store(gl.load(ptr + offs))
+    b.store(gl.load(ptr + M * N + offs))
+    gl.store(out + offs, a.load(L) + b.load(L))
+
+
 MM_DIV = ["a_ptr", "b_ptr", "c_ptr", "K", "stride_am", "stride_bn", "stride_bk", "stride_cm"]
 
 CASES = [
@@ -226,7 +310,24 @@ CASES = [
      {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, MM_DIV, {"num_warps": 4, "num_stages": 3}),
     ("pointer_table", pointer_table, {"tbl_ptr": "*i64", "out_ptr": "*i32", "N": "constexpr"}, {"N": 1024},
      ["tbl_ptr", "out_ptr"], {"num_warps": 4}),
+    ("call_reduce", call_reduce, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 128}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("matmul_ws", matmul_ws,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+      "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"},
+     {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "sm100"]}),
+    ("ws_reductions", ws_reductions, {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 128}, [], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
+    ("partitioned_pair", partitioned_pair,
+     {"ptr": "*fp32", "out": "*fp32", "M": "constexpr", "N": "constexpr", "SMEM": "constexpr", "L": "constexpr"},
+     {"M": 128, "N": 64,
+      "SMEM": PartitionedSharedLayout(2, 2, 0, gl.SwizzledSharedLayout(1, 1, 1, [1, 0])),
+      "L": gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])},
+     [], {"num_warps": 4, "targets": ["gfx1250"]}),
 ]
+
+HELPERS = [_column_total, _ws_row_sums, _ws_column_sums]
 
 SECTION = re.compile(r"^// -----// IR Dump Before (\w+)")
 LOWERINGS = ("ConvertTritonGPUToLLVM", "ConvertTritonAMDGPUToLLVM")
@@ -248,14 +349,16 @@ def sections(log):
     return out
 
 
-ALLOCATION = re.compile(r"allocation\.offset = (\d+) : i32(?:, allocation\.size = (\d+) : i32)?")
+ALLOCATION = re.compile(
+    r"allocation\.offset = (\[[^\]]*\]|\d+ : i32)(?:, allocation\.size = (\d+) : i32)?")
 OP_NAME = re.compile(r'^\s*(?:%[\w#:,% ]+=\s*)?"?([a-z_]+\.[\w.]+)"?')
 
 
 def allocations(text):
     """Triton's ``{"op", "offset", "size"}`` of each op with ``allocation.offset``, in order. A
     region op (``tt.reduce``, ``tt.scan``) carries them on its closing line; the op is the one
-    that opened the innermost region."""
+    that opened the innermost region. A partitioned tensor has one offset per piece
+    (``allocation.offset = [0 : i32, 65536 : i32]``): ``offset`` is the first, ``offsets`` all."""
     out, open_ops = [], []
     for line in text.splitlines():
         s = line.strip()
@@ -267,12 +370,17 @@ def allocations(text):
             op = m.group(1)
         else:
             op = None
-        if not closes and m and (s.endswith("({") or re.search(r"\{\s*(loc\(.*\))?$", s)):
-            open_ops.append(m.group(1))
+        if not closes and (s.endswith("({") or re.search(r"\{\s*(loc\(.*\))?$", s)):
+            # A region opener without an op name (``default {``, ``partition0(...) {``) still
+            # opens a region its ``}`` closes.
+            open_ops.append(m.group(1) if m else None)
         a = ALLOCATION.search(line)
         if a and op:
-            out.append({"op": op, "offset": int(a.group(1)),
-                        "size": int(a.group(2)) if a.group(2) else None})
+            offsets = [int(x.split(":")[0]) for x in a.group(1).strip("[]").split(",")]
+            entry = {"op": op, "offset": offsets[0], "size": int(a.group(2)) if a.group(2) else None}
+            if a.group(1).startswith("["):
+                entry["offsets"] = offsets
+            out.append(entry)
     return out
 
 
@@ -315,11 +423,38 @@ class CapturedStderr:
         return False
 
 
-def main():
-    os.makedirs(OUT_DIR, exist_ok=True)
+def compile_kernel(fn, sig, constexprs, divisible, target, options):
+    """A ``@triton.jit`` kernel through ``gen_ttgir_corpus``; a Gluon kernel through its own
+    source (its layouts are constexpr arguments)."""
+    options = {k: v for k, v in options.items() if k != "targets"}
+    if isinstance(fn, GluonJITFunction):
+        src = GluonASTSource(fn, signature=sig, constexprs=constexprs)
+        return triton.compile(src, target=target, options=options)
+    return base.compile_case(fn, sig, constexprs, divisible, target, options)
+
+
+def targets_of(options):
+    """The (name, GPUTarget) pairs a kernel is compiled for: all six unless it names some."""
+    named = options.get("targets")
+    if named is None:
+        return TARGETS
+    every = dict(TARGETS) | EXTRA_TARGETS
+    return [(name, every[name]) for name in named]
+
+
+def report_repository_paths():
+    """Kernels and their helpers report this script's repository-relative path, Triton's own
+    helpers ``triton/language/<file>.py``."""
     for case in CASES:
         case[1].file_name = SCRIPT_REL
+    for helper in HELPERS:
+        helper.file_name = SCRIPT_REL
     base._relocate_triton_library_paths()
+
+
+def main():
+    os.makedirs(OUT_DIR, exist_ok=True)
+    report_repository_paths()
     os.environ["MLIR_ENABLE_DUMP"] = "1"
     # Named kernels are recompiled; the others keep their manifest entries.
     only = set(sys.argv[1:])
@@ -332,12 +467,12 @@ def main():
     for name, fn, sig, constexprs, div_args, options in CASES:
         if only and name not in only:
             continue
-        for tname, target in TARGETS:
+        for tname, target in targets_of(options):
             entry = {"file": None, "kernel": name, "target": tname, "num_warps": options["num_warps"]}
             try:
                 with CapturedStderr() as err:
                     divisible = [a for a in div_args if a in fn.arg_names]
-                    k = base.compile_case(fn, sig, constexprs, divisible, target, options)
+                    k = compile_kernel(fn, sig, constexprs, divisible, target, options)
             except Exception as exc:  # recorded, the pair is skipped
                 entry["error"] = base._short_error(exc)
                 manifest.append(entry)

@@ -50,6 +50,23 @@ pub struct Block {
     pub owner: OpId,
     pub arguments: Vec<String>,
     pub ops: Vec<OpId>,
+    /// The line that opened the region of a `ttg.warp_specialize`
+    /// (`default {`, `partition0(%a: ...) num_warps(2) {`); empty otherwise.
+    pub header: String,
+}
+
+impl Block {
+    /// The warps a `ttg.warp_specialize` partition runs on (`num_warps(N)`
+    /// on its header).
+    pub fn partition_warps(&self) -> Option<u32> {
+        let at = self.header.rfind("num_warps(")? + "num_warps(".len();
+        self.header[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<String>()
+            .parse()
+            .ok()
+    }
 }
 
 impl Op {
@@ -83,6 +100,28 @@ impl Function {
         let mut out = Vec::with_capacity(self.ops.len());
         walk(self, 0, &mut out);
         out
+    }
+
+    /// The region `op` sits in: its owner and the region's number.
+    pub fn region_of(&self, op: OpId) -> Option<(OpId, usize)> {
+        let b = self.ops[op].block?;
+        let owner = self.blocks[b].owner;
+        let index = self.ops[owner]
+            .regions
+            .iter()
+            .position(|r| r.contains(&b))?;
+        Some((owner, index))
+    }
+
+    /// The innermost operation named `name` that `op` is nested in.
+    pub fn enclosing(&self, mut op: OpId, name: &str) -> Option<OpId> {
+        loop {
+            let b = self.ops[op].block?;
+            op = self.blocks[b].owner;
+            if self.ops[op].name == name {
+                return Some(op);
+            }
+        }
     }
 
     /// The ancestor of `op` (or `op` itself) that sits directly in `block`.
@@ -154,6 +193,12 @@ struct Reader {
     function: Function,
     /// The open regions, innermost last: (owner, its current block).
     open: Vec<(OpId, BlockId)>,
+    /// The open regions isolated from above (`ttg.warp_specialize`'s
+    /// partitions), by depth in `open`: MLIR numbers the values of each
+    /// afresh, so `%60` in one partition is not `%60` in another. Names
+    /// read inside get the region's suffix.
+    isolated: Vec<(usize, String)>,
+    regions_isolated: usize,
 }
 
 impl Reader {
@@ -161,6 +206,13 @@ impl Reader {
         let arguments = line
             .find('(')
             .map(|at| defined_values(&line[at..]))
+            .unwrap_or_default();
+        // `attributes {noinline = false, allocation.offset = 98520 : i32}`:
+        // the function's own scratch is recorded there.
+        let attributes = line
+            .rfind("attributes {")
+            .map(|at| &line[at + "attributes ".len()..])
+            .and_then(|dict| Some(dict[1..matching(dict, '{', '}')?].trim().to_string()))
             .unwrap_or_default();
         let mut function = Function {
             name,
@@ -170,7 +222,7 @@ impl Reader {
                 span,
                 results: Vec::new(),
                 operands: Vec::new(),
-                attributes: String::new(),
+                attributes,
                 types: String::new(),
                 block: None,
                 regions: vec![vec![0]],
@@ -179,6 +231,7 @@ impl Reader {
                 owner: 0,
                 arguments,
                 ops: Vec::new(),
+                header: String::new(),
             }],
             complete: false,
         };
@@ -186,6 +239,8 @@ impl Reader {
         Reader {
             function,
             open: vec![(0, 0)],
+            isolated: Vec::new(),
+            regions_isolated: 0,
         }
     }
 
@@ -215,7 +270,7 @@ impl Reader {
                 }
                 b
             };
-            self.function.blocks[b].arguments = arguments;
+            self.function.blocks[b].arguments = self.scoped(arguments);
             if let Some(top) = self.open.last_mut() {
                 top.1 = b;
             }
@@ -224,9 +279,32 @@ impl Reader {
         let Some(&(_, block)) = self.open.last() else {
             return false;
         };
+        if is_partition_header(line)
+            && let Some(&owner) = self.function.blocks[block].ops.last()
+            && self.function.ops[owner].name == "ttg.warp_specialize"
+        {
+            // `default {` / `partition0(%a: T, ...) num_warps(1) {`: the
+            // next region of the `ttg.warp_specialize` just read.
+            let b = self.new_block(owner);
+            self.function.ops[owner].regions.push(vec![b]);
+            self.open.push((owner, b));
+            if line.starts_with("partition") {
+                self.regions_isolated += 1;
+                let suffix = format!("@partition{}", self.regions_isolated);
+                self.isolated.push((self.open.len(), suffix));
+            }
+            if let Some(at) = line.find('(') {
+                let arguments = defined_values(&line[at..]);
+                self.function.blocks[b].arguments = self.scoped(arguments);
+            }
+            self.function.blocks[b].header = line.to_string();
+            return false;
+        }
         let Some(mut op) = read_op(line, span) else {
             return false;
         };
+        op.results = self.scoped(std::mem::take(&mut op.results));
+        op.operands = self.scoped(std::mem::take(&mut op.operands));
         op.block = Some(block);
         let opens = line.ends_with('{');
         let id = self.function.ops.len();
@@ -237,7 +315,7 @@ impl Reader {
         };
         if opens {
             let b = self.new_block(id);
-            self.function.blocks[b].arguments = arguments;
+            self.function.blocks[b].arguments = self.scoped(arguments);
             op.regions.push(vec![b]);
             self.open.push((id, b));
         }
@@ -246,11 +324,20 @@ impl Reader {
         false
     }
 
+    /// Value names as seen from the innermost open isolated region.
+    fn scoped(&self, names: Vec<String>) -> Vec<String> {
+        match self.isolated.last() {
+            Some((_, suffix)) => names.into_iter().map(|n| n + suffix).collect(),
+            None => names,
+        }
+    }
+
     fn new_block(&mut self, owner: OpId) -> BlockId {
         self.function.blocks.push(Block {
             owner,
             arguments: Vec::new(),
             ops: Vec::new(),
+            header: String::new(),
         });
         self.function.blocks.len() - 1
     }
@@ -259,6 +346,13 @@ impl Reader {
     /// and `} do {` open the operation's next region, `}) ... : types`
     /// ends a generic operation and gives its types.
     fn close(&mut self, rest: &str) -> bool {
+        if self
+            .isolated
+            .last()
+            .is_some_and(|(depth, _)| *depth == self.open.len())
+        {
+            self.isolated.pop();
+        }
         let Some((owner, _)) = self.open.pop() else {
             return true;
         };
@@ -272,7 +366,12 @@ impl Reader {
             self.open.push((owner, b));
             return false;
         }
-        if let Some(tail) = rest.strip_prefix(')') {
+        // `}) {attrs} : types` closes a generic operation, `} : types` a
+        // `ttg.warp_specialize`.
+        if let Some(tail) = rest
+            .strip_prefix(')')
+            .or_else(|| rest.starts_with(':').then_some(rest))
+        {
             let (attributes, types) = attributes_and_types(tail);
             let op = &mut self.function.ops[owner];
             if !attributes.is_empty() {
@@ -282,6 +381,19 @@ impl Reader {
         }
         false
     }
+}
+
+/// `default {` or `partitionN(...) num_warps(K) {`: a region of
+/// `ttg.warp_specialize`, on a line of its own.
+fn is_partition_header(line: &str) -> bool {
+    if !line.ends_with('{') {
+        return false;
+    }
+    if line.starts_with("default {") {
+        return true;
+    }
+    line.strip_prefix("partition")
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// The block arguments an operation's first region gets from its own line:

@@ -81,14 +81,23 @@ pub struct SharedOp {
     pub offset: u64,
     /// Triton's `allocation.offset` / `allocation.size`, when the dump has them.
     pub recorded: Option<(u64, Option<u64>)>,
+    /// A partitioned tensor's pieces, one buffer per physical partition of
+    /// shared memory: where each sits (`offset` is the first's). Empty for
+    /// any other buffer.
+    pub partition_offsets: Vec<u64>,
+    /// Triton's offsets of those pieces, when the dump has them.
+    pub recorded_partition_offsets: Vec<u64>,
     pub instructions: Vec<InstructionCount>,
 }
 
-/// A buffer that lives as long as its value, or scratch for one operation.
+/// A buffer that lives as long as its value, scratch for one operation,
+/// or the shared memory of the function a `tt.call` calls (placed at the
+/// call, live while it runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferKind {
     Explicit,
     Scratch,
+    Call,
 }
 
 /// One shared-memory instruction an operation's lowering emits.
@@ -169,9 +178,76 @@ pub fn kernel_summaries(db: &dyn salsa::Database, file: SourceFile) -> Vec<Kerne
         num_warps: module.num_warps.unwrap_or(4),
         vendor,
         machine: facts.machine(),
+        partition_bytes: module
+            .target
+            .as_deref()
+            .map_or(0, layout_algebra::machine::shared_memory_partition_bytes),
+        padded_partition_warps: functions
+            .iter()
+            .map(partition_warps)
+            .max()
+            .unwrap_or(0)
+            .div_ceil(4)
+            * 4,
         values: &values,
     };
-    functions.iter().map(|f| cx.summarise(f, &module)).collect()
+    // A call holds its callee's shared memory for the call's duration, so
+    // callees are placed first (Triton's allocator walks the call graph
+    // the same way).
+    let calls: Vec<Vec<usize>> = functions
+        .iter()
+        .map(|f| {
+            f.ops
+                .iter()
+                .filter_map(|op| callee(text, op))
+                .filter_map(|name| functions.iter().position(|g| g.name == name))
+                .collect()
+        })
+        .collect();
+    let mut summaries: Vec<Option<KernelSummary>> = vec![None; functions.len()];
+    let mut callee_bytes: HashMap<String, u64> = HashMap::new();
+    for at in callees_first(&calls) {
+        let called = calls.iter().any(|c| c.contains(&at));
+        let summary = cx.summarise(&functions[at], &module, &callee_bytes, !called);
+        callee_bytes.insert(summary.name.clone(), summary.shared_bytes);
+        summaries[at] = Some(summary);
+    }
+    summaries.into_iter().flatten().collect()
+}
+
+/// The function a `tt.call` names (`tt.call @helper(%x) : ...`).
+fn callee<'t>(text: &'t str, op: &mlir::Op) -> Option<&'t str> {
+    if op.name != "tt.call" {
+        return None;
+    }
+    let line = &text[op.span.start..op.span.end];
+    let at = line.find('@')? + 1;
+    let end = line[at..]
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
+        .map_or(line.len(), |e| at + e);
+    Some(&line[at..end])
+}
+
+/// Every function once, each after the functions it calls (a cycle, which
+/// Triton rejects, is broken where it closes).
+fn callees_first(calls: &[Vec<usize>]) -> Vec<usize> {
+    fn visit(f: usize, calls: &[Vec<usize>], state: &mut [u8], out: &mut Vec<usize>) {
+        if state[f] != 0 {
+            return;
+        }
+        state[f] = 1;
+        for &g in &calls[f] {
+            visit(g, calls, state, out);
+        }
+        state[f] = 2;
+        out.push(f);
+    }
+    let mut state = vec![0u8; calls.len()];
+    let mut out = Vec::with_capacity(calls.len());
+    for f in 0..calls.len() {
+        visit(f, calls, &mut state, &mut out);
+    }
+    out
 }
 
 /// The module line's attributes the summary reports.
@@ -220,6 +296,12 @@ struct Context<'a> {
     num_warps: u32,
     vendor: Vendor,
     machine: layout_algebra::machine::Machine,
+    /// The bytes of one physical partition of the target's shared memory
+    /// (0: not partitioned).
+    partition_bytes: u64,
+    /// The partition warps of every `ttg.warp_specialize` once Triton has
+    /// padded them: the module's most, rounded up to whole warp groups.
+    padded_partition_warps: u64,
     values: &'a [(Span, Option<Value>)],
 }
 
@@ -231,8 +313,18 @@ struct Pending {
     alignment: u64,
 }
 
+/// Scratch that lives as long as the function: warp specialisation keeps
+/// a byte of state per partition warp there.
+const WHOLE_FUNCTION: Interval = Interval::EVERYTHING;
+
 impl Context<'_> {
-    fn summarise(&self, f: &Function, module: &ModuleFacts) -> KernelSummary {
+    fn summarise(
+        &self,
+        f: &Function,
+        module: &ModuleFacts,
+        callees: &HashMap<String, u64>,
+        root: bool,
+    ) -> KernelSummary {
         let ids = allocator::numbering(f);
         let mut users: HashMap<&str, Vec<OpId>> = HashMap::new();
         for (id, op) in f.ops.iter().enumerate() {
@@ -243,65 +335,133 @@ impl Context<'_> {
         let mut pending = Vec::new();
         let mut unmeasured = Vec::new();
         // Explicit buffers, then scratch, each in the order the walk meets
-        // them: the allocator's order before it sorts by size.
+        // them: the allocator's order before it sorts by size. A
+        // partitioned tensor is one buffer per partition.
         for (id, op) in f.ops.iter().enumerate() {
             if op.name.ends_with("local_alloc") {
                 match self.explicit(op) {
-                    Some(Some((size, alignment))) => pending.push(Pending {
-                        op: id,
-                        kind: BufferKind::Explicit,
-                        size,
-                        alignment,
-                    }),
+                    Some(Some((size, alignment, pieces))) => {
+                        pending.extend((0..pieces).map(|_| Pending {
+                            op: id,
+                            kind: BufferKind::Explicit,
+                            size: size / pieces,
+                            alignment,
+                        }))
+                    }
                     Some(None) => {}
                     None => unmeasured.push((op.span, op.name.clone())),
                 }
             }
         }
+        // Calls come last: Triton keeps their buffers in a list of its own.
+        let mut calls = Vec::new();
         for (id, op) in f.ops.iter().enumerate() {
-            match self.scratch(f, id, &users) {
-                Some(0) => {}
-                Some(size) => pending.push(Pending {
+            let (size, alignment, kind) = match op.name.as_str() {
+                // Warp specialisation keeps a byte of state per partition
+                // warp for the whole function.
+                "tt.func" if partition_warps(f) > 0 => {
+                    (self.padded_partition_warps, 4, BufferKind::Scratch)
+                }
+                "tt.call" => match callee(self.text, op).and_then(|c| callees.get(c)) {
+                    Some(&bytes) => {
+                        if bytes > 0 {
+                            calls.push(Pending {
+                                op: id,
+                                kind: BufferKind::Call,
+                                size: bytes,
+                                alignment: SCRATCH_ALIGNMENT,
+                            });
+                        }
+                        continue;
+                    }
+                    None => {
+                        unmeasured.push((op.span, op.name.clone()));
+                        continue;
+                    }
+                },
+                "ttg.warp_specialize" => match scratch::capture_bytes(op.operand_types()) {
+                    Some(bytes) => (bytes, 8, BufferKind::Scratch),
+                    None => {
+                        unmeasured.push((op.span, op.name.clone()));
+                        continue;
+                    }
+                },
+                _ => match self.scratch(f, id, &users) {
+                    Some(bytes) => (bytes, SCRATCH_ALIGNMENT, BufferKind::Scratch),
+                    None => {
+                        unmeasured.push((op.span, op.name.clone()));
+                        continue;
+                    }
+                },
+            };
+            if size > 0 {
+                pending.push(Pending {
                     op: id,
-                    kind: BufferKind::Scratch,
+                    kind,
                     size,
-                    alignment: SCRATCH_ALIGNMENT,
-                }),
-                None => unmeasured.push((op.span, op.name.clone())),
+                    alignment,
+                });
             }
         }
+        pending.append(&mut calls);
         let aliases = memdesc_aliases(f);
         let buffers: Vec<Buffer> = pending
             .iter()
-            .map(|p| Buffer {
+            .enumerate()
+            .map(|(i, p)| Buffer {
                 size: p.size,
                 alignment: p.alignment,
                 live: match p.kind {
-                    BufferKind::Scratch => Interval {
+                    BufferKind::Scratch if p.op == 0 => WHOLE_FUNCTION,
+                    BufferKind::Scratch | BufferKind::Call => Interval {
                         start: ids[p.op],
                         end: ids[p.op] + 1,
                     },
                     BufferKind::Explicit => explicit_liveness(f, &ids, &users, &aliases, p.op),
                 },
+                neighbours: (0..pending.len())
+                    .filter(|&j| {
+                        j != i && pending[j].op == p.op && pending[j].kind == BufferKind::Explicit
+                    })
+                    .collect(),
+                concurrent: f
+                    .enclosing(p.op, "ttg.warp_specialize")
+                    .zip(f.region_of(p.op)),
             })
             .collect();
-        let (offsets, shared_bytes) = allocator::place(&buffers);
-        let mut ops: Vec<SharedOp> = pending
-            .iter()
-            .zip(&offsets)
-            .map(|(p, &offset)| {
-                let op = &f.ops[p.op];
-                SharedOp {
-                    span: op.span,
-                    op: op.name.clone(),
-                    kind: p.kind,
-                    shared_bytes: p.size,
-                    offset,
-                    recorded: recorded(op),
-                    instructions: self.instructions(f, p.op),
-                }
-            })
-            .collect();
+        let (offsets, shared_bytes) = allocator::place(&buffers, self.partition_bytes);
+        let mut ops: Vec<SharedOp> = Vec::new();
+        for (i, p) in pending.iter().enumerate() {
+            if i > 0 && pending[i - 1].op == p.op {
+                // Another piece of the partitioned tensor just listed.
+                let last = ops.last_mut().expect("the first piece was listed");
+                last.shared_bytes += p.size;
+                last.partition_offsets.push(offsets[i]);
+                continue;
+            }
+            let op = &f.ops[p.op];
+            let pieces = pending.iter().filter(|q| q.op == p.op).count();
+            let recorded_offsets = recorded_offsets(op);
+            ops.push(SharedOp {
+                span: op.span,
+                op: op.name.clone(),
+                kind: p.kind,
+                shared_bytes: p.size,
+                offset: offsets[i],
+                recorded: recorded(op),
+                partition_offsets: if pieces > 1 {
+                    vec![offsets[i]]
+                } else {
+                    Vec::new()
+                },
+                recorded_partition_offsets: if recorded_offsets.len() > 1 {
+                    recorded_offsets
+                } else {
+                    Vec::new()
+                },
+                instructions: self.instructions(f, p.op),
+            });
+        }
         // Operations that touch a buffer without owning one
         // (`ttg.local_load`, `ttg.local_store`, async copies).
         for (id, op) in f.ops.iter().enumerate() {
@@ -347,6 +507,8 @@ impl Context<'_> {
                     shared_bytes: 0,
                     offset,
                     recorded: None,
+                    partition_offsets: Vec::new(),
+                    recorded_partition_offsets: Vec::new(),
                     instructions,
                 });
             }
@@ -358,7 +520,9 @@ impl Context<'_> {
             target: module.target.clone(),
             num_warps: module.num_warps,
             shared_bytes,
-            recorded_shared_bytes: module.shared,
+            // The module's total is its kernels'; a function that is only
+            // called has no figure of its own.
+            recorded_shared_bytes: if root { module.shared } else { None },
             limit: module.target.as_deref().and_then(shared_memory_limit),
             ops,
             unmeasured,
@@ -425,14 +589,22 @@ impl Context<'_> {
 
     /// A `local_alloc`'s buffer: `Some(None)` when it is not in shared
     /// memory, `None` when it cannot be sized.
-    fn explicit(&self, op: &mlir::Op) -> Option<Option<(u64, u64)>> {
+    /// A `local_alloc`'s bytes, alignment and pieces (one per partition
+    /// of a `#ttg.partitioned_shared` tensor); `Some(None)` for tensor
+    /// memory, `None` when it cannot be sized.
+    fn explicit(&self, op: &mlir::Op) -> Option<Option<(u64, u64, u64)>> {
         let result = op.result_types();
         let memdesc = scratch::parse_type(result)?;
         if memdesc.in_tensor_memory() {
             return Some(None);
         }
         let encoding = self.encoding(&memdesc);
-        scratch::local_alloc(&memdesc, encoding.as_ref()).map(Some)
+        let pieces = match &encoding {
+            Some(Encoding::PartitionedShared(p)) => p.num_partitions as u64,
+            _ => 1,
+        };
+        let (bytes, alignment) = scratch::local_alloc(&memdesc, encoding.as_ref())?;
+        Some(Some((bytes, alignment, pieces)))
     }
 
     /// Scratch bytes of an operation (0 when it needs none), `None` when it
@@ -987,8 +1159,45 @@ fn merged_lds_accesses(offsets: &[u64], bits: u32, direction: Direction) -> Vec<
 
 /// Triton's own placement, on a dump after its allocation.
 fn recorded(op: &mlir::Op) -> Option<(u64, Option<u64>)> {
-    let offset = Function::int_attribute(op, "allocation.offset")?;
+    let offset = *recorded_offsets(op).first()?;
     Some((offset, Function::int_attribute(op, "allocation.size")))
+}
+
+/// Triton's `allocation.offset`: one offset, or one per piece of a
+/// partitioned tensor (`allocation.offset = [0 : i32, 65536 : i32]`).
+fn recorded_offsets(op: &mlir::Op) -> Vec<u64> {
+    let key = "allocation.offset";
+    let Some(at) = op.attributes.find(key) else {
+        return Vec::new();
+    };
+    let rest = op.attributes[at + key.len()..].trim_start();
+    let Some(rest) = rest.strip_prefix('=').map(str::trim_start) else {
+        return Vec::new();
+    };
+    let list = match rest.strip_prefix('[') {
+        Some(inner) => &inner[..inner.find(']').unwrap_or(inner.len())],
+        None => rest.split(',').next().unwrap_or(""),
+    };
+    list.split(',')
+        .filter_map(|item| item.split(':').next()?.trim().parse::<u64>().ok())
+        .collect()
+}
+
+/// The warps the partitions of `f`'s largest `ttg.warp_specialize` run on.
+fn partition_warps(f: &Function) -> u64 {
+    f.ops
+        .iter()
+        .filter(|op| op.name == "ttg.warp_specialize")
+        .map(|op| {
+            op.regions
+                .iter()
+                .flatten()
+                .filter_map(|&b| f.blocks[b].partition_warps())
+                .map(u64::from)
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// For each SSA value that refers to shared memory, the `local_alloc`s it
@@ -1142,6 +1351,19 @@ pub fn diagnostics(summaries: &[KernelSummary]) -> Vec<Diagnostic> {
             ));
         }
         for op in &s.ops {
+            if op.recorded_partition_offsets.len() > 1 {
+                if op.recorded_partition_offsets != op.partition_offsets {
+                    out.push(Diagnostic::warning(
+                        Code::AllocationDiffers,
+                        op.span,
+                        format!(
+                            "Triton placed the pieces of this {} at {:?}; layoutc places them at {:?}",
+                            op.op, op.recorded_partition_offsets, op.partition_offsets
+                        ),
+                    ));
+                }
+                continue;
+            }
             if let Some((offset, size)) = op.recorded
                 && op.shared_bytes > 0
                 && (offset != op.offset || size.is_some_and(|n| n != op.shared_bytes))
