@@ -338,6 +338,11 @@ fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
                 o.partition_offsets.len(),
                 at.join(", ")
             );
+        } else if o.op == "ttg.warp_specialize" {
+            md += &format!(
+                "shared memory: the values it hands its partitions, packed in {} bytes at offset {}",
+                o.shared_bytes, o.offset
+            );
         } else if o.kind == layout_db::kernel::BufferKind::Call {
             md += &format!(
                 "shared memory: the callee's {} bytes, placed at offset {} while it runs",
@@ -414,7 +419,10 @@ fn kernel_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
             .iter()
             .map(|i| format!("{} x `{}`", i.count, i.mnemonic))
             .collect();
-        let (bytes, at) = if o.shared_bytes > 0 {
+        let (bytes, at) = if o.partition_offsets.len() > 1 {
+            let at: Vec<String> = o.partition_offsets.iter().map(u64::to_string).collect();
+            (o.shared_bytes.to_string(), at.join(" + "))
+        } else if o.shared_bytes > 0 {
             (o.shared_bytes.to_string(), o.offset.to_string())
         } else {
             ("-".into(), "-".into())
@@ -453,6 +461,58 @@ mod tests {
             None => "no hover".into(),
         };
         expect.assert_eq(&actual);
+    }
+
+    /// A corpus dump with the cursor put before the first `marker`.
+    fn corpus_dump(file: &str, marker: &str) -> String {
+        let path = format!(
+            "{}/../../tests/corpus/kernels/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        text.replacen(marker, &format!("$0{marker}"), 1)
+    }
+
+    #[test]
+    fn hover_on_a_kernel_with_partitioned_tensors_shows_every_piece() {
+        check(
+            &corpus_dump(
+                "partitioned_pair_gfx1250.allocated.ttgir",
+                "partitioned_pair(",
+            ),
+            expect![[r#"
+                  tt.func public @partitioned_pair(%ptr: !tt.ptr<f32> loc("ptr"(#loc1)), %out: !tt.ptr<f32> loc("out"(#loc1))) attributes {noinline = false, ttg.global_scratch_memory_alignment = 1 : i32, ttg.global_scratch_memory_size = 0 : i32, ttg.profile_scratch_memory_alignment = 1 : i32, ttg.profile_scratch_memory_size = 0 : i32} {
+                ---
+                **kernel @partitioned_pair**: 98304 bytes of shared memory of 327680 on hip:gfx1250 (Triton's allocation: 98304)
+
+                | line | op | bytes | offset | instructions |
+                |---|---|---|---|---|
+                | 20 | `ttg.local_alloc` | 32768 | 0 + 65536 |  |
+                | 21 | `ttg.local_alloc` | 32768 | 16384 + 81920 |  |
+            "#]],
+        );
+    }
+
+    #[test]
+    fn hover_on_a_call_and_a_warp_specialize_shows_what_they_hold() {
+        check(
+            &corpus_dump("call_reduce_sm80.allocated.ttgir", "tt.call"),
+            expect![[r#"
+                tt.call
+                ---
+                **tt.call**: calls a device function (its shared memory is the callee's)
+
+                shared memory: the callee's 2048 bytes, placed at offset 0 while it runs (Triton's allocation: offset 0, 2048 bytes)"#]],
+        );
+        check(
+            &corpus_dump("ws_reductions_sm90.allocated.ttgir", "ttg.warp_specialize"),
+            expect![[r#"
+                ttg.warp_specialize
+                ---
+                **ttg.warp_specialize**: runs partitions of the kernel in separate warp groups
+
+                shared memory: the values it hands its partitions, packed in 32 bytes at offset 0 (Triton's allocation: offset 0, 32 bytes)"#]],
+        );
     }
 
     #[test]

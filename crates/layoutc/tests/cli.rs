@@ -543,3 +543,47 @@ fn a_log_section_is_chosen_by_pass_or_number() {
     let o = layoutc(&["check", log, "--section", "999"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn show_places_calls_warp_specialisation_and_partitioned_pieces_as_triton_does() {
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/kernels/");
+    // Two tensors cut in two pieces each on gfx1250: every piece in a
+    // partition of its own, at Triton's offsets.
+    let file = format!("{corpus}partitioned_pair_gfx1250.allocated.ttgir");
+    let o = layoutc(&["show", &file, "--format", "json"]);
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let kernel = &j["kernels"][0];
+    assert_eq!(kernel["shared_bytes"], 98304);
+    assert_eq!(kernel["triton_shared_bytes"], 98304);
+    for op in kernel["ops"].as_array().unwrap() {
+        assert_eq!(
+            op["partition_offsets"], op["triton_partition_offsets"],
+            "{op}"
+        );
+    }
+    assert_eq!(
+        kernel["ops"][1]["partition_offsets"],
+        serde_json::json!([16384, 81920])
+    );
+    let text = stdout(&layoutc(&["show", &file]));
+    assert!(text.contains("32768 B at 16384 + 81920"), "{text}");
+    // A call: the callee's bytes at the call, the callee summarised too.
+    let file = format!("{corpus}call_reduce_sm90.allocated.ttgir");
+    let j: Value =
+        serde_json::from_str(&stdout(&layoutc(&["show", &file, "--format", "json"]))).unwrap();
+    let call = j["kernels"][0]["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["op"] == "tt.call")
+        .unwrap();
+    assert_eq!(call["kind"], "call");
+    assert_eq!(call["shared_bytes"], j["kernels"][1]["shared_bytes"]);
+    assert_eq!(call["shared_bytes"], call["triton_size"]);
+    // Warp specialisation: no difference from Triton's allocation is warned.
+    let file = format!("{corpus}matmul_ws_sm90.allocated.ttgir");
+    let o = layoutc(&["check", &file, "--format", "json"]);
+    let j: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let diags = j["files"][0]["diagnostics"].as_array().unwrap();
+    assert!(diags.iter().all(|d| d["code"] != "W0404"), "{diags:#?}");
+}
