@@ -253,7 +253,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // `ds_read2st64_b64`) on its own. Nothing else may disagree.
     assert!(wrong.len() <= 11, "{wrong:#?}");
     assert!(
-        named >= 925 && covered >= 122,
+        named >= 981 && covered >= 126,
         "{named} named, {covered} covered"
     );
 }
@@ -344,7 +344,7 @@ fn async_copies_are_counted_as_the_ptx_has_them() {
         }
     }
     eprintln!("{compared} copy counts compared, {} wrong", wrong.len());
-    assert!(compared >= 30, "{compared}");
+    assert!(compared >= 39, "{compared}");
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 

@@ -206,22 +206,24 @@ const OPS: &[(&str, &str)] = &[
     ),
     ("scf.while", "a while loop"),
     ("arith.constant", "a constant (a splat when tensor-typed)"),
+    ("amdg.buffer_load", "an AMD buffer load from global memory"),
+    ("amdg.buffer_store", "an AMD buffer store to global memory"),
     (
-        "amdgpu.buffer_load",
-        "an AMD buffer load from global memory",
+        "amdg.buffer_atomic_rmw",
+        "an AMD buffer atomic on global memory",
     ),
     (
-        "amdgpu.buffer_store",
-        "an AMD buffer store to global memory",
-    ),
-    (
-        "amdgpu.buffer_load_to_local",
-        "an AMD buffer load straight into LDS (shared memory)",
+        "amdg.buffer_load_to_local",
+        "an AMD buffer load straight into LDS (shared memory): `buffer_load_dword* ... lds`, the AMD counterpart of cp.async",
     ),
 ];
 
 /// What `op` (`tt.load`) does, when layoutc knows the operation.
 pub fn op_doc(op: &str) -> Option<&'static str> {
+    // Triton before 3.5 printed the AMD dialect as `amdgpu.`.
+    let op = op
+        .strip_prefix("amdgpu.")
+        .map_or(op.to_string(), |rest| format!("amdg.{rest}"));
     OPS.iter()
         .find(|(name, _)| *name == op)
         .map(|(_, doc)| *doc)

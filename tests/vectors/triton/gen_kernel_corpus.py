@@ -310,6 +310,19 @@ CASES = [
      {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, MM_DIV, {"num_warps": 4, "num_stages": 3}),
     ("pointer_table", pointer_table, {"tbl_ptr": "*i64", "out_ptr": "*i32", "N": "constexpr"}, {"N": 1024},
      ["tbl_ptr", "out_ptr"], {"num_warps": 4}),
+    # As a launch from PyTorch specialises them on AMD: every pointer argument addresses less than
+    # 2 GiB (``tt.pointer_range = 32``), so loads become buffer loads, and on gfx950 the
+    # pipeliner's copies into LDS ``amdg.buffer_load_to_local``.
+    ("matmul_trans_b_buffer", matmul_trans_b,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32", "stride_am": "i32", "stride_bn": "i32",
+      "stride_cm": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"},
+     {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32}, MM_DIV,
+     {"num_warps": 4, "num_stages": 3, "targets": ["gfx942", "gfx950"], "pointer_range": 32}),
+    ("batched_dot_buffer", batched_dot,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32", "B": "constexpr", "BLOCK_M": "constexpr",
+      "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"},
+     {"B": 2, "BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, MM_DIV,
+     {"num_warps": 8, "num_stages": 4, "targets": ["gfx942", "gfx950"], "pointer_range": 32}),
     ("call_reduce", call_reduce, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
      {"M": 32, "N": 128}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
     ("matmul_ws", matmul_ws,
@@ -426,9 +439,18 @@ class CapturedStderr:
 def compile_kernel(fn, sig, constexprs, divisible, target, options):
     """A ``@triton.jit`` kernel through ``gen_ttgir_corpus``; a Gluon kernel through its own
     source (its layouts are constexpr arguments)."""
-    options = {k: v for k, v in options.items() if k != "targets"}
+    pointer_range = options.get("pointer_range")
+    options = {k: v for k, v in options.items() if k not in ("targets", "pointer_range")}
     if isinstance(fn, GluonJITFunction):
         src = GluonASTSource(fn, signature=sig, constexprs=constexprs)
+        return triton.compile(src, target=target, options=options)
+    if pointer_range:
+        names = fn.arg_names
+        attrs = {(names.index(a),): [["tt.divisibility", 16]] for a in divisible}
+        for i, a in enumerate(names):
+            if sig.get(a, "").startswith("*"):
+                attrs.setdefault((i,), []).append(["tt.pointer_range", pointer_range])
+        src = triton.compiler.ASTSource(fn, signature=sig, constexprs=constexprs, attrs=attrs)
         return triton.compile(src, target=target, options=options)
     return base.compile_case(fn, sig, constexprs, divisible, target, options)
 

@@ -469,7 +469,10 @@ impl Context<'_> {
                 continue;
             }
             let instructions = match op.name.as_str() {
-                "ttg.async_copy_global_to_local" => self.async_copy_instructions(op),
+                "ttg.async_copy_global_to_local" => self.async_copy_instructions(op, false),
+                name if name.ends_with(".buffer_load_to_local") => {
+                    self.async_copy_instructions(op, true)
+                }
                 "ttng.async_tma_copy_global_to_local" | "ttng.async_tma_copy_local_to_global" => {
                     tma_instructions(op)
                 }
@@ -701,7 +704,10 @@ impl Context<'_> {
                 one_thread: true,
             }],
             "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
-            "ttg.async_copy_global_to_local" => self.async_copy_instructions(op),
+            "ttg.async_copy_global_to_local" => self.async_copy_instructions(op, false),
+            name if name.ends_with(".buffer_load_to_local") => {
+                self.async_copy_instructions(op, true)
+            }
             _ => self.access_instructions(op),
         }
     }
@@ -739,8 +745,11 @@ impl Context<'_> {
     /// pointers' contiguity, the buffer's layout and 16 bytes allow; its
     /// writes into shared memory meet bank conflicts like any store, and
     /// `.cg`'s cost per 128-byte line as well
-    /// ([`layout_algebra::bank::cp_async_cg_wavefronts`]).
-    fn async_copy_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+    /// ([`layout_algebra::bank::cp_async_cg_wavefronts`]). `buffer`: AMD's
+    /// `buffer_load_to_local`, the same copy through a buffer resource
+    /// (`buffer_load_dword* ... lds`); its source is a base pointer and a
+    /// tensor of offsets in the distributed layout.
+    fn async_copy_instructions(&self, op: &mlir::Op, buffer: bool) -> Vec<InstructionCount> {
         let Some((from, to)) = op.types.split_once("->") else {
             return Vec::new();
         };
@@ -803,13 +812,20 @@ impl Context<'_> {
                 })
                 .sum();
         }
+        // AMD: a global load with an LDS destination, or a buffer load
+        // (`buffer_load_dwordx4 ... offen lds`) from `buffer_load_to_local`.
+        let amd = if buffer {
+            "buffer_load_"
+        } else {
+            "global_load_lds_"
+        };
         let mnemonic = match (self.vendor, bytes) {
             (Vendor::Nvidia, 16) => "cp.async.cg.shared.global".to_string(),
             (Vendor::Nvidia, _) => "cp.async.ca.shared.global".to_string(),
-            (Vendor::Amd, 16) => "global_load_lds_dwordx4".to_string(),
-            (Vendor::Amd, 12) => "global_load_lds_dwordx3".to_string(),
-            (Vendor::Amd, 8) => "global_load_lds_dwordx2".to_string(),
-            (Vendor::Amd, _) => "global_load_lds_dword".to_string(),
+            (Vendor::Amd, 16) => format!("{amd}dwordx4"),
+            (Vendor::Amd, 12) => format!("{amd}dwordx3"),
+            (Vendor::Amd, 8) => format!("{amd}dwordx2"),
+            (Vendor::Amd, _) => format!("{amd}dword"),
         };
         vec![InstructionCount {
             mnemonic,
