@@ -693,6 +693,9 @@ impl Context<'_> {
             return self.conversion_instructions(c);
         }
         match op.name.as_str() {
+            "tt.func" if self.vendor == Vendor::Nvidia => {
+                warp_state_instructions(self.padded_partition_warps)
+            }
             "tt.reduce" => self.reduce_instructions(f, id),
             "tt.scan" => self.scan_instructions(op),
             // The descriptor's 128 bytes are zeroed first, a word per lane.
@@ -1214,6 +1217,40 @@ fn partition_warps(f: &Function) -> u64 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Warp specialisation's state (NVIDIA): the default warps write every
+/// partition warp's byte at the start and again at the end (the exit
+/// state), as whole words to one address each — a broadcast, one
+/// wavefront; each partition warp reads its own byte.
+fn warp_state_instructions(bytes: u64) -> Vec<InstructionCount> {
+    let mut out: Vec<InstructionCount> = Vec::new();
+    let mut words = bytes.div_ceil(4);
+    for (width, mnemonic) in [
+        (4, "st.shared.v4.b32"),
+        (2, "st.shared.v2.b32"),
+        (1, "st.shared.b32"),
+    ] {
+        let n = words / width;
+        words %= width;
+        if n > 0 {
+            out.push(InstructionCount {
+                mnemonic: mnemonic.into(),
+                count: 2 * n,
+                wavefronts: 2 * n,
+                conflicts: 0,
+                one_thread: false,
+            });
+        }
+    }
+    out.push(InstructionCount {
+        mnemonic: "ld.shared.b8".into(),
+        count: 1,
+        wavefronts: 1,
+        conflicts: 0,
+        one_thread: false,
+    });
+    out
 }
 
 /// For each SSA value that refers to shared memory, the `local_alloc`s it
