@@ -830,13 +830,25 @@ impl Context<'_> {
             (Vendor::Amd, 8) => format!("{amd}dwordx2"),
             (Vendor::Amd, _) => format!("{amd}dword"),
         };
-        vec![InstructionCount {
+        let copies = InstructionCount {
             mnemonic,
             count: w.instructions,
             wavefronts: w.wavefronts,
             conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
             one_thread: false,
-        }]
+        };
+        // AMD writes a masked copy's `other` itself: beside each load into
+        // LDS, a plain store of the fill value for the lanes the mask
+        // turns off (the same vector, the same banks).
+        let line = &self.text[op.span.start..op.span.end];
+        if self.vendor == Vendor::Amd && line.contains(" other ") {
+            let fill = InstructionCount {
+                mnemonic: format!("ds_write_b{}", bytes * 8),
+                ..copies.clone()
+            };
+            return vec![copies, fill];
+        }
+        vec![copies]
     }
 
     /// A scan across warps (NVIDIA): every thread stores one partial per
