@@ -16,13 +16,28 @@
 ///
 /// Each stored row keeps the reduced vector and the set of inserted columns
 /// (as a bit mask over insertion indices) whose XOR equals it, so a target can
-/// be expressed in terms of the original columns.
-#[derive(Clone, Debug, Default)]
+/// be expressed in terms of the original columns. Rows are kept by their
+/// leading (highest) bit, so reducing a vector touches only the rows whose
+/// leading bit it has, and nothing is allocated.
+#[derive(Clone, Debug)]
 pub struct Echelon {
-    /// `(vector, combination)` with distinct leading (highest) bits.
-    rows: Vec<(u64, u64)>,
+    /// `rows[b]`: the `(vector, combination)` whose leading bit is `b`;
+    /// valid where `leads` has bit `b`.
+    rows: [(u64, u64); 64],
+    leads: u64,
     inserted: u32,
     pivots: u64,
+}
+
+impl Default for Echelon {
+    fn default() -> Self {
+        Echelon {
+            rows: [(0, 0); 64],
+            leads: 0,
+            inserted: 0,
+            pivots: 0,
+        }
+    }
 }
 
 impl Echelon {
@@ -32,7 +47,7 @@ impl Echelon {
 
     /// Number of independent columns inserted so far.
     pub fn rank(&self) -> u32 {
-        self.rows.len() as u32
+        self.leads.count_ones()
     }
 
     /// Mask over insertion indices of the columns that were independent of
@@ -45,15 +60,17 @@ impl Echelon {
     /// of inserted columns that was XOR-ed away.
     pub fn reduce(&self, mut v: u64) -> (u64, u64) {
         let mut combination = 0;
-        // Rows are kept sorted by descending leading bit, so one pass suffices.
-        for &(row, comb) in &self.rows {
-            let lead = 63 - row.leading_zeros();
-            if v >> lead & 1 == 1 {
-                v ^= row;
-                combination ^= comb;
+        // The highest bit of `v` that leads a row goes first: XOR-ing that
+        // row clears it and changes only lower bits.
+        loop {
+            let hit = v & self.leads;
+            if hit == 0 {
+                return (v, combination);
             }
+            let (row, comb) = self.rows[(63 - hit.leading_zeros()) as usize];
+            v ^= row;
+            combination ^= comb;
         }
-        (v, combination)
     }
 
     /// Inserts the next column. Returns `true` when it is a pivot.
@@ -67,12 +84,9 @@ impl Echelon {
         if rest == 0 {
             return false;
         }
-        let row = (rest, combination | 1 << index);
         let lead = 63 - rest.leading_zeros();
-        let at = self
-            .rows
-            .partition_point(|&(r, _)| 63 - r.leading_zeros() > lead);
-        self.rows.insert(at, row);
+        self.rows[lead as usize] = (rest, combination | 1 << index);
+        self.leads |= 1 << lead;
         self.pivots |= 1 << index;
         true
     }
