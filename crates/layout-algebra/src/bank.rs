@@ -377,34 +377,10 @@ pub fn transposed_read_applies(
     element_bits: u32,
     max_vector: Option<u64>,
 ) -> bool {
-    // A 2-D operand, or a batched one whose leading dims are the batch:
-    // the instruction works on the two minor dims.
-    let rank = distributed.out_dims().len();
-    if ![8, 16].contains(&element_bits) || rank < 2 {
+    let Some(fast) = transposed_read_register_dim(distributed, element_bits) else {
         return false;
-    }
+    };
     let outs = distributed.out_dims();
-    // The one out-dim a basis moves along, and by how much.
-    let along = |b: &[u32]| -> Option<(usize, u32)> {
-        let nonzero: Vec<usize> = (0..b.len()).filter(|&i| b[i] != 0).collect();
-        (nonzero.len() == 1).then(|| (nonzero[0], b[nonzero[0]]))
-    };
-    let bases = distributed.bases();
-    let dim_bases = |name: &str| -> Vec<Vec<u32>> {
-        bases
-            .iter()
-            .find(|(n, _)| n.as_str() == name)
-            .map_or_else(Vec::new, |(_, b)| b.clone())
-    };
-    let (regs, lanes) = (dim_bases(REGISTER), dim_bases(LANE));
-    let Some((fast, _)) = regs.first().and_then(|b| along(b)) else {
-        return false;
-    };
-    let other = match rank - 1 - fast {
-        0 => rank - 2,
-        1 => rank - 1,
-        _ => return false,
-    };
     // The shared layout's contiguous dimension: where offset 1 lies.
     let shared_fast = shared
         .bases()
@@ -413,16 +389,9 @@ pub fn transposed_read_applies(
         .and_then(|(_, b)| b.first().cloned())
         .and_then(|b| {
             let s_outs = shared.out_dims();
-            along(&b).map(|(i, _)| s_outs[i].0.clone())
+            single_dim(&b).map(|(i, _)| s_outs[i].0.clone())
         });
     if shared_fast.as_ref() == Some(&outs[fast].0) {
-        return false;
-    }
-    let consecutive = |bases: &[Vec<u32>], dim: usize, n: usize| {
-        bases.len() >= n && (0..n).all(|i| along(&bases[i]) == Some((dim, 1 << i)))
-    };
-    let k = (64 / element_bits).trailing_zeros() as usize;
-    if !consecutive(&regs, fast, k) || !consecutive(&lanes, other, 4) {
         return false;
     }
     let Ok(rotated) = transposed_read_layout(distributed, element_bits) else {
@@ -431,6 +400,50 @@ pub fn transposed_read_applies(
     let need = (64 / element_bits) as u64;
     largest_vectorisation(&rotated, shared, element_bits)
         .is_ok_and(|(v, _)| v.min(max_vector.unwrap_or(v)) >= need)
+}
+
+/// The one out-dim a basis moves along, and by how much.
+fn single_dim(b: &[u32]) -> Option<(usize, u32)> {
+    let nonzero: Vec<usize> = (0..b.len()).filter(|&i| b[i] != 0).collect();
+    (nonzero.len() == 1).then(|| (nonzero[0], b[nonzero[0]]))
+}
+
+/// The part of [`transposed_read_applies`] the distributed layout decides
+/// alone: 8- or 16-bit elements of a tensor of rank 2 or more whose
+/// registers hold `64 / element_bits` consecutive elements along one of the
+/// two minor dims and whose first 16 lanes walk 16 consecutive elements
+/// along the other. Returns the registers' dimension (an index into the
+/// layout's out-dims); a shared layout whose offset 1 lies along it is not
+/// read transposed.
+pub fn transposed_read_register_dim(
+    distributed: &LinearLayout,
+    element_bits: u32,
+) -> Option<usize> {
+    // A 2-D operand, or a batched one whose leading dims are the batch:
+    // the instruction works on the two minor dims.
+    let rank = distributed.out_dims().len();
+    if ![8, 16].contains(&element_bits) || rank < 2 {
+        return None;
+    }
+    let bases = distributed.bases();
+    let dim_bases = |name: &str| -> Vec<Vec<u32>> {
+        bases
+            .iter()
+            .find(|(n, _)| n.as_str() == name)
+            .map_or_else(Vec::new, |(_, b)| b.clone())
+    };
+    let (regs, lanes) = (dim_bases(REGISTER), dim_bases(LANE));
+    let (fast, _) = regs.first().and_then(|b| single_dim(b))?;
+    let other = match rank - 1 - fast {
+        0 => rank - 2,
+        1 => rank - 1,
+        _ => return None,
+    };
+    let consecutive = |bases: &[Vec<u32>], dim: usize, n: usize| {
+        bases.len() >= n && (0..n).all(|i| single_dim(&bases[i]) == Some((dim, 1 << i)))
+    };
+    let k = (64 / element_bits).trailing_zeros() as usize;
+    (consecutive(&regs, fast, k) && consecutive(&lanes, other, 4)).then_some(fast)
 }
 
 /// The generators of one access, all as shared offsets.

@@ -101,6 +101,10 @@ impl Score {
 pub struct Problem<'a> {
     pub request: &'a SwizzleRequest,
     pub geometries: Vec<AccessGeometry>,
+    /// For each access, the tensor dim its registers run along where
+    /// Triton's AMD backend may read it transposed
+    /// ([`bank::transposed_read_register_dim`]); `None` where it never does.
+    transposed_dims: Vec<Option<usize>>,
 }
 
 impl<'a> Problem<'a> {
@@ -119,9 +123,19 @@ impl<'a> Problem<'a> {
                 AccessGeometry::new(&layout, request.element_bits)
             })
             .collect::<layout_algebra::Result<_>>()?;
+        let names: Vec<_> = request.tensor.iter().map(|(n, _)| n.clone()).collect();
+        let transposed_dims = request
+            .accesses
+            .iter()
+            .map(|a| {
+                let layout = a.layout.transpose_outs(&names).ok()?;
+                bank::transposed_read_register_dim(&layout, request.element_bits)
+            })
+            .collect();
         Ok(Problem {
             request,
             geometries,
+            transposed_dims,
         })
     }
 
@@ -162,7 +176,7 @@ impl<'a> Problem<'a> {
         let mut weighted = 0;
         let (mut reads, mut writes) = (0, 0);
         for (access, geometry) in req.accesses.iter().zip(&self.geometries) {
-            let cost = self.access_cost(geometry, access.direction, candidate)?;
+            let cost = self.access_cost(accesses.len(), geometry, access.direction, candidate)?;
             if req
                 .min_vector_bits
                 .is_some_and(|min| cost.vector_bits < min)
@@ -259,8 +273,33 @@ impl<'a> Problem<'a> {
     }
 
     /// The cheapest instruction the policy allows for one access.
+    /// Whether Triton's AMD backend reads access `index` of `candidate`
+    /// transposed, as far as the layouts' dims decide: the registers run
+    /// along a dim the shared layout's offset 1 does not (the instruction
+    /// turns one contiguity into the other). The instruction's own legality
+    /// is counted with it.
+    fn reads_transposed(&self, index: usize, candidate: &Candidate) -> bool {
+        let Some(fast) = self.transposed_dims.get(index).copied().flatten() else {
+            return true;
+        };
+        let Some(coordinate) = candidate.map.coordinate_of(1) else {
+            return true;
+        };
+        let mut start = 0;
+        let mut dims = Vec::new();
+        for (d, (_, size)) in self.request.tensor.iter().enumerate() {
+            let bits = size.trailing_zeros();
+            if (coordinate >> start) & ((1u64 << bits) - 1) != 0 {
+                dims.push(d);
+            }
+            start += bits;
+        }
+        dims != [fast]
+    }
+
     pub fn access_cost(
         &self,
+        index: usize,
         geometry: &AccessGeometry,
         direction: Direction,
         candidate: &Candidate,
@@ -335,6 +374,10 @@ impl<'a> Problem<'a> {
                 // AMD's paired and transposing accesses: what the compiler
                 // forms from the widest vector, where it can.
                 (_, InstructionPolicy::Matrix) => false,
+                // A transposing read only where Triton's backend picks one.
+                (Instruction::ReadTransposed { .. }, InstructionPolicy::Best) => {
+                    self.reads_transposed(index, candidate)
+                }
                 (_, InstructionPolicy::Best) => true,
             });
         // Triton 3.9 lowers through ldmatrix/stmatrix wherever the layouts
@@ -345,21 +388,16 @@ impl<'a> Problem<'a> {
             req.instructions,
             InstructionPolicy::Matrix | InstructionPolicy::Best
         );
+        let chosen_first = |i: &Instruction| matches!(i, Instruction::Matrix { .. });
         let options: Vec<Instruction> = if matrix_first {
-            let (matrices, others): (Vec<_>, Vec<_>) = options
-                .into_iter()
-                .partition(|i| matches!(i, Instruction::Matrix { .. }));
-            matrices.into_iter().chain(others).collect()
+            let (first, others): (Vec<_>, Vec<_>) = options.into_iter().partition(chosen_first);
+            first.into_iter().chain(others).collect()
         } else {
             options.collect()
         };
         let mut best: Option<AccessCost> = None;
         for instruction in options {
-            if matrix_first
-                && best
-                    .as_ref()
-                    .is_some_and(|b| matches!(b.instruction, Instruction::Matrix { .. }))
-            {
+            if matrix_first && best.as_ref().is_some_and(|b| chosen_first(&b.instruction)) {
                 break;
             }
             let Some(counts) = self.wavefronts(geometry, direction, candidate, instruction) else {

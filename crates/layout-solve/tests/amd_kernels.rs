@@ -107,11 +107,10 @@ fn answers_name_the_lds_instructions_the_compiler_emits() {
         eprintln!("  {d}");
     }
     assert!(compiled >= 900, "{compiled} answers compiled");
-    // FIXME: two answers differ: a gfx950 transposing read of 8-bit
-    // elements the compiler does not form, and a store whose requests the
-    // compiler pairs in part where the model pairs them all. The count of
-    // agreements may only grow.
-    assert!(agree >= 964, "{agree} of {compiled}");
+    // FIXME: one answer differs: a store whose requests the compiler pairs
+    // in part where the model pairs them all. The count of agreements may
+    // only grow.
+    assert!(agree >= 965, "{agree} of {compiled}");
 }
 
 #[test]

@@ -101,6 +101,16 @@ impl OffsetMap {
             .collect()
     }
 
+    /// The packed tensor coordinate at `offset` (`None` when the map is
+    /// not invertible or `offset` lies outside it).
+    pub fn coordinate_of(&self, offset: u64) -> Option<u64> {
+        let mut echelon = crate::f2::Echelon::new();
+        for &c in &self.columns {
+            echelon.insert(c);
+        }
+        echelon.solve(offset)
+    }
+
     /// The offset of a packed tensor coordinate.
     pub fn apply(&self, coordinate: u64) -> u64 {
         self.columns
