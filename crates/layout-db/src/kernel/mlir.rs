@@ -279,12 +279,12 @@ impl Reader {
         let Some(&(_, block)) = self.open.last() else {
             return false;
         };
-        if is_partition_header(line)
+        if is_region_header(line)
             && let Some(&owner) = self.function.blocks[block].ops.last()
-            && self.function.ops[owner].name == "ttg.warp_specialize"
         {
-            // `default {` / `partition0(%a: T, ...) num_warps(1) {`: the
-            // next region of the `ttg.warp_specialize` just read.
+            // `default {` / `partition0(%a: T, ...) num_warps(1) {` (of a
+            // `ttg.warp_specialize`), `case 1 {` (of an `scf.index_switch`):
+            // the next region of the operation just read.
             let b = self.new_block(owner);
             self.function.ops[owner].regions.push(vec![b]);
             self.open.push((owner, b));
@@ -383,13 +383,14 @@ impl Reader {
     }
 }
 
-/// `default {` or `partitionN(...) num_warps(K) {`: a region of
-/// `ttg.warp_specialize`, on a line of its own.
-fn is_partition_header(line: &str) -> bool {
+/// A line that opens the next region of the operation before it, on a
+/// line of its own: `default {` and `partitionN(...) num_warps(K) {` of
+/// `ttg.warp_specialize`, `case N {` and `default {` of `scf.index_switch`.
+fn is_region_header(line: &str) -> bool {
     if !line.ends_with('{') {
         return false;
     }
-    if line.starts_with("default {") {
+    if line.starts_with("default {") || line.starts_with("case ") {
         return true;
     }
     line.strip_prefix("partition")
@@ -695,5 +696,83 @@ mod tests {
         let fs = functions(cut);
         assert_eq!(fs.len(), 1);
         assert!(!fs[0].complete);
+    }
+
+    #[test]
+    fn regions_opened_on_lines_of_their_own_belong_to_the_operation_before() {
+        // Triton 3.9's `ttg.warp_specialize` (partitions are isolated from
+        // above: both number a `%5` of their own) and an `scf.index_switch`.
+        let text = r#"module {
+  tt.func public @k(%p: !tt.ptr<f32>) attributes {allocation.offset = 384 : i32, noinline = false} {
+    %0 = arith.constant 0 : i32
+    ttg.warp_specialize(%p, %0) attributes {allocation.offset = 0 : i32, allocation.size = 12 : i32}
+    default {
+      ttg.warp_yield
+    }
+    partition0(%a: !tt.ptr<f32>, %b: i32) num_warps(2) {
+      %5 = tt.load %a : !tt.ptr<f32>
+      ttg.warp_return
+    }
+    partition1(%a: !tt.ptr<f32>, %b: i32) num_warps(4) {
+      %5 = tt.load %a : !tt.ptr<f32>
+      ttg.warp_return
+    } : (!tt.ptr<f32>, i32) -> ()
+    %1 = scf.index_switch %0 -> i32
+    case 1 {
+      scf.yield %0 : i32
+    }
+    default {
+      scf.yield %0 : i32
+    }
+    tt.return
+  }
+}
+"#;
+        let fs = functions(text);
+        let f = &fs[0];
+        assert!(f.complete);
+        assert_eq!(
+            Function::int_attribute(&f.ops[0], "allocation.offset"),
+            Some(384)
+        );
+        let ws = f
+            .ops
+            .iter()
+            .position(|o| o.name == "ttg.warp_specialize")
+            .unwrap();
+        let regions = &f.ops[ws].regions;
+        assert_eq!(regions.len(), 3);
+        let warps: Vec<Option<u32>> = regions
+            .iter()
+            .map(|r| f.blocks[r[0]].partition_warps())
+            .collect();
+        assert_eq!(warps, [None, Some(2), Some(4)]);
+        assert_eq!(f.ops[ws].operand_types(), "(!tt.ptr<f32>, i32) ");
+        // Each partition's `%5` and arguments are its own.
+        let loads: Vec<&Op> = f.ops.iter().filter(|o| o.name == "tt.load").collect();
+        assert_eq!(loads.len(), 2);
+        assert_ne!(loads[0].results, loads[1].results);
+        assert_eq!(
+            f.blocks[regions[1][0]].arguments[0], loads[0].operands[0],
+            "a partition's load reads its own argument"
+        );
+        assert_eq!(
+            f.enclosing(
+                f.ops
+                    .iter()
+                    .position(|o| std::ptr::eq(o, loads[1]))
+                    .unwrap(),
+                "ttg.warp_specialize"
+            ),
+            Some(ws)
+        );
+        let switch = f
+            .ops
+            .iter()
+            .position(|o| o.name == "scf.index_switch")
+            .unwrap();
+        assert_eq!(f.ops[switch].regions.len(), 2);
+        assert_eq!(f.ops.last().unwrap().name, "tt.return");
+        assert_eq!(f.ops.last().unwrap().block, Some(0));
     }
 }
