@@ -262,6 +262,8 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
             if compiled.iter().all(|(m, _)| names.contains(m)) {
                 covered += 1;
             } else if std::env::var("SHOW_UNCOVERED").is_ok() {
+                // `SHOW_UNCOVERED=1 cargo test ... -- --nocapture` lists what
+                // each uncovered kernel has that no op names.
                 eprintln!(
                     "UNCOVERED {file}: {:?} named {:?}",
                     compiled
