@@ -16,7 +16,8 @@ fi
 "$venv/bin/python" tests/vectors/triton/check_hw_sample.py 5
 # The AMD side: three pairs' kernels on gfx942 and gfx950 (LDS instructions).
 "$venv/bin/python" tests/vectors/triton/check_amd_sample.py 3
-# The kernel corpus (whole-kernel shared memory): four kernels on six targets.
+# The kernel corpus (whole-kernel shared memory): a scan and a pipelined dot on
+# six targets, a warp-specialised kernel on two, a partitioned tensor on gfx1250.
 "$venv/bin/python" tests/vectors/triton/check_kernel_sample.py
 # The compiled PTX, run lane by lane: three kernels on sm80 and sm90 must read
 # and write shared memory as tests/vectors/triton/ptx_wavefronts.json says.
