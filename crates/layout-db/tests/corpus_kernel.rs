@@ -18,3 +18,16 @@ pub fn summary(corpus: &str, file: &str, num_warps: u64) -> KernelSummary {
     assert_eq!(s.num_warps.map(u64::from), Some(num_warps), "{file}");
     s
 }
+
+/// The summaries of every `tt.func` of `tests/corpus/{corpus}/{file}`:
+/// kernels and the functions they call.
+pub fn summaries(corpus: &str, file: &str) -> Vec<KernelSummary> {
+    let path = format!(
+        "{}/../../tests/corpus/{corpus}/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut db = Database::default();
+    let source = SourceFile::open(&mut db, file.to_string(), text);
+    kernel_summaries(&db, source).clone()
+}

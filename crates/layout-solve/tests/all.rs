@@ -8,5 +8,6 @@ mod corpus;
 mod exact;
 mod families;
 mod hardware;
+mod hardware_answers;
 mod swizzle_vectors;
 mod tiling;

@@ -230,8 +230,39 @@ pub struct HwWholeKernel {
     /// Nsight Compute's counters of the one program, summed over every warp.
     #[serde(default)]
     pub hw: Option<std::collections::BTreeMap<String, u64>>,
+    /// The same counters per SASS shared-memory instruction, in address
+    /// order (absent from a measurement without the SourceCounters section).
+    #[serde(default)]
+    pub sass_shared: Option<Vec<SassCount>>,
     #[serde(default)]
     pub fault: Option<String>,
+}
+
+/// What one SASS shared-memory instruction of a measured kernel did, summed
+/// over the program's warps.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SassCount {
+    /// The instruction as cuobjdump prints it (`LDS.128 R12, [R22]`).
+    pub sass: String,
+    /// Warp-instructions executed.
+    pub executed: u64,
+    /// Shared-memory wavefronts it took.
+    pub wavefronts: u64,
+    /// Wavefronts it would take without bank conflicts.
+    pub ideal: u64,
+    /// It follows a predicated `EXIT` or `BRA`: warps may skip it.
+    #[serde(default)]
+    pub conditional: bool,
+}
+
+impl SassCount {
+    /// Its opcode without predicate or operands (`LDS.128`, `ATOMS.POPC.INC.32`).
+    pub fn opcode(&self) -> &str {
+        self.sass
+            .split_whitespace()
+            .find(|word| !word.starts_with('@'))
+            .unwrap_or("")
+    }
 }
 
 /// A corpus kernel's shared-memory instructions as its compiled PTX runs

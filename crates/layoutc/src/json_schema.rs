@@ -409,6 +409,10 @@ pub struct Instruction {
     /// issues the instruction, and `wavefronts` are that thread's warp's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub one_thread: bool,
+    /// Written only when the warps that issue it are not the kernel's: a
+    /// warp-specialised partition's, or the worker warps reading their state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warps: Option<u32>,
 }
 
 #[derive(Serialize)]

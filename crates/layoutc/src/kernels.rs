@@ -28,6 +28,7 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::
                     wavefronts: i.wavefronts,
                     conflicts: i.conflicts,
                     one_thread: i.one_thread,
+                    warps: i.warps,
                 })
                 .collect(),
             triton_offset: o.recorded.map(|(offset, _)| offset),

@@ -248,6 +248,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
                         wavefronts: side.wavefronts,
                         conflicts: side.conflicts,
                         one_thread: false,
+                        warps: None,
                     })
                     .collect(),
                 scratch_layout: c.swizzle.as_ref().map(linear_json),

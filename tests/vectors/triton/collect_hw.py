@@ -3,7 +3,7 @@
 
 Command (from the repository root)::
 
-    python3 tests/vectors/triton/collect_hw.py HW_DIR MEASURED_DIR [OUT_NAME]
+    python3 tests/vectors/triton/collect_hw.py HW_DIR MEASURED_DIR [OUT_NAME [SASS_DIR]]
 
 writes ``tests/vectors/triton/OUT_NAME`` (default ``hw_sm90_wavefronts.json``): for every kernel its pair, kind
 (``own``: Triton's convert_layout; ``answer``: layoutc's shared layout), warps, element bits,
@@ -11,12 +11,17 @@ shape, shared bytes, the PTX shared-memory opcodes, the shared layout of an answ
 bases and its TTGIR attribute) and layoutc's claims for it at the time of measuring, and ``hw``: the Nsight Compute counters of its
 one launch (one CTA), summed over every warp; or, for a kernel that faulted when launched alone
 (``probes.txt``: padded layouts whose padding misaligns the vectors Triton emits), ``fault``: the
-CUDA error instead.
+CUDA error instead. With ``SASS_DIR`` (what ``measure_hw_sass.sh`` read for chosen kernels),
+those kernels also have ``sass_runs``: per run, the kernel-wide ``counters`` and
+``sass_shared``, every shared-memory SASS instruction in address order with the
+warp-instructions executed, its wavefronts and its wavefronts without conflicts.
 """
 
 import csv
+import glob
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -38,9 +43,50 @@ def read_rows(path):
     return rows
 
 
+SHARED_SASS = re.compile(r"^(?:@!?U?P\w+\s+)?((?:LDS|STS|LDSM|STSM|ATOMS)\b[\w.]*)")
+
+
+def sass_shared(path):
+    """Every shared-memory SASS instruction of a source-page export, with its counters.
+    ``conditional``: it follows a predicated ``EXIT`` or ``BRA`` (warps may skip it)."""
+    rows = list(csv.reader(open(path, newline="")))
+    header = next(r for r in rows if "Source" in r and "Address" in r)
+    col = {name: header.index(name) for name in header}
+    out, conditional = [], False
+    for row in rows[rows.index(header) + 1:]:
+        if len(row) < len(header):
+            continue
+        source = re.sub(r"\s+", " ", row[col["Source"]].strip())
+        if re.match(r"^@!?U?P\w+ (EXIT|BRA)\b", source):
+            conditional = True
+        m = SHARED_SASS.match(source)
+        if not m:
+            continue
+        number = lambda name: int(float(row[col[name]].replace(",", "") or 0))  # noqa: E731
+        entry = {"sass": source, "executed": number("Instructions Executed"),
+                 "wavefronts": number("L1 Wavefronts Shared"), "ideal": number("L1 Wavefronts Shared Ideal")}
+        if conditional:
+            entry["conditional"] = True
+        out.append(entry)
+    return out
+
+
+def sass_runs(sass_dir, name):
+    """The runs measure_hw_sass.sh made of one kernel, in order."""
+    runs = []
+    for path in sorted(glob.glob(os.path.join(sass_dir, "sass", f"{name}.*.csv"))):
+        run = path.rsplit(".", 2)[-2]
+        row = read_rows(os.path.join(sass_dir, "raw", f"{name}.{run}.csv"))[0]
+        counters = {m.removesuffix(".sum"): int(float(v.replace(",", ""))) for m, v in row.items()
+                    if m.endswith(".sum")}
+        runs.append({"counters": counters, "sass_shared": sass_shared(path)})
+    return runs
+
+
 def main():
     hw_dir, measured = sys.argv[1], sys.argv[2]
     out_path = os.path.join(HERE, sys.argv[3]) if len(sys.argv) > 3 else OUT_PATH
+    sass_dir = sys.argv[4] if len(sys.argv) > 4 else None
     manifest = json.load(open(os.path.join(hw_dir, "manifest.json")))
     launched = open(os.path.join(measured, "launched.txt")).read().split()
     rows = read_rows(os.path.join(measured, "ncu.csv"))
@@ -75,8 +121,11 @@ def main():
             entry["fault"] = probes[name].removeprefix("fault: ")
         else:
             entry["hw"] = {m.removesuffix(".sum"): int(float(row[m].replace(",", ""))) for m in metrics}
+        if sass_dir and (runs := sass_runs(sass_dir, name)):
+            entry["sass_runs"] = runs
         kernels.append(entry)
-    doc = {"command": "tests/vectors/triton/measure_hw_sm90.sh (see gen_hw_kernels.py)",
+    generator = manifest.get("generator", "gen_hw_kernels.py")
+    doc = {"command": f"tests/vectors/triton/measure_hw_sm90.sh (see {generator})",
            "triton_version": manifest["triton_version"], "compile_target": manifest["target"],
            "device": gpu[:-1], "metrics": [m.removesuffix(".sum") for m in metrics],
            "uncompiled": [f"{k['pair']}.{k['kind']}: {k['compile_error']}" for k in manifest["kernels"]

@@ -8,14 +8,18 @@ Command (from the repository root)::
 writes ``tests/vectors/triton/hw_sm90_kernels.json``: for every kernel its corpus and dump file
 (``tests/corpus/<corpus>/<file>``), warps, shared bytes, the PTX shared-memory opcodes of the
 build that ran, the SASS ones (and how many of its loads ptxas predicates never to run), and ``hw``: the Nsight Compute counters of its one program, summed over every
-warp (or ``fault``: the CUDA error of a kernel that did not run).
+warp (or ``fault``: the CUDA error of a kernel that did not run). Where measure_kernel_hw.sh
+read the counters per SASS instruction (``SOURCE=1``), ``sass_shared`` lists every
+shared-memory instruction of the kernel in address order with the warp-instructions executed,
+the wavefronts it took and the wavefronts it would take without conflicts (Nsight Compute's
+"L1 Wavefronts Shared" and "... Ideal").
 """
 
 import json
 import os
 import sys
 
-from collect_hw import read_rows
+from collect_hw import read_rows, sass_shared
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_PATH = os.path.join(HERE, "hw_sm90_kernels.json")
@@ -43,6 +47,9 @@ def main():
             if len(rows) != 1 or rows[0]["Kernel Name"] != k["entry"]:
                 sys.exit(f"{k['kernel']}: {len(rows)} profiled launches of {[r['Kernel Name'] for r in rows]}")
             entry["hw"] = {m.removesuffix(".sum"): int(float(rows[0][m].replace(",", ""))) for m in metrics}
+            source = os.path.join(measured, "sass", f"{k['kernel']}.csv")
+            if os.path.exists(source):
+                entry["sass_shared"] = sass_shared(source)
         kernels.append(entry)
     doc = {"command": "tests/vectors/triton/measure_kernel_hw.sh (see gen_kernel_hw.py)",
            "triton_version": manifest["triton"], "compile_target": "cuda:90",

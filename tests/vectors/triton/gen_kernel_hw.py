@@ -51,6 +51,7 @@ SCALARS = {
     "matmul_trans_b": {"K": 32, "stride_am": 32, "stride_bn": 32, "stride_cm": 128},
     "batched_dot": {"K": 32},
     "matmul_fp8": {"K": 64, "stride_am": 64, "stride_bk": 128, "stride_cm": 128},
+    "matmul_ws": {"M": 128, "N": 128, "K": 64},
 }
 
 # How a pointer argument is filled: zeros, unless the kernel reads addresses or indices from it.
@@ -69,6 +70,8 @@ def cases():
     """(corpus, name, fn, signature, constexprs, divisible args, options) of every kernel."""
     for corpus, module in (("ttgir", ttgir_corpus), ("kernels", kernel_corpus)):
         for name, fn, sig, constexprs, div_args, options in module.CASES:
+            if corpus == "kernels" and "sm90" not in dict(kernel_corpus.targets_of(options)):
+                continue
             yield corpus, name, fn, sig, constexprs, div_args, options
 
 
@@ -115,6 +118,8 @@ def main():
     out_dir = sys.argv[1]
     os.makedirs(out_dir, exist_ok=True)
     ttgir_corpus._relocate_triton_library_paths()
+    for helper in kernel_corpus.HELPERS:
+        helper.file_name = "tests/vectors/triton/gen_kernel_corpus.py"
     kernels = []
     for corpus, name, fn, sig, constexprs, div_args, options in cases():
         fn.file_name = f"tests/vectors/triton/gen_{'ttgir' if corpus == 'ttgir' else 'kernel'}_corpus.py"
@@ -122,7 +127,10 @@ def main():
         entry = {"corpus": corpus, "kernel": name, "file": f"{name}_sm90.ttgir",
                  "num_warps": options["num_warps"], "args": arguments(name, sig)}
         try:
-            k = ttgir_corpus.compile_case(fn, sig, constexprs, divisible, TARGET, options)
+            if corpus == "kernels":
+                k = kernel_corpus.compile_kernel(fn, sig, constexprs, divisible, TARGET, options)
+            else:
+                k = ttgir_corpus.compile_case(fn, sig, constexprs, divisible, TARGET, options)
         except Exception as exc:  # recorded; the kernel is not run
             entry["compile_error"] = ttgir_corpus._short_error(exc)
             kernels.append(entry)
@@ -134,6 +142,8 @@ def main():
         with open(os.path.join(out_dir, cubin), "wb") as fh:
             fh.write(k.asm["cubin"])
         entry.update({
+            # A warp-specialised kernel is launched with its partitions' warps too.
+            "num_warps": k.metadata.num_warps,
             "entry": header.group(1),
             "params": len(re.findall(r"\.param\b", header.group(2))),
             "shared_bytes": k.metadata.shared,

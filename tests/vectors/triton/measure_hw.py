@@ -25,8 +25,9 @@ def launch(hw_dir, k):
     for s in k["shape"]:
         elements *= s
     dtype = DTYPE_BY_BITS[k["bits"]]
-    src = cp.zeros(elements, dtype=dtype)
-    dst = cp.zeros(elements, dtype=dtype)
+    # Room for two tensors: gen_ptx_answers.py's kernels read and write a second one.
+    src = cp.zeros(2 * elements, dtype=dtype)
+    dst = cp.zeros(2 * elements, dtype=dtype)
     scratch = cp.zeros(max(k.get("global_scratch_size") or 0, 1), dtype=np.uint8)
     module = cp.RawModule(path=os.path.join(hw_dir, k["cubin"]))
     fn = module.get_function(k["entry"])

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Shared-memory counters of the gen_kernel_hw.py kernels on a real sm90 GPU (H100/H200), read
 # with Nsight Compute, one process per kernel (a kernel that faults cannot spoil the others).
-# Usage: measure_kernel_hw.sh HW_DIR OUT_DIR
+# Usage: [SOURCE=1] measure_kernel_hw.sh HW_DIR OUT_DIR
 # OUT_DIR receives gpu.txt (device, driver, ncu, the metrics read), probes.txt (each kernel
 # launched alone: ok or its fault) and ncu/KERNEL.csv for each kernel that ran.
 # collect_kernel_hw.py turns them into hw_sm90_kernels.json.
@@ -30,9 +30,26 @@ names=$(python3 -c "import json; [print(k['kernel']) for k in json.load(open('$H
 echo "$names" | xargs -P 8 -I{} sh -c \
   'timeout 60 python3 "$0/launch_kernel_hw.py" "$1" {} || echo "{} fault: exit $?"' "$HERE" "$HW" \
   >> "$OUT/probes.txt" 2>> "$OUT/ncu.err"
-for name in $(grep " ok$" "$OUT/probes.txt" | cut -d' ' -f1); do
+# Then each under Nsight Compute, four processes at a time (the profiling itself takes turns).
+# With SOURCE=1 the counters are also read per SASS instruction (the SourceCounters section:
+# instructions executed and shared wavefronts of each load and store) into sass/KERNEL.csv.
+export HW OUT HERE metrics
+mkdir -p "$OUT/sass"
+profile() {
+  name=$1
   entry=$(python3 -c "import json; print(next(k['entry'] for k in json.load(open('$HW/manifest.json'))['kernels'] if k['kernel'] == '$name'))")
-  timeout 120 ncu --metrics "$metrics" --csv --page raw --print-units base --clock-control none \
-      --kernel-name-base function --kernel-name "$entry" \
-      python3 "$HERE/launch_kernel_hw.py" "$HW" "$name" > "$OUT/ncu/$name.csv" 2>> "$OUT/ncu.err"
-done
+  if [ "${SOURCE:-0}" = 1 ]; then
+    rep=/tmp/ncu-$name
+    timeout 120 ncu --metrics "$metrics" --section SourceCounters --clock-control none \
+        --kernel-name-base function --kernel-name "$entry" -f -o "$rep" \
+        python3 "$HERE/launch_kernel_hw.py" "$HW" "$name" > /dev/null 2>> "$OUT/ncu.err"
+    ncu -i "$rep.ncu-rep" --csv --page raw --print-units base > "$OUT/ncu/$name.csv" 2>> "$OUT/ncu.err"
+    ncu -i "$rep.ncu-rep" --csv --page source --print-source sass > "$OUT/sass/$name.csv" 2>> "$OUT/ncu.err"
+  else
+    timeout 120 ncu --metrics "$metrics" --csv --page raw --print-units base --clock-control none \
+        --kernel-name-base function --kernel-name "$entry" \
+        python3 "$HERE/launch_kernel_hw.py" "$HW" "$name" > "$OUT/ncu/$name.csv" 2>> "$OUT/ncu.err"
+  fi
+}
+export -f profile
+grep " ok$" "$OUT/probes.txt" | cut -d' ' -f1 | xargs -P 4 -I{} bash -c 'profile {}'

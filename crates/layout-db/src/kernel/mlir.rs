@@ -113,6 +113,18 @@ impl Function {
         Some((owner, index))
     }
 
+    /// The warps of the `ttg.warp_specialize` partition `op` runs in, if it
+    /// is nested in one (the default region runs on the kernel's warps).
+    pub fn partition_warps_of(&self, mut op: OpId) -> Option<u32> {
+        loop {
+            let b = self.ops[op].block?;
+            if let Some(warps) = self.blocks[b].partition_warps() {
+                return Some(warps);
+            }
+            op = self.blocks[b].owner;
+        }
+    }
+
     /// The innermost operation named `name` that `op` is nested in.
     pub fn enclosing(&self, mut op: OpId, name: &str) -> Option<OpId> {
         loop {

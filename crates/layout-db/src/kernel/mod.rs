@@ -116,6 +116,10 @@ pub struct InstructionCount {
     /// instruction under a predicate, but `wavefronts` are served for that
     /// thread's warp alone, the others take none.
     pub one_thread: bool,
+    /// The warps that issue it when they are not the kernel's `num_warps`:
+    /// those of the `ttg.warp_specialize` partition its op is in
+    /// (`num_warps(2)`), or the worker warps reading their state.
+    pub warps: Option<u32>,
 }
 
 impl InstructionCount {
@@ -127,6 +131,7 @@ impl InstructionCount {
             wavefronts: side.wavefronts,
             conflicts: side.conflicts,
             one_thread: false,
+            warps: None,
         }
     }
 
@@ -459,7 +464,7 @@ impl Context<'_> {
                 } else {
                     Vec::new()
                 },
-                instructions: self.instructions(f, p.op),
+                instructions: in_partition(f, p.op, self.instructions(f, p.op)),
             });
         }
         // Operations that touch a buffer without owning one
@@ -488,6 +493,7 @@ impl Context<'_> {
                         wavefronts: 1,
                         conflicts: 0,
                         one_thread: false,
+                        warps: None,
                     }]
                 }
                 _ => self.access_instructions(op),
@@ -512,7 +518,7 @@ impl Context<'_> {
                     recorded: None,
                     partition_offsets: Vec::new(),
                     recorded_partition_offsets: Vec::new(),
-                    instructions,
+                    instructions: in_partition(f, id, instructions),
                 });
             }
         }
@@ -693,9 +699,11 @@ impl Context<'_> {
             return self.conversion_instructions(c);
         }
         match op.name.as_str() {
-            "tt.func" if self.vendor == Vendor::Nvidia => {
-                warp_state_instructions(self.padded_partition_warps)
-            }
+            "tt.func" if self.vendor == Vendor::Nvidia => warp_state_instructions(
+                self.padded_partition_warps,
+                &self.machine.banks,
+                self.threads,
+            ),
             "tt.reduce" => self.reduce_instructions(f, id),
             "tt.scan" => self.scan_instructions(op),
             // The descriptor's 128 bytes are zeroed first, a word per lane.
@@ -705,6 +713,7 @@ impl Context<'_> {
                 wavefronts: 1,
                 conflicts: 0,
                 one_thread: true,
+                warps: None,
             }],
             "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
             "ttg.async_copy_global_to_local" => self.async_copy_instructions(op, false),
@@ -725,6 +734,7 @@ impl Context<'_> {
                 wavefronts: a.wavefronts,
                 conflicts: a.conflicts,
                 one_thread: false,
+                warps: None,
             }],
             _ => Vec::new(),
         }
@@ -836,6 +846,7 @@ impl Context<'_> {
             wavefronts: w.wavefronts,
             conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
             one_thread: false,
+            warps: None,
         };
         // AMD writes a masked copy's `other` itself: beside each load into
         // LDS, a plain store of the fill value for the lanes the mask
@@ -885,6 +896,7 @@ impl Context<'_> {
                 wavefronts: chunks,
                 conflicts: 0,
                 one_thread: false,
+                warps: None,
             });
             let (mnemonic, count, wavefronts) = if walk.contiguous {
                 let lanes = walk.axis_warps.min(128 / bits as u64);
@@ -908,6 +920,7 @@ impl Context<'_> {
                 wavefronts,
                 conflicts: 0,
                 one_thread: false,
+                warps: None,
             });
         }
         out
@@ -964,6 +977,7 @@ impl Context<'_> {
                 wavefronts: count,
                 conflicts: 0,
                 one_thread,
+                warps: None,
             })
             .collect();
         if op.name == "tt.histogram" {
@@ -994,6 +1008,7 @@ impl Context<'_> {
                     wavefronts: count,
                     conflicts: 0,
                     one_thread: false,
+                    warps: None,
                 })
             }
             Vendor::Amd => {
@@ -1010,6 +1025,7 @@ impl Context<'_> {
                     wavefronts: owned * ways,
                     conflicts: ways - 1,
                     one_thread: false,
+                    warps: None,
                 })
             }
         }
@@ -1183,6 +1199,7 @@ fn merged_lds_accesses(offsets: &[u64], bits: u32, direction: Direction) -> Vec<
                 wavefronts: count * per,
                 conflicts: 0,
                 one_thread: false,
+                warps: None,
             }
         })
         .collect()
@@ -1233,9 +1250,13 @@ fn partition_warps(f: &Function) -> u64 {
 
 /// Warp specialisation's state (NVIDIA): the default warps write every
 /// partition warp's byte at the start and again at the end (the exit
-/// state), as whole words to one address each — a broadcast, one
-/// wavefront; each partition warp reads its own byte.
-fn warp_state_instructions(bytes: u64) -> Vec<InstructionCount> {
+/// state), as whole words, every lane to the same address; each worker
+/// warp (`bytes` of them, padded to warp groups) reads its own byte.
+fn warp_state_instructions(
+    bytes: u64,
+    banks: &layout_algebra::bank::BankTarget,
+    warp_size: u32,
+) -> Vec<InstructionCount> {
     let mut out: Vec<InstructionCount> = Vec::new();
     let mut words = bytes.div_ceil(4);
     for (width, mnemonic) in [
@@ -1246,12 +1267,18 @@ fn warp_state_instructions(bytes: u64) -> Vec<InstructionCount> {
         let n = words / width;
         words %= width;
         if n > 0 {
+            // One address for the whole warp: a store is still served in
+            // its phases (a 64-bit one in two half-warps), measured in
+            // tests/vectors/nvidia/broadcast_wavefronts.json.
+            let served = banks.phases_for_quads(32 * width as u32, Direction::Store, 1);
+            let phases = u64::from(warp_size >> served.generators.len()).max(1);
             out.push(InstructionCount {
                 mnemonic: mnemonic.into(),
                 count: 2 * n,
-                wavefronts: 2 * n,
+                wavefronts: 2 * n * phases,
                 conflicts: 0,
                 one_thread: false,
+                warps: None,
             });
         }
     }
@@ -1261,8 +1288,23 @@ fn warp_state_instructions(bytes: u64) -> Vec<InstructionCount> {
         wavefronts: 1,
         conflicts: 0,
         one_thread: false,
+        warps: u32::try_from(bytes).ok(),
     });
     out
+}
+
+/// An op's instructions, issued by the warps of the partition it is in.
+fn in_partition(
+    f: &Function,
+    op: OpId,
+    mut instructions: Vec<InstructionCount>,
+) -> Vec<InstructionCount> {
+    if let Some(warps) = f.partition_warps_of(op) {
+        for i in &mut instructions {
+            i.warps.get_or_insert(warps);
+        }
+    }
+    instructions
 }
 
 /// For each SSA value that refers to shared memory, the `local_alloc`s it
@@ -1491,5 +1533,6 @@ fn tma_instructions(op: &mlir::Op) -> Vec<InstructionCount> {
         wavefronts: bytes.div_ceil(128),
         conflicts: 0,
         one_thread: false,
+        warps: None,
     }]
 }
