@@ -13,8 +13,11 @@
 //! Here each kernel is pasted as TTGIR (`local_alloc`, `local_store`,
 //! `local_load`) and analysed as a dump: the instruction layoutc says Triton
 //! emits must be in the kernel's PTX, and its wavefronts times the warps must
-//! be what the hardware counted. The differences left are printed by which
-//! way they go; the count of agreements may only grow.
+//! be what the hardware counted. Where the totals differ, the kernel was
+//! rebuilt from its recorded layout and read again per SASS instruction on
+//! an H200 (`gen_hw_kernels.py --rebuild`, `measure_hw_sass.sh`:
+//! `sass_runs`), and those counts must be layoutc's. The differences left
+//! are printed by which way they go; the count of agreements may only grow.
 //!
 //! Padded answers whose padding is not a whole number of the vectors Triton
 //! emits faulted on the H100 (a misaligned address); the model must say
@@ -24,6 +27,7 @@ use std::collections::BTreeMap;
 
 use layout_algebra::bank::{Direction, Instruction};
 use layout_db::{Database, SourceFile, Value, item_values};
+use layout_test_support::SassRun;
 use serde_json::Value as Json;
 
 fn vectors(name: &str) -> Json {
@@ -78,16 +82,12 @@ fn dump(kernel: &Json, pair: &Json) -> String {
     )
 }
 
-/// Which way the model and the hardware differ.
+/// Which way the model and the hardware differ, for an access whose counts
+/// per SASS instruction are not layoutc's either.
 fn cause(model: u64, measured: u64) -> &'static str {
     if measured < model {
-        // Requests the model serves apart that the hardware serves together:
-        // lanes or warps that hold the same elements (slices, broadcasts),
-        // and a few transposing matrix accesses.
         "fewer on the hardware"
     } else {
-        // A few wavefronts more than the requests need, mostly 64-bit
-        // accesses in 8-warp CTAs: not a property of the addresses.
         "more on the hardware"
     }
 }
@@ -96,6 +96,9 @@ fn cause(model: u64, measured: u64) -> &'static str {
 struct Agreement {
     counted: usize,
     agree: usize,
+    /// Accesses whose totals differ but whose count per SASS instruction
+    /// (measure_hw_sass.sh) is layoutc's.
+    per_instruction: usize,
     wrong_instruction: Vec<String>,
     differences: BTreeMap<&'static str, Vec<String>>,
 }
@@ -113,6 +116,7 @@ fn agreement(file: &str) -> Agreement {
     let mut out = Agreement {
         counted: 0,
         agree: 0,
+        per_instruction: 0,
         wrong_instruction: Vec::new(),
         differences: BTreeMap::new(),
     };
@@ -140,8 +144,22 @@ fn agreement(file: &str) -> Agreement {
             }
             let model = a.wavefronts * warps;
             let measured = k["hw"][metric].as_u64().unwrap();
+            let runs: Vec<SassRun> = k
+                .get("sass_runs")
+                .map(|r| serde_json::from_value(r.clone()).unwrap())
+                .unwrap_or_default();
+            let store = a.direction == Direction::Store;
             if model == measured {
                 out.agree += 1;
+            } else if !runs.is_empty()
+                && runs
+                    .iter()
+                    .all(|r| r.wavefronts_past_exits(store, warps) == model)
+            {
+                // Per SASS instruction the GPU's count is layoutc's: the
+                // totals differ by loads of warps that exit early and by
+                // wavefronts of no instruction.
+                out.per_instruction += 1;
             } else {
                 out.differences
                     .entry(cause(model, measured))
@@ -153,8 +171,8 @@ fn agreement(file: &str) -> Agreement {
         }
     }
     eprintln!(
-        "{file}: {} of {} accesses cost what the GPU measured",
-        out.agree, out.counted
+        "{file}: {} of {} accesses cost what the GPU measured, {} more per SASS instruction",
+        out.agree, out.counted, out.per_instruction
     );
     for (cause, list) in &out.differences {
         eprintln!("{cause}: {}", list.len());
@@ -181,7 +199,12 @@ fn answers_cost_on_an_h100_what_layoutc_says() {
     // does is not modelled (a stricter rule loses many more accesses).
     assert_eq!(a.wrong_instruction.len(), 2, "{:#?}", a.wrong_instruction);
     // Every other access: the measured wavefronts, exactly, for at least
-    // this many (95.7%); the rest differ as printed.
+    // this many (95.7%); all but one of the rest per SASS instruction (the
+    // GPU's totals also hold loads that warps holding copies skip by
+    // exiting early, and wavefronts of no instruction, which vary from run
+    // to run). The one: a padded load the dump counts as 32 x
+    // `ld.shared.v2.b64` where LLVM split one of them in two (512
+    // wavefronts counted, 508 per instruction).
     assert!(
         a.agree >= 1386,
         "{} of {}: {:#?}",
@@ -189,6 +212,7 @@ fn answers_cost_on_an_h100_what_layoutc_says() {
         a.counted,
         a.differences
     );
+    assert!(a.agree + a.per_instruction >= 1445, "{:#?}", a.differences);
 }
 
 /// Today's answers (every padded one aligned), measured on an H200 (the
@@ -211,7 +235,10 @@ fn todays_answers_run_and_cost_on_an_h200_what_layoutc_says() {
     // vector's low bits) that LLVM's LoadStoreVectorizer did not undo, as
     // in the test above.
     assert_eq!(a.wrong_instruction.len(), 14, "{:#?}", a.wrong_instruction);
-    // 94.8% exactly; the rest differ as printed.
+    // 94.8% exactly; all but one of the rest per SASS instruction, as
+    // above. The one: a store counted as `st.shared.v4.b16` that LLVM
+    // emits as 4 of those and 56 `st.shared.v2.b16` (the dump's rule for
+    // vectors, as above).
     assert!(
         a.agree >= 1752,
         "{} of {}: {:#?}",
@@ -219,6 +246,7 @@ fn todays_answers_run_and_cost_on_an_h200_what_layoutc_says() {
         a.counted,
         a.differences
     );
+    assert!(a.agree + a.per_instruction >= 1833, "{:#?}", a.differences);
 }
 
 /// The accesses layoutc sees in a kernel's pasted dump.

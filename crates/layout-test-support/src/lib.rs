@@ -131,6 +131,10 @@ pub struct HwKernel {
     /// The CUDA error of a kernel that faulted.
     #[serde(default)]
     pub fault: Option<String>,
+    /// Where its totals differ from layoutc's, its counters read again per
+    /// SASS instruction.
+    #[serde(default)]
+    pub sass_runs: Vec<SassRun>,
 }
 
 impl HwKernel {
@@ -262,6 +266,62 @@ impl SassCount {
             .split_whitespace()
             .find(|word| !word.starts_with('@'))
             .unwrap_or("")
+    }
+}
+
+/// One reading of a kernel's counters per SASS instruction
+/// (measure_hw_sass.sh): the kernel-wide counters and each shared-memory
+/// instruction's.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SassRun {
+    pub counters: std::collections::BTreeMap<String, u64>,
+    pub sass_shared: Vec<SassCount>,
+}
+
+impl SassRun {
+    /// Wavefronts of the stores (`true`) or loads the instructions took, as
+    /// if all `warps` ran past the early exits: a load after a predicated
+    /// `EXIT` or `BRA` that fewer warps executed counts for every warp.
+    /// ptxas moves there the loads of warps whose global stores are all
+    /// masked off (warps holding copies of others' elements); the PTX issues
+    /// them in every warp.
+    pub fn wavefronts_past_exits(&self, store: bool, warps: u64) -> u64 {
+        self.sass_shared
+            .iter()
+            .filter(|i| i.opcode().starts_with("STS") == store)
+            .map(|i| {
+                if !store && i.conditional && i.executed > 0 && i.executed < warps {
+                    i.wavefronts / i.executed * warps
+                } else {
+                    i.wavefronts
+                }
+            })
+            .sum()
+    }
+
+    /// Loads that warps skipped by exiting early.
+    pub fn skipped_loads(&self, warps: u64) -> u64 {
+        self.sass_shared
+            .iter()
+            .filter(|i| i.conditional && i.opcode().starts_with("LDS") && i.executed > 0)
+            .map(|i| warps.saturating_sub(i.executed))
+            .sum()
+    }
+
+    /// Wavefronts of the kernel-wide counter no instruction took.
+    pub fn unattributed(&self, store: bool) -> u64 {
+        let metric = if store {
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st"
+        } else {
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"
+        };
+        let attributed: u64 = self
+            .sass_shared
+            .iter()
+            .filter(|i| i.opcode().starts_with("STS") == store)
+            .map(|i| i.wavefronts)
+            .sum();
+        self.counters[metric] - attributed
     }
 }
 

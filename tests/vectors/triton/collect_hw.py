@@ -4,6 +4,7 @@
 Command (from the repository root)::
 
     python3 tests/vectors/triton/collect_hw.py HW_DIR MEASURED_DIR [OUT_NAME [SASS_DIR]]
+    python3 tests/vectors/triton/collect_hw.py --add-sass OUT_NAME SASS_DIR
 
 writes ``tests/vectors/triton/OUT_NAME`` (default ``hw_sm90_wavefronts.json``): for every kernel its pair, kind
 (``own``: Triton's convert_layout; ``answer``: layoutc's shared layout), warps, element bits,
@@ -15,6 +16,8 @@ CUDA error instead. With ``SASS_DIR`` (what ``measure_hw_sass.sh`` read for chos
 those kernels also have ``sass_runs``: per run, the kernel-wide ``counters`` and
 ``sass_shared``, every shared-memory SASS instruction in address order with the
 warp-instructions executed, its wavefronts and its wavefronts without conflicts.
+``--add-sass`` adds such runs to the kernels of an existing file (measured earlier, their
+kernels rebuilt by ``gen_hw_kernels.py --rebuild``), after the runs they already have.
 """
 
 import csv
@@ -83,7 +86,25 @@ def sass_runs(sass_dir, name):
     return runs
 
 
+def add_sass(out_name, sass_dir):
+    out_path = os.path.join(HERE, out_name)
+    doc = json.load(open(out_path))
+    added = 0
+    for k in doc["kernels"]:
+        runs = sass_runs(sass_dir, f"{k['pair']}.{k['kind']}")
+        if runs:
+            k["sass_runs"] = k.get("sass_runs", []) + runs
+            added += 1
+    with open(out_path, "w") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
+    print(f"{out_path}: runs per SASS instruction for {added} kernels", file=sys.stderr)
+
+
 def main():
+    if sys.argv[1] == "--add-sass":
+        add_sass(sys.argv[2], sys.argv[3])
+        return
     hw_dir, measured = sys.argv[1], sys.argv[2]
     out_path = os.path.join(HERE, sys.argv[3]) if len(sys.argv) > 3 else OUT_PATH
     sass_dir = sys.argv[4] if len(sys.argv) > 4 else None

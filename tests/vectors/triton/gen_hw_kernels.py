@@ -10,6 +10,9 @@ Command (from the repository root)::
 
 With SHARD and COUNT it does only the pairs whose index is SHARD modulo COUNT and writes
 ``manifest-SHARD.json`` (run one per core, then ``--merge OUT_DIR COUNT``).
+``--rebuild MEASURED.json OUT_DIR NAMES`` compiles again the kernels of a measured file that
+``NAMES`` lists (``PAIR.KIND``), from the shared layouts the file recorded, and checks that their
+PTX has the measured opcodes (for ``measure_hw_sass.sh``).
 
 For every pair of ``swizzle_corpus.json`` that Triton lowers through shared memory, four Gluon
 kernels are compiled for ``GPUTarget("cuda", 90, 32)``:
@@ -191,10 +194,42 @@ def merge(out_dir, count):
     os._exit(0)
 
 
+def rebuild(measured_name, out_dir, names_file):
+    """The kernels a measured file names (``PAIR.KIND`` per line of ``names_file``), compiled
+    again from the shared layouts it recorded, for measure_hw_sass.sh."""
+    measured = json.load(open(os.path.join(HERE, measured_name)))
+    corpus = {p["name"]: p for p in json.load(open(os.path.join(HERE, "swizzle_corpus.json")))["pairs"]}
+    wanted = set(open(names_file).read().split())
+    os.makedirs(out_dir, exist_ok=True)
+    kernels = []
+    for k in measured["kernels"]:
+        name = f"{k['pair']}.{k['kind']}"
+        if name not in wanted:
+            continue
+        answer = None
+        if k["kind"] != "own":
+            answer = {"family": k["kind"], "linear": {"ins": [{"name": "offset", "bases": k["offset_bases"]}]},
+                      "notations": {"padded": k["shared_ttgir"]}}
+        res = isolated(compile_kernel, corpus[k["pair"]], k["kind"], answer, out_dir, timeout=120)
+        entry = {key: k[key] for key in ("pair", "kind", "num_warps", "bits", "shape")}
+        if res[0] != "ok":
+            sys.exit(f"{name}: {res[1]}")
+        if res[1]["ptx_shared_opcodes"] != k["ptx_shared_opcodes"]:
+            sys.exit(f"{name}: compiled {res[1]['ptx_shared_opcodes']}, measured {k['ptx_shared_opcodes']}")
+        entry.update(res[1])
+        kernels.append(entry)
+    with open(os.path.join(out_dir, "manifest.json"), "w") as fh:
+        json.dump({"triton_version": triton.__version__, "target": "cuda:90", "kernels": kernels}, fh, indent=1)
+    print(f"{len(kernels)} of {len(wanted)} kernels rebuilt in {out_dir}", file=sys.stderr)
+    os._exit(0)
+
+
 def main():
     t0 = time.time()
     if sys.argv[1:2] == ["--merge"]:
         merge(sys.argv[2], int(sys.argv[3]))
+    if sys.argv[1:2] == ["--rebuild"]:
+        rebuild(sys.argv[2], sys.argv[3], sys.argv[4])
     out_dir = sys.argv[1] if len(sys.argv) > 1 else ".hw"
     shard, count = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) > 3 else (0, 1)
     manifest = "manifest.json" if count == 1 else f"manifest-{shard}.json"
