@@ -618,6 +618,38 @@ pub fn pair_counts(access: &Access, padding: &[(u32, u32)]) -> Result<Option<Pai
     ))
 }
 
+/// One in how many of a scalar 8- or 16-bit AMD store's instructions move
+/// the high half of their 32-bit register (`ds_write_b16_d16_hi`,
+/// `ds_write_b8_d16_hi`): `Some(2)` for 16-bit elements, `Some(4)` for
+/// 8-bit ones, when the registers come packed: the first `32 / bits`
+/// registers are unit steps along `contiguous_dim`, the dim along which
+/// the values were loaded from memory in vectors (one vector load puts
+/// them into one register). LLVM stores the element at bit 16 of each
+/// register with the `_d16_hi` form and shifts the others down first.
+/// `None` for any other access. As the AMDGCN of every 8- and 16-bit
+/// kernel of `tests/vectors/triton/amd_kernels.json` has it (157 kernels,
+/// loaded from row-major tensors: `contiguous_dim` the last).
+pub fn high_half_share(
+    distributed: &LinearLayout,
+    element_bits: u32,
+    instruction: Instruction,
+    contiguous_dim: usize,
+) -> Option<u64> {
+    if !matches!(element_bits, 8 | 16) || instruction != (Instruction::LdSt { bits: element_bits })
+    {
+        return None;
+    }
+    let per_register = (32 / element_bits) as usize;
+    let packed = (0..per_register.trailing_zeros() as usize).all(|i| {
+        distributed.basis("register", i).is_ok_and(|b| {
+            b.iter()
+                .enumerate()
+                .all(|(d, &c)| c == if d == contiguous_dim { 1 << i } else { 0 })
+        })
+    });
+    packed.then_some(per_register as u64)
+}
+
 /// Whether two offsets (in units of the width, `low < high`) fit one paired
 /// instruction, and with which encoding (`Some(true)`: `st64`). LLVM's
 /// SILoadStoreOptimizer (`offsetsCanBeCombined`): both multiples of 64

@@ -139,15 +139,40 @@ impl<'db> Ctx<'db> {
             }
             ItemKind::Layout { value, .. } | ItemKind::Let { value, .. } => self.expr(value),
             ItemKind::Check { expr } => self.check(expr),
-            ItemKind::Convert { src, dst, .. } => {
+            ItemKind::Convert {
+                name,
+                operation,
+                src,
+                dst,
+            } => {
                 let source = (self.expr(src)?, src.span);
                 let destination = (self.expr(dst)?, dst.span);
-                let v = builtins::convert_layout(
+                let mut v = builtins::convert_layout(
                     &mut self.cx,
                     source,
                     destination,
                     src.span.to(dst.span),
                 )?;
+                // A pasted conversion of a value loaded in vectors: its
+                // registers come packed.
+                if let Some(operation) = operation
+                    && let Value::Conversion(c) = &mut v
+                    && let Some([store, _]) = &mut c.round_trip
+                    && let Some(operand) = self
+                        .item
+                        .text(self.cx.db)
+                        .get(operation.start..operation.end)
+                        .and_then(|op| op.split_whitespace().nth(1))
+                    && let Some(&(_, _, dim)) =
+                        crate::kernel::vector_loaded_conversions(self.cx.db, self.cx.file)
+                            .iter()
+                            .find(|(r, o, _)| *r == name.name && o == operand)
+                {
+                    *store =
+                        store
+                            .clone()
+                            .with_packed_registers(&c.src.layout, c.element_bits, dim);
+                }
                 self.report_in_dump(item, &v);
                 Ok(v)
             }

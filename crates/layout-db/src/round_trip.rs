@@ -21,6 +21,59 @@ pub struct RoundTripSide {
     pub wavefronts: u64,
     /// Extra wavefronts per wavefront (0: conflict-free).
     pub conflicts: u64,
+    /// How many of `count` move the high half of their register (AMD's
+    /// `_d16_hi` form of an 8- or 16-bit store).
+    pub high_half: u64,
+}
+
+impl RoundTripSide {
+    /// The store of a value whose 8- or 16-bit registers were loaded from
+    /// memory in vectors along `contiguous_dim` (of `layout`, the stored
+    /// layout): on AMD, those at bit 16 of their register go with the
+    /// `_d16_hi` form.
+    pub fn with_packed_registers(
+        mut self,
+        layout: &LinearLayout,
+        element_bits: u32,
+        contiguous_dim: usize,
+    ) -> RoundTripSide {
+        if self.mnemonic.vendor == Vendor::Amd && self.mnemonic.direction == Direction::Store {
+            self.high_half = layout_algebra::bank::high_half_share(
+                layout,
+                element_bits,
+                self.mnemonic.instruction,
+                contiguous_dim,
+            )
+            .map_or(0, |n| self.count / n);
+        }
+        self
+    }
+
+    /// The side's instructions by exact opcode: the `_d16_hi` ones apart,
+    /// each with its share of the wavefronts (their addresses are the
+    /// others' moved by one register's offset, which leaves the banks'
+    /// load as it is).
+    pub fn by_opcode(&self) -> Vec<RoundTripSide> {
+        if self.high_half == 0 || self.high_half >= self.count {
+            return vec![self.clone()];
+        }
+        let high_wavefronts = self.wavefronts * self.high_half / self.count;
+        vec![
+            RoundTripSide {
+                count: self.count - self.high_half,
+                wavefronts: self.wavefronts - high_wavefronts,
+                high_half: 0,
+                ..self.clone()
+            },
+            RoundTripSide {
+                mnemonic: self.mnemonic.on_high_half(),
+                count: self.high_half,
+                wavefronts: high_wavefronts,
+                high_half: 0,
+                ..self.clone()
+            },
+        ]
+    }
 }
 
 /// What a round trip is counted on.
@@ -123,6 +176,9 @@ impl RoundTrip<'_> {
                 count,
                 wavefronts,
                 conflicts,
+                // Which registers share a 32-bit register depends on how
+                // the value was made (`with_packed_registers`).
+                high_half: 0,
             }
         };
         Some([side(0), side(1)])

@@ -84,6 +84,7 @@ impl ConversionReport {
         let instructions = match &self.round_trip {
             Some(sides) => sides
                 .iter()
+                .flat_map(|s| s.by_opcode())
                 .map(|s| format!("{} x {} ({} wavefronts)", s.count, s.mnemonic, s.wavefronts))
                 .collect::<Vec<_>>()
                 .join(" / "),

@@ -152,3 +152,49 @@ fn the_baseline_names_the_lds_instructions_of_tritons_own_convert() {
     // may only grow.
     assert!(agree >= 287, "{agree} of {compiled}");
 }
+
+/// Of a scalar 8- or 16-bit store, the compiled kernel writes the high
+/// half of each packed register with `ds_write_b{bits}_d16_hi`: one store
+/// in two (16-bit) or four (8-bit) where the stored registers were loaded
+/// from the row-major tensor in vectors, none otherwise
+/// (`bank::high_half_share`).
+#[test]
+fn stores_of_a_registers_high_half_take_the_d16_hi_form() {
+    let pairs = layout_test_support::corpus_pairs();
+    let (mut checked, mut packed) = (0, 0);
+    for k in kernels() {
+        let bits = k["bits"].as_u64().unwrap() as u32;
+        let Some(lds) = k.get("lds").and_then(Value::as_object) else {
+            continue;
+        };
+        let count = |m: &str| lds.get(m).and_then(Value::as_u64).unwrap_or(0);
+        let (low, high) = (
+            count(&format!("ds_write_b{bits}")),
+            count(&format!("ds_write_b{bits}_d16_hi")),
+        );
+        if !matches!(bits, 8 | 16) || low + high == 0 {
+            continue;
+        }
+        let p = &pairs[k["pair"].as_str().unwrap()];
+        let src = common::layout(&p.src);
+        let last = p.shape.len() - 1;
+        let share = layout_algebra::bank::high_half_share(
+            &src,
+            bits,
+            layout_algebra::bank::Instruction::LdSt { bits },
+            last,
+        );
+        let predicted = share.map_or(0, |n| (low + high) / n);
+        assert_eq!(
+            high, predicted,
+            "{} {} {}: {lds:?}",
+            k["pair"], k["arch"], k["kind"]
+        );
+        checked += 1;
+        packed += usize::from(share.is_some());
+    }
+    assert!(
+        checked >= 150 && packed >= 40,
+        "{checked} kernels, {packed} packed"
+    );
+}

@@ -242,6 +242,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
                     .round_trip
                     .iter()
                     .flatten()
+                    .flat_map(|side| side.by_opcode())
                     .map(|side| schema::Instruction {
                         mnemonic: side.mnemonic.to_string(),
                         count: side.count,

@@ -114,6 +114,7 @@ impl Instruction {
             vendor,
             operand_bits,
             cluster: false,
+            high_half: false,
         }
     }
 }
@@ -148,6 +149,9 @@ pub struct Mnemonic {
     /// NVIDIA's `ld.shared::cluster`: the address is in another CTA of
     /// the cluster (from `mapa`).
     cluster: bool,
+    /// AMD's `_d16_hi` form of an 8- or 16-bit access: the data is the high
+    /// half of the 32-bit register (`ds_write_b16_d16_hi`).
+    high_half: bool,
 }
 
 impl Mnemonic {
@@ -158,6 +162,17 @@ impl Mnemonic {
         Mnemonic {
             cluster: self.vendor == Vendor::Nvidia
                 && matches!(self.instruction, Instruction::LdSt { .. }),
+            ..self
+        }
+    }
+
+    /// The same AMD 8- or 16-bit `ds_write`/`ds_read` moving the high half
+    /// of its 32-bit register (`ds_write_b16_d16_hi`); other instructions
+    /// have no such form, and stay as they are.
+    pub fn on_high_half(self) -> Mnemonic {
+        Mnemonic {
+            high_half: self.vendor == Vendor::Amd
+                && matches!(self.instruction, Instruction::LdSt { bits: 8 | 16 }),
             ..self
         }
     }
@@ -248,10 +263,18 @@ impl fmt::Display for Mnemonic {
             }
             // The AMDGPU backend zero-extends narrow loads: `ds_read_u16`.
             (Vendor::Amd, Instruction::LdSt { bits }) if load && bits < 32 => {
-                write!(f, "ds_read_u{bits}")
+                write!(f, "ds_read_u{bits}")?;
+                if self.high_half {
+                    write!(f, "_d16_hi")?;
+                }
+                Ok(())
             }
             (Vendor::Amd, Instruction::LdSt { bits }) => {
-                write!(f, "ds_{}_b{bits}", if load { "read" } else { "write" })
+                write!(f, "ds_{}_b{bits}", if load { "read" } else { "write" })?;
+                if self.high_half {
+                    write!(f, "_d16_hi")?;
+                }
+                Ok(())
             }
         }
     }
@@ -333,6 +356,7 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
             vendor: Vendor::Nvidia,
             operand_bits: operand,
             cluster,
+            high_half: false,
         });
     }
     let rest = text.strip_prefix("ds_")?;
@@ -360,6 +384,7 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
         return Some(Instruction::Paired { bits, st64 }.mnemonic(direction, Vendor::Amd, bits));
     }
     // `ds_read_b128`, `ds_read_u16`, `ds_read_i8`, `ds_write_b16_d16_hi`.
+    let high_half = rest.ends_with("_d16_hi");
     let rest = rest
         .strip_suffix("_d16_hi")
         .or_else(|| rest.strip_suffix("_d16"))
@@ -371,10 +396,11 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
         return None;
     }
     let bits = width(&rest[1..], &[8, 16, 32, 64, 128])?;
-    if signed_or_unsigned && bits >= 32 {
+    if (signed_or_unsigned || high_half) && bits >= 32 {
         return None;
     }
-    Some(Instruction::LdSt { bits }.mnemonic(direction, Vendor::Amd, bits))
+    let m = Instruction::LdSt { bits }.mnemonic(direction, Vendor::Amd, bits);
+    Some(if high_half { m.on_high_half() } else { m })
 }
 
 /// What a user may name for an access (`wavefronts(..., "ldmatrix.x4")`):
@@ -636,6 +662,15 @@ mod tests {
     fn other_spellings_of_the_compiler_parse() {
         let m: Mnemonic = "ds_write_b16_d16_hi".parse().unwrap();
         assert_eq!(m.instruction, Instruction::LdSt { bits: 16 });
+        assert_eq!(m.to_string(), "ds_write_b16_d16_hi");
+        let low = Instruction::LdSt { bits: 16 }.mnemonic(Direction::Store, Vendor::Amd, 16);
+        assert_eq!(low.on_high_half(), m);
+        let m: Mnemonic = "ds_write_b8_d16_hi".parse().unwrap();
+        assert_eq!(m.to_string(), "ds_write_b8_d16_hi");
+        // Only 8- and 16-bit accesses have the form.
+        let word = Instruction::LdSt { bits: 32 }.mnemonic(Direction::Store, Vendor::Amd, 32);
+        assert_eq!(word.on_high_half(), word);
+        assert!("ds_write_b32_d16_hi".parse::<Mnemonic>().is_err());
         let m: Mnemonic = "st.shared::cta.v2.u32".parse().unwrap();
         assert_eq!(m.instruction, Instruction::LdSt { bits: 64 });
         // A load from another CTA of the cluster (after `mapa`).

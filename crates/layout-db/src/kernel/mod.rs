@@ -123,16 +123,19 @@ pub struct InstructionCount {
 }
 
 impl InstructionCount {
-    /// One side of a round trip through shared memory.
-    pub fn of_side(side: &RoundTripSide) -> InstructionCount {
-        InstructionCount {
-            mnemonic: side.mnemonic.to_string(),
-            count: side.count,
-            wavefronts: side.wavefronts,
-            conflicts: side.conflicts,
-            one_thread: false,
-            warps: None,
-        }
+    /// One side of a round trip through shared memory, by exact opcode.
+    pub fn of_side(side: &RoundTripSide) -> Vec<InstructionCount> {
+        side.by_opcode()
+            .into_iter()
+            .map(|part| InstructionCount {
+                mnemonic: part.mnemonic.to_string(),
+                count: part.count,
+                wavefronts: part.wavefronts,
+                conflicts: part.conflicts,
+                one_thread: false,
+                warps: None,
+            })
+            .collect()
     }
 
     /// Warp-instructions the program issues, over `warps` warps.
@@ -147,6 +150,72 @@ impl InstructionCount {
         } else {
             self.wavefronts * warps
         }
+    }
+}
+
+/// The `ttg.convert_layout`s of a dump whose operand was loaded from global
+/// memory in vectors: each op's result and operand names and the dim along
+/// which (the fastest
+/// dim of the `tt.load`'s blocked layout, the order Triton's coalescing
+/// gives it from the pointers' contiguity, carried through `tt.trans`,
+/// which moves dims and not registers). Their stores on AMD take the
+/// `_d16_hi` form for the high half of each register
+/// (`RoundTripSide::with_packed_registers`).
+#[salsa::tracked(returns(ref))]
+pub fn vector_loaded_conversions(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+) -> Vec<(String, String, usize)> {
+    let analysed = file.analysed_text(db);
+    let mut out = Vec::new();
+    for f in mlir::functions(&analysed) {
+        for op in f.ops.iter().filter(|o| o.name == "ttg.convert_layout") {
+            if let (Some(result), Some(operand), Some(dim)) = (
+                op.results.first(),
+                op.operands.first(),
+                loaded_along(db, file, &f, op),
+            ) {
+                out.push((result.clone(), operand.clone(), dim));
+            }
+        }
+    }
+    out
+}
+
+/// The dim along which `op`'s first operand was loaded in vectors.
+fn loaded_along(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    f: &Function,
+    op: &mlir::Op,
+) -> Option<usize> {
+    let operand = op.operands.first()?;
+    let producer = f.ops.iter().find(|o| o.results.contains(operand))?;
+    match producer.name.as_str() {
+        "tt.load" => {
+            let t = scratch::parse_type(producer.result_types())?;
+            let key = DeclName::new(db, file, t.encoding?.trim().to_string());
+            match declared_value(db, key) {
+                Some(Some(Value::Encoding(e))) => match &**e {
+                    Encoding::Blocked(b) => b.order.first().copied(),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        "tt.trans" => {
+            // Result dim `i` is the operand's dim `order[i]`.
+            let dim = loaded_along(db, file, f, producer)?;
+            let order = producer.attributes.split_once("array<i32:")?.1;
+            let order: Vec<usize> = order
+                .split('>')
+                .next()?
+                .split(',')
+                .map(|d| d.trim().parse().ok())
+                .collect::<Option<_>>()?;
+            order.iter().position(|&d| d == dim)
+        }
+        _ => None,
     }
 }
 
@@ -747,7 +816,7 @@ impl Context<'_> {
         c.round_trip
             .iter()
             .flatten()
-            .map(InstructionCount::of_side)
+            .flat_map(InstructionCount::of_side)
             .collect()
     }
 
@@ -1083,7 +1152,7 @@ impl Context<'_> {
                     conflicts: [trip.write_conflicts, trip.read_conflicts],
                 };
                 let sides = trip.sides(&self.machine, self.vendor, self.threads);
-                for i in sides.iter().flatten().map(InstructionCount::of_side) {
+                for i in sides.iter().flatten().flat_map(InstructionCount::of_side) {
                     match out.iter_mut().find(|o| o.mnemonic == i.mnemonic) {
                         Some(o) => {
                             o.count += i.count;
