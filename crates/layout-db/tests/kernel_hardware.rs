@@ -95,13 +95,7 @@ fn predicted(k: &HwWholeKernel) -> Traffic {
             .find(|s| s.name == k.kernel)
             .unwrap_or_else(|| panic!("{}: no function {}", k.file, k.kernel)),
     };
-    let text = std::fs::read_to_string(format!(
-        "{}/../../tests/corpus/{}/{}",
-        env!("CARGO_MANIFEST_DIR"),
-        k.corpus,
-        k.file
-    ))
-    .unwrap();
+    let text = crate::corpus_kernel::text(&k.corpus, &k.file);
     let kernel_warps = u64::from(kernel.num_warps.expect("ttg.num-warps"));
     let mut t = Traffic::default();
     // Each worker warp of a warp-specialised kernel reads its state once
