@@ -155,12 +155,12 @@ impl InstructionCount {
 
 /// The `ttg.convert_layout`s of a dump whose operand was loaded from global
 /// memory in vectors: each op's result and operand names and the dim along
-/// which (the fastest
-/// dim of the `tt.load`'s blocked layout, the order Triton's coalescing
-/// gives it from the pointers' contiguity, carried through `tt.trans`,
-/// which moves dims and not registers). Their stores on AMD take the
-/// `_d16_hi` form for the high half of each register
-/// (`RoundTripSide::with_packed_registers`).
+/// which (the fastest dim of the `tt.load`'s blocked layout, the order
+/// Triton's coalescing gives it from the pointers' contiguity, carried
+/// through `tt.trans`, which moves dims and not registers). Their stores on
+/// AMD take the `_d16_hi` form for the high half of each register
+/// (`RoundTripSide::with_packed_registers`). Keyed by names, not offsets:
+/// an item's evaluation knows its own text, not where it sits.
 #[salsa::tracked(returns(ref))]
 pub fn vector_loaded_conversions(
     db: &dyn salsa::Database,
