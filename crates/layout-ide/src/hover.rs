@@ -377,9 +377,11 @@ fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
                 i.mnemonic,
                 i.wavefronts,
                 if i.one_thread {
-                    "in all (one thread stores; every warp issues it)"
+                    "in all (one thread stores; every warp issues it)".to_string()
+                } else if let Some(w) = i.warps {
+                    format!("per warp, in {w} warps (not the kernel's)")
                 } else {
-                    "per warp"
+                    "per warp".to_string()
                 },
                 if i.conflicts == 0 {
                     "conflict-free".to_string()

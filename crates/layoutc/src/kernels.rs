@@ -131,7 +131,7 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
             .iter()
             .map(|i| {
                 format!(
-                    "{} x {} ({} wavefronts{}{})",
+                    "{} x {} ({} wavefronts{}{}{})",
                     i.count,
                     i.mnemonic,
                     i.wavefronts,
@@ -140,7 +140,10 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
                     } else {
                         String::new()
                     },
-                    if i.one_thread { ", one thread" } else { "" }
+                    if i.one_thread { ", one thread" } else { "" },
+                    i.warps
+                        .map(|w| format!(", in {w} warps"))
+                        .unwrap_or_default()
                 )
             })
             .collect();
