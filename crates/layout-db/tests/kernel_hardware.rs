@@ -49,24 +49,17 @@ fn measured(k: &HwWholeKernel) -> Traffic {
     }
 }
 
-/// What the GPU counted had every warp run past the early exits: a load
-/// after a predicated `EXIT` or `BRA` that fewer warps executed counts for
-/// all of them. ptxas moves there the last loads of warps whose global
-/// stores are all masked off (the copies of a broadcast result), which the
-/// PTX issues in every warp; the kernel summary, like the PTX, counts them
-/// in every warp.
+/// What the GPU counted had every warp run past the early exits
+/// (`SassCount::past_exits`): ptxas moves the last loads of warps whose
+/// global stores are all masked off (the copies of a broadcast result)
+/// after their exit, where the PTX and the kernel summary issue them in
+/// every warp.
 fn measured_past_exits(k: &HwWholeKernel) -> Traffic {
     let mut t = measured(k);
     for i in k.sass_shared.iter().flatten() {
-        if i.conditional
-            && i.opcode().starts_with("LDS")
-            && i.executed > 0
-            && i.executed < k.num_warps
-        {
-            let skipped = k.num_warps - i.executed;
-            t.loads += skipped;
-            t.load_wavefronts += i.wavefronts / i.executed * skipped;
-        }
+        let (executed, wavefronts) = i.past_exits(k.num_warps);
+        t.loads += executed - i.executed;
+        t.load_wavefronts += wavefronts - i.wavefronts;
     }
     t
 }

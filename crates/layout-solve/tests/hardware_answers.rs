@@ -16,6 +16,7 @@
 
 use std::collections::BTreeMap;
 
+use layout_test_support::SassRun;
 use serde_json::Value;
 
 /// Instructions and wavefronts of one direction over a CTA's warps.
@@ -68,49 +69,20 @@ fn from_gpu(hw: &Value) -> [Count; 2] {
 }
 
 /// One run of the per-instruction counters, per direction (stores,
-/// loads), as if every warp ran past the early exit: a load after a
-/// predicated `EXIT` or `BRA` (ptxas moves there loads of the warps whose
-/// global stores are all masked off, warps holding copies of others'
-/// elements) is counted for every warp, at the wavefronts per warp it took.
-/// Also the loads the exiting warps skipped, and the kernel-wide wavefronts
-/// no instruction took.
-struct SassRun {
-    counts: [Count; 2],
-    skipped: u64,
-    unattributed: [u64; 2],
-}
-
-fn from_sass(run: &Value, warps: u64) -> SassRun {
+/// loads), as if every warp ran past the early exits
+/// (`SassCount::past_exits`). `stmatrix` is left out of the instructions,
+/// as in `from_ptx`.
+fn from_sass(run: &SassRun, warps: u64) -> [Count; 2] {
     let mut counts = [Count::default(); 2];
-    let mut attributed = [0u64; 2];
-    let mut skipped = 0;
-    for i in run["sass_shared"].as_array().unwrap() {
-        let sass = i["sass"].as_str().unwrap();
-        let opcode = sass
-            .split_whitespace()
-            .find(|w| !w.starts_with('@'))
-            .unwrap();
-        let side = usize::from(!opcode.starts_with("STS"));
-        let executed = i["executed"].as_u64().unwrap();
-        let wavefronts = i["wavefronts"].as_u64().unwrap();
-        attributed[side] += wavefronts;
-        let (mut all_executed, mut all_wavefronts) = (executed, wavefronts);
-        if i.get("conditional").is_some() && executed > 0 {
-            skipped += warps - executed;
-            all_executed = warps;
-            all_wavefronts = wavefronts / executed * warps;
-        }
-        counts[side].wavefronts += all_wavefronts;
-        if !opcode.starts_with("STSM") {
-            counts[side].instructions += all_executed;
+    for i in &run.sass_shared {
+        let side = &mut counts[usize::from(!i.opcode().starts_with("STS"))];
+        let (executed, wavefronts) = i.past_exits(warps);
+        side.wavefronts += wavefronts;
+        if !i.opcode().starts_with("STSM") {
+            side.instructions += executed;
         }
     }
-    let kernel_wide = from_gpu(&run["counters"]);
-    SassRun {
-        counts,
-        skipped,
-        unattributed: std::array::from_fn(|side| kernel_wide[side].wavefronts - attributed[side]),
-    }
+    counts
 }
 
 #[test]
@@ -159,7 +131,10 @@ fn compiled_answers_cost_on_the_gpu_what_their_ptx_does() {
         // Where the totals differ, the counters per SASS instruction must
         // be the PTX's, in every run.
         let warps = problem["num_warps"].as_u64().unwrap();
-        let Some(runs) = k.get("sass_runs").and_then(Value::as_array) else {
+        let Some(runs) = k
+            .get("sass_runs")
+            .map(|r| serde_json::from_value::<Vec<SassRun>>(r.clone()).unwrap())
+        else {
             wrong.push(format!(
                 "{name}: PTX {ptx:?}, GPU {gpu:?}, and no counters per instruction"
             ));
@@ -167,17 +142,18 @@ fn compiled_answers_cost_on_the_gpu_what_their_ptx_does() {
         };
         assert!(runs.len() >= 2, "{name}: {} runs", runs.len());
         per_instruction += 1;
-        for run in runs.iter().map(|r| from_sass(r, warps)) {
-            if run.counts != ptx {
+        for run in &runs {
+            let counts = from_sass(run, warps);
+            if counts != ptx {
                 wrong.push(format!(
-                    "{name}: PTX {ptx:?}, per SASS instruction {:?}",
-                    run.counts
+                    "{name}: PTX {ptx:?}, per SASS instruction {counts:?}"
                 ));
             }
-            if run.skipped > 0 {
-                skipped_loads.push(format!("{name}: {} loads", run.skipped));
+            let skipped = run.skipped_loads(warps);
+            if skipped > 0 {
+                skipped_loads.push(format!("{name}: {skipped} loads"));
             }
-            let [stores, loads] = run.unattributed;
+            let (stores, loads) = (run.unattributed(true), run.unattributed(false));
             if stores + loads > 0 {
                 unattributed.push(format!(
                     "{name}: {stores} store and {loads} load wavefronts, PTX {ptx:?}"
@@ -185,8 +161,7 @@ fn compiled_answers_cost_on_the_gpu_what_their_ptx_does() {
                 // A few: at most a tenth of the direction's.
                 assert!(
                     10 * stores <= ptx[0].wavefronts && 10 * loads <= ptx[1].wavefronts,
-                    "{name}: {:?} wavefronts of no instruction",
-                    run.unattributed
+                    "{name}: {stores} + {loads} wavefronts of no instruction"
                 );
             }
         }

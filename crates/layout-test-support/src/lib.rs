@@ -267,6 +267,24 @@ impl SassCount {
             .find(|word| !word.starts_with('@'))
             .unwrap_or("")
     }
+
+    /// Warp-instructions and wavefronts as if all `warps` ran past the
+    /// early exits: a load after a predicated `EXIT` or `BRA` that fewer
+    /// warps executed counts for every warp, at the wavefronts per warp it
+    /// took. ptxas moves there the loads of warps whose global stores are
+    /// all masked off (warps holding copies of others' elements); the PTX
+    /// issues them in every warp.
+    pub fn past_exits(&self, warps: u64) -> (u64, u64) {
+        if self.conditional
+            && self.opcode().starts_with("LDS")
+            && self.executed > 0
+            && self.executed < warps
+        {
+            (warps, self.wavefronts / self.executed * warps)
+        } else {
+            (self.executed, self.wavefronts)
+        }
+    }
 }
 
 /// One reading of a kernel's counters per SASS instruction
@@ -280,22 +298,12 @@ pub struct SassRun {
 
 impl SassRun {
     /// Wavefronts of the stores (`true`) or loads the instructions took, as
-    /// if all `warps` ran past the early exits: a load after a predicated
-    /// `EXIT` or `BRA` that fewer warps executed counts for every warp.
-    /// ptxas moves there the loads of warps whose global stores are all
-    /// masked off (warps holding copies of others' elements); the PTX issues
-    /// them in every warp.
+    /// if all `warps` ran past the early exits ([`SassCount::past_exits`]).
     pub fn wavefronts_past_exits(&self, store: bool, warps: u64) -> u64 {
         self.sass_shared
             .iter()
             .filter(|i| i.opcode().starts_with("STS") == store)
-            .map(|i| {
-                if !store && i.conditional && i.executed > 0 && i.executed < warps {
-                    i.wavefronts / i.executed * warps
-                } else {
-                    i.wavefronts
-                }
-            })
+            .map(|i| i.past_exits(warps).1)
             .sum()
     }
 
@@ -303,8 +311,7 @@ impl SassRun {
     pub fn skipped_loads(&self, warps: u64) -> u64 {
         self.sass_shared
             .iter()
-            .filter(|i| i.conditional && i.opcode().starts_with("LDS") && i.executed > 0)
-            .map(|i| warps.saturating_sub(i.executed))
+            .map(|i| i.past_exits(warps).0 - i.executed)
             .sum()
     }
 
