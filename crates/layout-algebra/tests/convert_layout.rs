@@ -308,3 +308,49 @@ fn random_permutation_conflicts_match_enumeration() {
         "{checked} checked, {nonzero} with conflicts"
     );
 }
+
+/// The scratch of a reduction's result, broadcast over lanes and warps
+/// (`tt.argmax` of 16 rows: a `slice` of `blocked<[1, 4], [1, 64], [2, 4]>`
+/// into `blocked<[1], [64], [8]>`, 32-bit). Its vector is one element, so
+/// Triton moves the source's register bases to the low bank bits, letting
+/// each thread store its 8 rows as two 128-bit vectors, only with at most 32
+/// banks. The compiled gfx942 kernel stores rows {2,4,8} at 4, 8, 16 bytes
+/// and row 1 at 32 bytes (`ds_write_b128` x 2); the gfx950 one (64 banks)
+/// keeps row r at 4r bytes (`ds_write2_b32` x 4).
+#[test]
+fn narrow_vectors_lead_with_registers_only_with_at_most_32_banks() {
+    let rows = |ws: &[i64]| ws.iter().map(|&w| vec![w]).collect::<Vec<_>>();
+    let src = LinearLayout::from_bases_with_sizes(
+        vec![
+            ("register", rows(&[2, 4, 8])),
+            ("lane", rows(&[0; 6])),
+            ("warp", rows(&[0, 0, 1])),
+            ("block", vec![]),
+        ],
+        vec![("dim0".into(), 16)],
+        false,
+    )
+    .unwrap();
+    let dst = LinearLayout::from_bases_with_sizes(
+        vec![
+            ("register", vec![]),
+            ("lane", rows(&[1, 2, 4, 8, 0, 0])),
+            ("warp", rows(&[0, 0, 0])),
+            ("block", vec![]),
+        ],
+        vec![("dim0".into(), 16)],
+        false,
+    )
+    .unwrap();
+    let bank_bases = |banks: u32| {
+        optimal_swizzling_ld_st(&src, &dst, 32, banks)
+            .unwrap()
+            .flatten_outs()
+            .unwrap()
+            .packed_bases("bank")
+            .unwrap()
+            .to_vec()
+    };
+    assert_eq!(bank_bases(32), [2, 4, 8, 1]);
+    assert_eq!(bank_bases(64), [1, 2, 4, 8]);
+}

@@ -282,11 +282,11 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // Where the opcode is LLVM's choice, not Triton's: sm100 keeps pairs of
     // f32 in 64-bit registers (`st.shared.v2.b64` for four floats), sm80
     // and sm89 pack four halves as `v4.b16` or `v2.b32` differently, and
-    // the AMDGPU backend pairs LDS accesses (`ds_write2_b32`,
-    // `ds_read2st64_b64`) on its own. Nothing else may disagree.
-    assert!(wrong.len() <= 11, "{wrong:#?}");
+    // the AMDGPU backend pairs LDS accesses (`ds_read2st64_b64`) on its
+    // own. Nothing else may disagree.
+    assert!(wrong.len() <= 10, "{wrong:#?}");
     assert!(
-        named >= 1021 && covered >= 134,
+        named >= 1021 && covered >= 136,
         "{named} named, {covered} covered"
     );
 }

@@ -146,11 +146,10 @@ fn the_baseline_names_the_lds_instructions_of_tritons_own_convert() {
         eprintln!("  {d}");
     }
     assert!(compiled >= 200, "{compiled} own converts");
-    // FIXME: three converts differ (a store whose 128 requests the compiler
-    // pairs into 64 where the model leaves 64 single; a 128-bit read the
-    // compiler splits into paired 32-bit ones). The count of agreements
-    // may only grow.
-    assert!(agree >= 287, "{agree} of {compiled}");
+    // FIXME: two converts differ (blocked_transpose_0499 on gfx942 and
+    // gfx950: a store whose 128 requests the compiler pairs into 64 where
+    // the model leaves 64 single). The count of agreements may only grow.
+    assert!(agree >= 288, "{agree} of {compiled}");
 }
 
 /// Of a scalar 8- or 16-bit store, the compiled kernel writes the high
