@@ -19,7 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_kernel_corpus as gen  # noqa: E402
 
-DEFAULT = ["cumsum_2d", "matmul_trans_b", "ws_reductions", "partitioned_pair"]
+DEFAULT = ["cumsum_2d", "matmul_trans_b", "ws_reductions", "partitioned_pair", "device_descriptors"]
 
 
 def main():
@@ -49,6 +49,9 @@ def main():
                 got["lds"] = gen.base.count_lds_mnemonics(asm)
             else:
                 got["shared_mnemonics"] = gen.base.count_shared_mnemonics(asm)
+                descriptors = gen.base.count_descriptor_mnemonics(asm)
+                if descriptors or "descriptor_mnemonics" in want:
+                    got["descriptor_mnemonics"] = descriptors
             got["async_copies"] = gen.count_async_copies(asm, target.backend)
             for key, value in got.items():
                 if want.get(key) != value:

@@ -268,6 +268,20 @@ def partitioned_pair(ptr, out, M: gl.constexpr, N: gl.constexpr, SMEM: gl.conste
     gl.store(out + offs, a.load(L) + b.load(L))
 
 
+@triton.jit
+def device_descriptors(a_ptr, b_ptr, c_ptr, d_ptr, M, N, P):
+    # TMA descriptors built on the device in each form their fields take: 1-D with a NaN fill
+    # (rank field 0, fill mode 1), 2-D bytes in a box too small to swizzle (element type 0,
+    # swizzle 0), 3-D halves (two global strides).
+    a = tl.make_tensor_descriptor(a_ptr, shape=[N], strides=[1], block_shape=[64], padding_option="nan")
+    b = tl.make_tensor_descriptor(b_ptr, shape=[M, N], strides=[N, 1], block_shape=[16, 16])
+    c = tl.make_tensor_descriptor(c_ptr, shape=[P, M, N], strides=[M * N, N, 1], block_shape=[2, 16, 64])
+    d = tl.make_tensor_descriptor(d_ptr, shape=[P, M, N], strides=[M * N, N, 1], block_shape=[2, 16, 64])
+    a.store([64], a.load([0]))
+    b.store([16, 0], b.load([0, 0]))
+    d.store([0, 0, 0], c.load([0, 0, 0]))
+
+
 MM_DIV = ["a_ptr", "b_ptr", "c_ptr", "K", "stride_am", "stride_bn", "stride_bk", "stride_cm"]
 
 CASES = [
@@ -332,6 +346,9 @@ CASES = [
      {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "sm100"]}),
     ("ws_reductions", ws_reductions, {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 128}, [], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
+    ("device_descriptors", device_descriptors,
+     {"a_ptr": "*fp32", "b_ptr": "*i8", "c_ptr": "*fp16", "d_ptr": "*fp16", "M": "i32", "N": "i32", "P": "i32"},
+     {}, ["a_ptr", "b_ptr", "c_ptr", "d_ptr", "M", "N"], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
     ("partitioned_pair", partitioned_pair,
      {"ptr": "*fp32", "out": "*fp32", "M": "constexpr", "N": "constexpr", "SMEM": "constexpr", "L": "constexpr"},
      {"M": 128, "N": 64,
@@ -526,6 +543,9 @@ def main():
                 entry["lds"] = base.count_lds_mnemonics(asm)
             else:
                 entry["shared_mnemonics"] = base.count_shared_mnemonics(asm)
+                descriptors = base.count_descriptor_mnemonics(asm)
+                if descriptors:
+                    entry["descriptor_mnemonics"] = descriptors
             entry["async_copies"] = count_async_copies(asm, backend)
             manifest.append(entry)
             print(f"ok   {name} {tname}: shared={k.metadata.shared} {entry['allocations']}")

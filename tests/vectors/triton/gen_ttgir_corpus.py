@@ -392,6 +392,17 @@ def count_shared_mnemonics(text):
     return dict(sorted(counts.items()))
 
 
+def count_descriptor_mnemonics(text):
+    """The instructions that build a TMA descriptor in shared memory on the device
+    (``ttng.tensormap_create``): each ``tensormap.replace.tile.<field>.shared::cta...`` and the
+    ``tensormap.cp_fenceproxy...`` that copies the 128 bytes to global memory, by exact opcode."""
+    counts = {}
+    for mn in _mnemonic_lines(text, "cuda"):
+        if mn.startswith(("tensormap.replace", "tensormap.cp_fenceproxy")):
+            counts[mn] = counts.get(mn, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def compile_case(fn, sig, constexprs, div_args, target, options):
     names = fn.arg_names
     attrs = {(names.index(a), ): [["tt.divisibility", 16]] for a in div_args}
@@ -428,8 +439,17 @@ def main():
     _matmul_body.file_name = SCRIPT_REL
     _relocate_triton_library_paths()
 
+    # Named kernels are recompiled; the others keep their manifest entries.
+    only = set(sys.argv[1:])
+    manifest_path = os.path.join(OUT_DIR, "manifest.json")
+    kept = []
+    if only and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            kept = [e for e in json.load(f) if e["kernel"] not in only]
     manifest = []
     for name, fn, sig, constexprs, div_args, options in CASES:
+        if only and name not in only:
+            continue
         for tname, target in TARGETS:
             entry = {"file": None, "kernel": name, "target": tname, "num_warps": options["num_warps"],
                      "num_stages": options.get("num_stages")}
@@ -454,9 +474,15 @@ def main():
                 entry["lds"] = count_lds_mnemonics(asm)
             else:
                 entry["shared_mnemonics"] = count_shared_mnemonics(asm)
+                descriptors = count_descriptor_mnemonics(asm)
+                if descriptors:
+                    entry["descriptor_mnemonics"] = descriptors
             manifest.append(entry)
             print(f"ok   {name} {tname}: {len(k.asm['ttgir'])} chars, shared={k.metadata.shared}")
-    with open(os.path.join(OUT_DIR, "manifest.json"), "w") as f:
+    order = [c[0] for c in CASES]
+    targets = [t[0] for t in TARGETS]
+    manifest = sorted(kept + manifest, key=lambda e: (order.index(e["kernel"]), targets.index(e["target"])))
+    with open(manifest_path, "w") as f:
         json.dump(manifest, f, indent=1)
         f.write("\n")
 

@@ -4,6 +4,7 @@
 //! what the compiled kernel's `metadata.shared` reports.
 
 pub mod allocator;
+mod descriptor;
 pub mod mlir;
 pub mod scratch;
 
@@ -775,15 +776,9 @@ impl Context<'_> {
             ),
             "tt.reduce" => self.reduce_instructions(f, id),
             "tt.scan" => self.scan_instructions(op),
-            // The descriptor's 128 bytes are zeroed first, a word per lane.
-            "ttng.tensormap_create" if self.vendor == Vendor::Nvidia => vec![InstructionCount {
-                mnemonic: "st.shared::cta.b32".into(),
-                count: 1,
-                wavefronts: 1,
-                conflicts: 0,
-                one_thread: true,
-                warps: None,
-            }],
+            "ttng.tensormap_create" if self.vendor == Vendor::Nvidia => {
+                descriptor::instructions(op, &self.text[op.span.start..op.span.end])
+            }
             "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
             "ttg.async_copy_global_to_local" => self.async_copy_instructions(op, false),
             name if name.ends_with(".buffer_load_to_local") => {
