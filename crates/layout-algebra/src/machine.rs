@@ -71,6 +71,10 @@ pub struct Preset {
     pub instructions: SharedInstructions,
     /// AMD's LDS instructions beyond one address per lane.
     pub lds: LdsInstructions,
+    /// Arithmetic on pairs of f32 (`add/mul/fma.f32x2`, sm100 on): LLVM
+    /// keeps pairs of f32 that such arithmetic makes in 64-bit registers
+    /// and moves four of them as `.v2.b64`.
+    pub paired_f32: bool,
 }
 
 /// The LDS instructions of an AMD machine beyond one vector per lane.
@@ -165,6 +169,7 @@ pub const PRESETS: &[Preset] = &[
             stmatrix: false,
         },
         lds: LdsInstructions::NONE,
+        paired_f32: false,
     },
     Preset {
         name: "sm90",
@@ -176,6 +181,7 @@ pub const PRESETS: &[Preset] = &[
         phases: &[],
         instructions: SharedInstructions::SM90,
         lds: LdsInstructions::NONE,
+        paired_f32: false,
     },
     Preset {
         name: "sm100",
@@ -187,6 +193,7 @@ pub const PRESETS: &[Preset] = &[
         phases: &[],
         instructions: SharedInstructions::SM90,
         lds: LdsInstructions::NONE,
+        paired_f32: true,
     },
     Preset {
         name: "gfx942",
@@ -201,6 +208,7 @@ pub const PRESETS: &[Preset] = &[
             paired: true,
             transposed_read_bits: &[],
         },
+        paired_f32: false,
     },
     Preset {
         name: "gfx950",
@@ -215,6 +223,7 @@ pub const PRESETS: &[Preset] = &[
             paired: true,
             transposed_read_bits: &[16, 8, 4],
         },
+        paired_f32: false,
     },
 ];
 
@@ -363,6 +372,8 @@ pub struct Machine {
     pub banks: BankTarget,
     pub matrix: SharedInstructions,
     pub lds: LdsInstructions,
+    /// Arithmetic on pairs of f32 ([`Preset::paired_f32`]).
+    pub paired_f32: bool,
 }
 
 impl Machine {
@@ -379,6 +390,7 @@ impl Machine {
             },
             matrix: preset.instructions,
             lds: preset.lds,
+            paired_f32: preset.paired_f32,
         }
     }
 }

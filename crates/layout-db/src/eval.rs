@@ -173,6 +173,29 @@ impl<'db> Ctx<'db> {
                             .clone()
                             .with_packed_registers(&c.src.layout, c.element_bits, dim);
                 }
+                // A conversion of f32 that paired arithmetic made, on a
+                // machine that has it: LLVM stores the pairs as they are.
+                if let Some(operation) = operation
+                    && let Value::Conversion(c) = &mut v
+                    && let Some([store, _]) = &mut c.round_trip
+                    && crate::file_target(self.cx.db, self.cx.file)
+                        .machine()
+                        .paired_f32
+                    && let Some(operand) = self
+                        .item
+                        .text(self.cx.db)
+                        .get(operation.start..operation.end)
+                        .and_then(|op| op.split_whitespace().nth(1))
+                    && let Some(&(_, _, how)) =
+                        crate::kernel::f32_pair_conversions(self.cx.db, self.cx.file)
+                            .iter()
+                            .find(|(r, o, _)| *r == name.name && o == operand)
+                {
+                    store.mnemonic = crate::kernel::f32_pairs(
+                        store.mnemonic,
+                        how == crate::kernel::PairedF32::Elementwise,
+                    );
+                }
                 self.report_in_dump(item, &v);
                 Ok(v)
             }

@@ -105,14 +105,18 @@ impl RoundTrip<'_> {
     ) -> Option<[RoundTripSide; 2]> {
         let buffer = layout_algebra::triton::convert_layout::as_offset_layout(self.swizzle).ok()?;
         let bits = self.element_bits;
+        // The rounds the data goes through the buffer in: a matrix
+        // instruction only reads or writes what one round holds.
+        let rounds = self.swizzle.in_dim_size("reps").max(1);
         let side = |i: usize| {
             let direction = [Direction::Store, Direction::Load][i];
             let layout = self.sides[i];
             let registers = distinct_registers(layout);
             let instruction = match self.kinds[i] {
-                // One to four 8x8 matrices: a 32-bit register each.
+                // One to four 8x8 matrices: a 32-bit register each, of
+                // those one round moves.
                 Instruction::Matrix { trans, .. } => Instruction::Matrix {
-                    count: (registers * bits as u64 / 32).clamp(1, 4) as u32,
+                    count: (registers * bits as u64 / 32 / rounds).clamp(1, 4) as u32,
                     trans,
                 },
                 _ => {
@@ -140,7 +144,11 @@ impl RoundTrip<'_> {
                 access.instruction = paired;
             }
             let instruction = access.instruction;
-            let per_lane = instruction.bits_per_lane() as u64;
+            // A matrix instruction moves a 32-bit register per matrix.
+            let per_lane = match instruction {
+                Instruction::Matrix { count, .. } => 32 * count as u64,
+                _ => instruction.bits_per_lane() as u64,
+            };
             let mut count = (registers * bits as u64).div_ceil(per_lane).max(1);
             // The warp's requests as the hardware serves them: lanes that
             // hold the same element (a broadcast layout) ask for one word

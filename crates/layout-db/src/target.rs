@@ -113,6 +113,7 @@ impl TargetFacts {
             banks: self.bank_target(),
             matrix: self.shared_instructions(),
             lds: self.lds_instructions(),
+            paired_f32: preset.is_some_and(|p| p.paired_f32),
         }
     }
 

@@ -24,4 +24,5 @@ mod pasted_edge_cases;
 mod ptx_wavefronts;
 mod robustness;
 mod shared_encodings;
+mod sm100_reductions;
 mod solve_goldens;

@@ -284,12 +284,12 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
         "{named} instructions named, {} not in the kernel; {covered} of {kernels} kernels have every shared-memory instruction named",
         wrong.len()
     );
-    // Where the opcode is LLVM's choice, not Triton's: sm100 keeps pairs of
-    // f32 in 64-bit registers (`st.shared.v2.b64` for four floats), sm80
-    // and sm89 pack four halves as `v4.b16` or `v2.b32` differently, and
-    // the AMDGPU backend pairs LDS accesses (`ds_read2st64_b64`) on its
-    // own. Nothing else may disagree.
-    assert!(wrong.len() <= 10, "{wrong:#?}");
+    // Where the opcode is LLVM's choice, not Triton's: sm80 and sm89 pack
+    // four halves as `v4.b16` or `v2.b32` differently (batched_dot's
+    // conversion), and sm100's vectoriser leaves the partials of
+    // ws_reductions' two-warp partition unpaired (see sm100_reductions.rs).
+    // Nothing else may disagree.
+    assert!(wrong.len() <= 4, "{wrong:#?}");
     assert!(
         named >= 1222 && covered >= 138,
         "{named} named, {covered} covered"

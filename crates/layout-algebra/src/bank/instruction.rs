@@ -177,6 +177,21 @@ impl Mnemonic {
         }
     }
 
+    /// The same NVIDIA `ld/st.shared` of 32-bit elements moving them as
+    /// 64-bit pairs (`st.shared.v2.b64` for `st.shared.v4.b32`,
+    /// `st.shared.b64` for `st.shared.v2.b32`): how LLVM emits it on a
+    /// machine with paired f32 arithmetic (`Machine::paired_f32`) when the
+    /// values live in 64-bit registers. Other instructions stay as they are.
+    pub fn in_pairs(self) -> Mnemonic {
+        let pairs = self.vendor == Vendor::Nvidia
+            && self.operand_bits == 32
+            && matches!(self.instruction, Instruction::LdSt { bits } if bits >= 64);
+        Mnemonic {
+            operand_bits: if pairs { 64 } else { self.operand_bits },
+            ..self
+        }
+    }
+
     /// The opcode without width or count, as Triton's lowering names its
     /// choice: `st.shared`, `ldmatrix.trans`, `ld.shared::cluster`,
     /// `ds_write`, `ds_read2`.

@@ -183,6 +183,80 @@ pub fn vector_loaded_conversions(
     out
 }
 
+/// How a conversion's f32 operand was made, where paired arithmetic made
+/// it (`Machine::paired_f32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PairedF32 {
+    /// A sum or product of tensors (`arith.addf`, `arith.mulf`): LLVM
+    /// keeps every pair, and stores 64 bits of them as `st.shared.b64`.
+    Elementwise,
+    /// A reduction's sum or product: 128-bit stores go as pairs.
+    Reduced,
+}
+
+/// The `ttg.convert_layout`s (result, operand, how) of a dump whose f32
+/// operand paired arithmetic made: a sum or product of tensors, or the
+/// result of a sum or product reduction that combined anything. LLVM
+/// stores such values as pairs (`st.shared.v2.b64`).
+#[salsa::tracked(returns(ref))]
+pub fn f32_pair_conversions(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+) -> Vec<(String, String, PairedF32)> {
+    let analysed = file.analysed_text(db);
+    let mut out = Vec::new();
+    for f in mlir::functions(&analysed) {
+        for op in f.ops.iter().filter(|o| o.name == "ttg.convert_layout") {
+            let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
+                continue;
+            };
+            let Some(producer) = f.ops.iter().position(|o| o.results.contains(operand)) else {
+                continue;
+            };
+            if let Some(how) = made_in_f32_pairs(db, file, &f, producer, &analysed) {
+                out.push((result.clone(), operand.clone(), how));
+            }
+        }
+    }
+    out
+}
+
+fn made_in_f32_pairs(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    f: &Function,
+    id: OpId,
+    text: &str,
+) -> Option<PairedF32> {
+    let op = &f.ops[id];
+    let f32_result = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "f32");
+    match op.name.as_str() {
+        "arith.addf" | "arith.mulf" if f32_result => Some(PairedF32::Elementwise),
+        "tt.reduce" => {
+            let line = &text[op.span.start..op.span.end];
+            let (Some(input), Some(axis)) = (
+                scratch::parse_types(op.operand_types()).into_iter().next(),
+                scratch::axis(line),
+            ) else {
+                return None;
+            };
+            let Some(Some(Some(Value::Encoding(e)))) = input
+                .encoding
+                .as_ref()
+                .map(|enc| declared_value(db, DeclName::new(db, file, enc.trim().to_string())))
+            else {
+                return None;
+            };
+            let layout = e.to_linear_layout(&input.shape).ok()?;
+            let combined =
+                combines_in_warp(&layout, axis) || bases_along(&layout, "warp", axis) > 0;
+            (input.element == "f32" && pairable_combiner(f, id) && combined)
+                .then_some(PairedF32::Reduced)
+        }
+        _ => None,
+    }
+}
+
 /// The dim along which `op`'s first operand was loaded in vectors.
 fn loaded_along(
     db: &dyn salsa::Database,
@@ -1111,6 +1185,16 @@ impl Context<'_> {
         else {
             return Vec::new();
         };
+        let rounds = steps.len();
+        // Of a sum or a product of f32 on a machine with paired f32
+        // arithmetic, LLVM keeps the pairs its vectoriser combines in 64-bit
+        // registers (`f32_pairs`): the partials a combine made are stored
+        // in pairs, and loaded in pairs where the one shuffle step left
+        // after the load combines them as they come (with more, the first
+        // step's sums are not paired). Its vectoriser pairs only some of
+        // them in a thread with many outputs: the model names the pairs.
+        let pairs = self.machine.paired_f32 && pairable_combiner(f, id);
+        let combined_first = combines_in_warp(&layout, axis);
         // The reduced values go to the result's layout last, when they are
         // not there already (a conversion of its own).
         let results = scratch::parse_types(op.result_types());
@@ -1122,7 +1206,8 @@ impl Context<'_> {
             steps.push((reduced, result));
         }
         let mut out: Vec<InstructionCount> = Vec::new();
-        for (from, to) in steps {
+        for (k, (from, to)) in steps.into_iter().enumerate() {
+            let reduced = k >= rounds;
             for t in &inputs {
                 let Some(bits) = scratch::element_bits(&t.element) else {
                     continue;
@@ -1146,7 +1231,18 @@ impl Context<'_> {
                     remote_load: trip.remote_load,
                     conflicts: [trip.write_conflicts, trip.read_conflicts],
                 };
-                let sides = trip.sides(&self.machine, self.vendor, self.threads);
+                let mut sides = trip.sides(&self.machine, self.vendor, self.threads);
+                if pairs
+                    && t.element == "f32"
+                    && let Some([store, load]) = &mut sides
+                {
+                    if reduced || k > 0 || combined_first {
+                        store.mnemonic = f32_pairs(store.mnemonic, false);
+                    }
+                    if reduced || lanes_along(&to, axis) == 1 {
+                        load.mnemonic = f32_pairs(load.mnemonic, false);
+                    }
+                }
                 for i in sides.iter().flatten().flat_map(InstructionCount::of_side) {
                     match out.iter_mut().find(|o| o.mnemonic == i.mnemonic) {
                         Some(o) => {
@@ -1161,6 +1257,58 @@ impl Context<'_> {
         }
         out
     }
+}
+
+/// f32 as LLVM moves them when they live in 64-bit pairs: a 128-bit
+/// `ld/st.shared.v4.b32` becomes `.v2.b64`, and with `narrow` a 64-bit
+/// `.v2.b32` becomes `.b64`.
+pub(crate) fn f32_pairs(
+    m: layout_algebra::bank::Mnemonic,
+    narrow: bool,
+) -> layout_algebra::bank::Mnemonic {
+    match m.instruction {
+        Instruction::LdSt { bits: 128 } => m.in_pairs(),
+        Instruction::LdSt { bits: 64 } if narrow => m.in_pairs(),
+        _ => m,
+    }
+}
+
+/// Whether the combine of the reduction `id` is one sum or one product
+/// (`arith.addf`, `arith.mulf`), which paired f32 arithmetic does two at a
+/// time.
+fn pairable_combiner(f: &Function, id: OpId) -> bool {
+    let body: Vec<&str> = f.ops[id]
+        .regions
+        .iter()
+        .flatten()
+        .flat_map(|&b| &f.blocks[b].ops)
+        .map(|&o| f.ops[o].name.as_str())
+        .filter(|name| *name != "tt.reduce.return")
+        .collect();
+    matches!(body.as_slice(), ["arith.addf" | "arith.mulf"])
+}
+
+/// Bases of `in_dim` of `layout` that move along `axis`.
+fn bases_along(layout: &layout_algebra::LinearLayout, in_dim: &str, axis: usize) -> usize {
+    (0..layout.in_dim_size_log2(in_dim) as usize)
+        .filter(|&i| {
+            layout
+                .basis(in_dim, i)
+                .is_ok_and(|b| b.get(axis).is_some_and(|&c| c != 0))
+        })
+        .count()
+}
+
+/// The lanes a reduction's round shuffles over after loading.
+fn lanes_along(layout: &layout_algebra::LinearLayout, axis: usize) -> usize {
+    bases_along(layout, "lane", axis)
+}
+
+/// Whether each warp combines values before a reduction's first round
+/// (the axis runs along its registers or lanes), so what it stores came
+/// out of the combine rather than from the input.
+fn combines_in_warp(layout: &layout_algebra::LinearLayout, axis: usize) -> bool {
+    bases_along(layout, "register", axis) + bases_along(layout, "lane", axis) > 0
 }
 
 /// A scan's partials through the LDS as the AMDGPU backend emits them.

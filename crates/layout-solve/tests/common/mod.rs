@@ -38,6 +38,7 @@ pub fn plain_machine(banks: u32, warp_size: u32) -> Machine {
         vendor: layout_algebra::machine::Vendor::Nvidia,
         matrix: layout_algebra::machine::SharedInstructions::LD_ST,
         lds: layout_algebra::machine::LdsInstructions::NONE,
+        paired_f32: false,
     }
 }
 
