@@ -153,16 +153,16 @@ impl<'db> Ctx<'db> {
                     destination,
                     src.span.to(dst.span),
                 )?;
+                // The converted value, as the dump's operation names it.
+                let text = self.item.text(self.cx.db);
+                let operand = operation
+                    .and_then(|op| text.get(op.start..op.end))
+                    .and_then(|op| op.split_whitespace().nth(1));
                 // A pasted conversion of a value loaded in vectors: its
                 // registers come packed.
-                if let Some(operation) = operation
+                if let Some(operand) = operand
                     && let Value::Conversion(c) = &mut v
                     && let Some([store, _]) = &mut c.round_trip
-                    && let Some(operand) = self
-                        .item
-                        .text(self.cx.db)
-                        .get(operation.start..operation.end)
-                        .and_then(|op| op.split_whitespace().nth(1))
                     && let Some(&(_, _, dim)) =
                         crate::kernel::vector_loaded_conversions(self.cx.db, self.cx.file)
                             .iter()
@@ -175,17 +175,12 @@ impl<'db> Ctx<'db> {
                 }
                 // A conversion of f32 that paired arithmetic made, on a
                 // machine that has it: LLVM stores the pairs as they are.
-                if let Some(operation) = operation
+                if let Some(operand) = operand
                     && let Value::Conversion(c) = &mut v
                     && let Some([store, _]) = &mut c.round_trip
                     && crate::file_target(self.cx.db, self.cx.file)
                         .machine()
                         .paired_f32
-                    && let Some(operand) = self
-                        .item
-                        .text(self.cx.db)
-                        .get(operation.start..operation.end)
-                        .and_then(|op| op.split_whitespace().nth(1))
                     && let Some(&(_, _, how)) =
                         crate::kernel::f32_pair_conversions(self.cx.db, self.cx.file)
                             .iter()

@@ -496,12 +496,7 @@ def main():
     report_repository_paths()
     os.environ["MLIR_ENABLE_DUMP"] = "1"
     # Named kernels are recompiled; the others keep their manifest entries.
-    only = set(sys.argv[1:])
-    manifest_path = os.path.join(OUT_DIR, "manifest.json")
-    kept = []
-    if only and os.path.exists(manifest_path):
-        with open(manifest_path) as f:
-            kept = [e for e in json.load(f) if e["kernel"] not in only]
+    only, manifest_path, kept = base.kept_entries(OUT_DIR)
     manifest = []
     for name, fn, sig, constexprs, div_args, options in CASES:
         if only and name not in only:

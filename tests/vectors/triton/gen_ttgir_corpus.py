@@ -403,6 +403,18 @@ def count_descriptor_mnemonics(text):
     return dict(sorted(counts.items()))
 
 
+def kept_entries(out_dir):
+    """The kernels named on the command line (all when none are), the manifest's path, and the
+    entries of the kernels not named, which keep what the manifest has."""
+    only = set(sys.argv[1:])
+    manifest_path = os.path.join(out_dir, "manifest.json")
+    kept = []
+    if only and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            kept = [e for e in json.load(f) if e["kernel"] not in only]
+    return only, manifest_path, kept
+
+
 def compile_case(fn, sig, constexprs, div_args, target, options):
     names = fn.arg_names
     attrs = {(names.index(a), ): [["tt.divisibility", 16]] for a in div_args}
@@ -439,13 +451,7 @@ def main():
     _matmul_body.file_name = SCRIPT_REL
     _relocate_triton_library_paths()
 
-    # Named kernels are recompiled; the others keep their manifest entries.
-    only = set(sys.argv[1:])
-    manifest_path = os.path.join(OUT_DIR, "manifest.json")
-    kept = []
-    if only and os.path.exists(manifest_path):
-        with open(manifest_path) as f:
-            kept = [e for e in json.load(f) if e["kernel"] not in only]
+    only, manifest_path, kept = kept_entries(OUT_DIR)
     manifest = []
     for name, fn, sig, constexprs, div_args, options in CASES:
         if only and name not in only:

@@ -107,18 +107,12 @@ fn box_rank(line: &str) -> Option<u64> {
 /// into a load and a store of it); the copy reads the 128 bytes, one
 /// wavefront.
 pub(super) fn instructions(op: &Op, line: &str) -> Vec<InstructionCount> {
-    let one = |mnemonic: String, count: u64, one_thread: bool| InstructionCount {
-        mnemonic,
-        count,
-        wavefronts: count,
-        conflicts: 0,
-        one_thread,
-        warps: None,
-    };
-    let mut out = vec![one("st.shared::cta.b32".into(), 1, true)];
+    let one =
+        |mnemonic: String, count: u64| InstructionCount::single_wavefront(mnemonic, count, true);
+    let mut out = vec![one("st.shared::cta.b32".into(), 1)];
     if let Some(fields) = fields(op, line) {
-        out.extend(fields.into_iter().map(|(f, n)| one(f.mnemonic(), n, true)));
-        out.push(one(COPY_OUT.into(), 1, true));
+        out.extend(fields.into_iter().map(|(f, n)| one(f.mnemonic(), n)));
+        out.push(one(COPY_OUT.into(), 1));
     }
     out
 }

@@ -139,6 +139,19 @@ impl InstructionCount {
             .collect()
     }
 
+    /// `count` instructions of one wavefront each that meet no conflict
+    /// (one thread's access, or a warp's to words of its own).
+    pub(crate) fn single_wavefront(mnemonic: String, count: u64, one_thread: bool) -> Self {
+        InstructionCount {
+            mnemonic,
+            count,
+            wavefronts: count,
+            conflicts: 0,
+            one_thread,
+            warps: None,
+        }
+    }
+
     /// Warp-instructions the program issues, over `warps` warps.
     pub fn issued(&self, warps: u64) -> u64 {
         self.count * warps
@@ -1109,13 +1122,8 @@ impl Context<'_> {
         // A scalar result is stored by the one thread that did the atomic.
         let mut out: Vec<InstructionCount> = [(store, stores, scalar), (load, registers, false)]
             .into_iter()
-            .map(|(mnemonic, count, one_thread)| InstructionCount {
-                mnemonic,
-                count,
-                wavefronts: count,
-                conflicts: 0,
-                one_thread,
-                warps: None,
+            .map(|(mnemonic, count, one_thread)| {
+                InstructionCount::single_wavefront(mnemonic, count, one_thread)
             })
             .collect();
         if op.name == "tt.histogram" {
