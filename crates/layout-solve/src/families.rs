@@ -256,6 +256,7 @@ fn list_members(family: Family, tensor: &TensorDims, element_bits: u32) -> Vec<M
                             candidate: Candidate {
                                 map: map.clone(),
                                 padding: vec![(1 << k, pad)],
+                                rounds: 1,
                             },
                             notation: Notation::Encoding(e),
                         });
@@ -279,6 +280,7 @@ pub fn padded_over(map: &OffsetMap, tensor: &TensorDims, element_bits: u32) -> V
             let candidate = Candidate {
                 map: map.clone(),
                 padding: vec![(1 << k, pad)],
+                rounds: 1,
             };
             if let Some(notation) = padded_notation(&candidate, tensor) {
                 out.push(Member {

@@ -592,7 +592,11 @@ fn triton_baseline(problem: &Problem) -> Option<(Candidate, SharedInstructions)>
         ldmatrix: matrix(chosen.load),
         stmatrix: matrix(chosen.store),
     };
-    Some((Candidate::linear(map), instructions))
+    let candidate = Candidate {
+        rounds: chosen.layout.in_dim_size("reps").max(1) as u32,
+        ..Candidate::linear(map)
+    };
+    Some((candidate, instructions))
 }
 
 /// Where the construction stops short of the bound: Z3, when built in.

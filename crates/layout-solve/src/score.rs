@@ -13,6 +13,10 @@ pub struct Candidate {
     pub map: OffsetMap,
     /// `(interval, pad)` pairs in elements, Triton's `[interval:+pad]`.
     pub padding: Vec<(u32, u32)>,
+    /// The rounds the data goes through the buffer in (Triton's own
+    /// conversion, when its swizzle has `reps`; 1 for an answer): an
+    /// ldmatrix/stmatrix moves one round's matrices.
+    pub rounds: u32,
 }
 
 impl Candidate {
@@ -20,6 +24,7 @@ impl Candidate {
         Candidate {
             map,
             padding: Vec::new(),
+            rounds: 1,
         }
     }
 
@@ -241,6 +246,24 @@ impl<'a> Problem<'a> {
                 direction: access.direction,
             };
             a.instruction = bank::triton_choice(&machine, &a, padding);
+            // Through the buffer in rounds, a matrix instruction moves one
+            // round's registers, a 32-bit one per matrix.
+            if let Instruction::Matrix { count, trans } = a.instruction
+                && candidate.rounds > 1
+            {
+                let registers = (0..layout.in_dim_size_log2("register") as usize)
+                    .filter(|&i| {
+                        layout
+                            .basis("register", i)
+                            .is_ok_and(|b| b.iter().any(|&c| c != 0))
+                    })
+                    .count();
+                let per_round = ((eb as u64) << registers) / 32 / u64::from(candidate.rounds);
+                a.instruction = Instruction::Matrix {
+                    count: per_round.clamp(1, u64::from(count)) as u32,
+                    trans,
+                };
+            }
             // Over a linear layout every warp costs what warp 0 does, which
             // the rank count gives without walking the elements.
             let counts = if padding.is_empty() {
@@ -370,6 +393,15 @@ impl<'a> Problem<'a> {
                 (_, InstructionPolicy::Vector) => false,
                 // ldmatrix/stmatrix rows start on 16-byte boundaries.
                 (Instruction::Matrix { .. }, _) if !matrix_rows_aligned => false,
+                // One round's registers, a 32-bit one per matrix.
+                (Instruction::Matrix { count, .. }, _)
+                    if candidate.rounds > 1
+                        && count > 1
+                        && u64::from(count * candidate.rounds) * 32
+                            > (eb as u64) << geometry.registers.len() =>
+                {
+                    false
+                }
                 (Instruction::Matrix { .. }, _) => true,
                 // AMD's paired and transposing accesses: what the compiler
                 // forms from the widest vector, where it can.

@@ -95,10 +95,11 @@ fn own_convert_agreement(file: &str) {
         eprintln!("  {d}");
     }
     assert!(kernels >= 290, "{kernels} kernels");
-    // FIXME: one load where Triton takes fewer matrices per ldmatrix than
-    // layoutc's choice; how Triton picks the count there is not modelled.
-    assert_eq!(wrong_instruction.len(), 1, "{wrong_instruction:#?}");
-    assert!(agree >= 599, "{agree} of {accesses}: {differences:#?}");
+    // Every instruction is the kernel's: where Triton's conversion goes
+    // through its buffer in rounds, each ldmatrix moves one round's
+    // matrices (blocked_random_0372: 8 rounds, `8 x ldmatrix...x1`).
+    assert!(wrong_instruction.is_empty(), "{wrong_instruction:#?}");
+    assert!(agree >= 600, "{agree} of {accesses}: {differences:#?}");
     // Every other one per SASS instruction: the totals also hold loads of
     // warps that exit early and wavefronts of no instruction.
     assert!(differences.is_empty(), "{differences:#?}");

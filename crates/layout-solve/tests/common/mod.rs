@@ -106,5 +106,9 @@ pub fn answer_candidate(answer: &serde_json::Value, tensor: &[(DimName, u64)]) -
         }
         assert!(!padding.is_empty(), "{text}");
     }
-    Candidate { map, padding }
+    Candidate {
+        map,
+        padding,
+        rounds: 1,
+    }
 }
