@@ -25,3 +25,6 @@ fi
 # The solver's answers compiled into kernels and run lane by lane: the first
 # four problems of tests/vectors/triton/ptx_answers.json, every kernel again.
 "$venv/bin/python" tests/vectors/triton/gen_ptx_answers.py --check 4
+# sm100's reductions (f32 in 64-bit pairs): every 15th kernel of
+# tests/vectors/triton/sm100_reductions.json compiled again.
+"$venv/bin/python" tests/vectors/triton/gen_sm100_reductions.py --check 15

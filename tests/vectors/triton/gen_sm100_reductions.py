@@ -7,6 +7,7 @@ Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed. About 5
 Command (from the repository root)::
 
     python3 tests/vectors/triton/gen_sm100_reductions.py
+    python3 tests/vectors/triton/gen_sm100_reductions.py --check 15   # every 15th, again (CI)
 
 Blackwell has arithmetic on pairs of f32 (``add/mul/fma.f32x2``), and LLVM keeps the pairs its
 vectoriser combines in 64-bit registers: the same reduction that stores ``st.shared.v4.b32`` on
@@ -125,22 +126,48 @@ def without_locations(ttgir):
     return "\n".join(LOCATION.sub("", line) for line in lines) + "\n"
 
 
+def compiled(fn, constexprs, warps):
+    """The kernel's entry as the file records it, or None when it uses no shared memory."""
+    sig = {"x_ptr": "*fp32", "y_ptr": "*fp32"} | {k: "constexpr" for k in constexprs}
+    src = triton.compiler.ASTSource(fn, signature=sig, constexprs=constexprs)
+    k = triton.compile(src, target=TARGET, options={"num_warps": warps})
+    counts = base.count_shared_mnemonics(k.asm["ptx"])
+    if not counts:
+        return None
+    return {
+        "shared_bytes": k.metadata.shared,
+        "shared_mnemonics": counts,
+        "ttgir": without_locations(k.asm["ttgir"]),
+    }
+
+
+def check(every):
+    """Compile every ``every``-th recorded kernel again; each must be as recorded."""
+    with open(OUT) as f:
+        recorded = {k["name"]: k for k in json.load(f)["kernels"]}
+    compared, differences = 0, []
+    for i, (name, fn, constexprs, warps) in enumerate(cases()):
+        if name not in recorded or i % every:
+            continue
+        got = compiled(fn, constexprs, warps)
+        want = {key: value for key, value in recorded[name].items() if key != "name"}
+        if got != want:
+            differences.append(name)
+        compared += 1
+    print(f"{compared} sm100 reductions compiled again, {len(differences)} differ: {differences}")
+    sys.exit(1 if differences or compared == 0 else 0)
+
+
 def main():
+    if sys.argv[1:2] == ["--check"]:
+        check(int(sys.argv[2]))
     out = []
     for name, fn, constexprs, warps in cases():
-        sig = {"x_ptr": "*fp32", "y_ptr": "*fp32"} | {k: "constexpr" for k in constexprs}
-        src = triton.compiler.ASTSource(fn, signature=sig, constexprs=constexprs)
-        k = triton.compile(src, target=TARGET, options={"num_warps": warps})
-        counts = base.count_shared_mnemonics(k.asm["ptx"])
-        if not counts:
+        entry = compiled(fn, constexprs, warps)
+        if entry is None:
             continue
-        out.append({
-            "name": name,
-            "shared_bytes": k.metadata.shared,
-            "shared_mnemonics": counts,
-            "ttgir": without_locations(k.asm["ttgir"]),
-        })
-        print(name, counts, flush=True)
+        out.append({"name": name} | entry)
+        print(name, entry["shared_mnemonics"], flush=True)
     with open(OUT, "w") as f:
         json.dump({"triton": triton.__version__, "target": "cuda:100", "kernels": out}, f, indent=1)
         f.write("\n")
