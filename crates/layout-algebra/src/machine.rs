@@ -73,7 +73,9 @@ pub struct Preset {
     pub lds: LdsInstructions,
     /// Arithmetic on pairs of f32 (`add/mul/fma.f32x2`, sm100 on): LLVM
     /// keeps pairs of f32 that such arithmetic makes in 64-bit registers
-    /// and moves four of them as `.v2.b64`.
+    /// and moves four of them as `.v2.b64`. The kernel summary applies it
+    /// to sums and products (`arith.addf`, `arith.mulf`), the ones the
+    /// compiled reductions show.
     pub paired_f32: bool,
 }
 

@@ -186,10 +186,7 @@ impl<'db> Ctx<'db> {
                             .iter()
                             .find(|(r, o, _)| *r == name.name && o == operand)
                 {
-                    store.mnemonic = crate::kernel::f32_pairs(
-                        store.mnemonic,
-                        how == crate::kernel::PairedF32::Elementwise,
-                    );
+                    store.mnemonic = crate::kernel::f32_pairs(store.mnemonic, how);
                 }
                 self.report_in_dump(item, &v);
                 Ok(v)

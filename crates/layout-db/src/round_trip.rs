@@ -107,7 +107,7 @@ impl RoundTrip<'_> {
         let bits = self.element_bits;
         // The rounds the data goes through the buffer in: a matrix
         // instruction only reads or writes what one round holds.
-        let rounds = self.swizzle.in_dim_size("reps").max(1);
+        let rounds = self.swizzle.in_dim_size("reps");
         let side = |i: usize| {
             let direction = [Direction::Store, Direction::Load][i];
             let layout = self.sides[i];

@@ -271,10 +271,12 @@ pub fn solve_swizzle(
                     consider(Candidate::linear(map), &mut best);
                 }
             }
+            // As an answer, Triton's layout is one buffer for the whole
+            // tensor, not rounds of its own.
             if request.fixed.is_empty()
                 && let Some(c) = baseline.clone()
             {
-                consider(c, &mut best);
+                consider(Candidate { rounds: 1, ..c }, &mut best);
             }
             // Among equally good answers, one users already write is kept:
             // members with the same vector bits are scored, and one that
@@ -593,7 +595,7 @@ fn triton_baseline(problem: &Problem) -> Option<(Candidate, SharedInstructions)>
         stmatrix: matrix(chosen.store),
     };
     let candidate = Candidate {
-        rounds: chosen.layout.in_dim_size("reps").max(1) as u32,
+        rounds: u32::try_from(chosen.layout.in_dim_size("reps")).unwrap_or(u32::MAX),
         ..Candidate::linear(map)
     };
     Some((candidate, instructions))

@@ -13,10 +13,21 @@ pub struct Candidate {
     pub map: OffsetMap,
     /// `(interval, pad)` pairs in elements, Triton's `[interval:+pad]`.
     pub padding: Vec<(u32, u32)>,
-    /// The rounds the data goes through the buffer in (Triton's own
-    /// conversion, when its swizzle has `reps`; 1 for an answer): an
-    /// ldmatrix/stmatrix moves one round's matrices.
+    /// The rounds the data goes through the buffer in: Triton's own
+    /// conversion when its swizzle has `reps` (an ldmatrix/stmatrix then
+    /// moves one round's matrices); 1 for every answer, whose buffer holds
+    /// the whole tensor.
     pub rounds: u32,
+}
+
+/// The matrices (a 32-bit register each) one round of a thread's
+/// `2^register_bases` elements of `element_bits` fills.
+fn matrices_per_round(element_bits: u32, register_bases: usize, rounds: u32) -> u64 {
+    let bits = u32::try_from(register_bases)
+        .ok()
+        .and_then(|n| u64::from(element_bits).checked_shl(n))
+        .unwrap_or(u64::MAX);
+    bits / 32 / u64::from(rounds.max(1))
 }
 
 impl Candidate {
@@ -251,14 +262,8 @@ impl<'a> Problem<'a> {
             if let Instruction::Matrix { count, trans } = a.instruction
                 && candidate.rounds > 1
             {
-                let registers = (0..layout.in_dim_size_log2("register") as usize)
-                    .filter(|&i| {
-                        layout
-                            .basis("register", i)
-                            .is_ok_and(|b| b.iter().any(|&c| c != 0))
-                    })
-                    .count();
-                let per_round = ((eb as u64) << registers) / 32 / u64::from(candidate.rounds);
+                let registers = bank::AccessGeometry::new(&layout, eb).ok()?.registers.len();
+                let per_round = matrices_per_round(eb, registers, candidate.rounds);
                 a.instruction = Instruction::Matrix {
                     count: per_round.clamp(1, u64::from(count)) as u32,
                     trans,
@@ -395,10 +400,13 @@ impl<'a> Problem<'a> {
                 (Instruction::Matrix { .. }, _) if !matrix_rows_aligned => false,
                 // One round's registers, a 32-bit one per matrix.
                 (Instruction::Matrix { count, .. }, _)
-                    if candidate.rounds > 1
-                        && count > 1
-                        && u64::from(count * candidate.rounds) * 32
-                            > (eb as u64) << geometry.registers.len() =>
+                    if count > 1
+                        && u64::from(count)
+                            > matrices_per_round(
+                                eb,
+                                geometry.registers.len(),
+                                candidate.rounds,
+                            ) =>
                 {
                     false
                 }

@@ -713,11 +713,12 @@ pub fn optimal_swizzling_ld_st(
 
     // Narrow vectors: put the bank bases that are registers of the side that
     // filled the first bank (or of the side with more of them) first, so
-    // that side can still vectorise across banks. Triton does this only
-    // where there are at most 32 banks: on 64-bank LDS (gfx950) the
-    // contiguous reads it gives raced in LLVM's schedule, so there the
-    // register bases stay on the high bank bits (strided accesses that
-    // LLVM pairs as `ds_write2_b32` / `ds_read2_b32`).
+    // that side can still vectorise across banks. Triton 3.9 does this only
+    // where there are at most 32 banks (`optimalSwizzlingLdSt`'s
+    // `log2Vec < 2` reorder, restricted to `numBanks <= 32` by Triton PR
+    // 11169): on gfx950's 64 banks the register bases stay on the high bank
+    // bits, and the compiled kernel stores with strided `ds_write2_b32`
+    // where gfx942's has `ds_write_b128`.
     let log2_vec = ((vec_elems * bits as u64) / 32).max(1).trailing_zeros();
     if log2_vec < 2 && banks <= 32 {
         let bank_bases = &parts.bank;

@@ -65,17 +65,20 @@ const COPY_OUT: &str =
 /// dimension but the innermost; and the constant fields (rank minus one,
 /// element type, interleave, swizzle, fill mode) only where they are not
 /// zero, which the zeroed descriptor already holds.
-fn fields(op: &Op, line: &str) -> Option<Vec<(Field, u64)>> {
-    let rank = box_rank(line)?;
+/// Without a readable box (`None`), the fields the rank decides are left
+/// out; the others are written whatever it is.
+fn fields(op: &Op, rank: Option<u64>) -> Vec<(Field, u64)> {
     let constant = |key: &str| Function::int_attribute(op, key).unwrap_or(0);
-    let mut out = vec![
-        (Field::GlobalAddress, 1),
-        (Field::Rank, u64::from(rank > 1)),
-        (Field::BoxDim, rank),
-        (Field::GlobalDim, rank),
-        (Field::GlobalStride, rank - 1),
-        (Field::ElementStride, rank),
-    ];
+    let mut out = vec![(Field::GlobalAddress, 1)];
+    if let Some(rank) = rank {
+        out.extend([
+            (Field::Rank, u64::from(rank > 1)),
+            (Field::BoxDim, rank),
+            (Field::GlobalDim, rank),
+            (Field::GlobalStride, rank - 1),
+            (Field::ElementStride, rank),
+        ]);
+    }
     for (field, key) in [
         (Field::ElemType, "elem_type"),
         (Field::InterleaveLayout, "interleave_layout"),
@@ -85,7 +88,7 @@ fn fields(op: &Op, line: &str) -> Option<Vec<(Field, u64)>> {
         out.push((field, u64::from(constant(key) != 0)));
     }
     out.retain(|(_, n)| *n > 0);
-    Some(out)
+    out
 }
 
 /// The descriptor's rank: the entries of the first bracketed list of the
@@ -110,10 +113,12 @@ pub(super) fn instructions(op: &Op, line: &str) -> Vec<InstructionCount> {
     let one =
         |mnemonic: String, count: u64| InstructionCount::single_wavefront(mnemonic, count, true);
     let mut out = vec![one("st.shared::cta.b32".into(), 1)];
-    if let Some(fields) = fields(op, line) {
-        out.extend(fields.into_iter().map(|(f, n)| one(f.mnemonic(), n)));
-        out.push(one(COPY_OUT.into(), 1));
-    }
+    out.extend(
+        fields(op, box_rank(line))
+            .into_iter()
+            .map(|(f, n)| one(f.mnemonic(), n)),
+    );
+    out.push(one(COPY_OUT.into(), 1));
     out
 }
 

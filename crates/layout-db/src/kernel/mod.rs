@@ -112,10 +112,10 @@ pub struct InstructionCount {
     pub wavefronts: u64,
     /// Extra wavefronts per wavefront (0: conflict-free).
     pub conflicts: u64,
-    /// Only one thread of the program moves data (a scalar atomic's result,
-    /// a TMA descriptor zeroed by thread 0): every warp issues the
-    /// instruction under a predicate, but `wavefronts` are served for that
-    /// thread's warp alone, the others take none.
+    /// Only one thread, or one warp, of the program moves data (a scalar
+    /// atomic's result, a TMA descriptor built by the first warp): every
+    /// warp issues the instruction under a predicate, but `wavefronts` are
+    /// served for that warp alone, the others take none.
     pub one_thread: bool,
     /// The warps that issue it when they are not the kernel's `num_warps`:
     /// those of the `ttg.warp_specialize` partition its op is in
@@ -196,6 +196,38 @@ pub fn vector_loaded_conversions(
     out
 }
 
+/// `#blocked`, or an inline `#ttg.slice<{dim = 1, parent = #blocked}>`.
+fn encoding_named(db: &dyn salsa::Database, file: SourceFile, name: &str) -> Option<Encoding> {
+    let name = name.trim();
+    if !name.starts_with('#') {
+        return None;
+    }
+    if let Some(inner) = name
+        .strip_prefix("#ttg.slice<{")
+        .or_else(|| name.strip_prefix("#triton_gpu.slice<{"))
+    {
+        let dim_at = inner.find("dim = ")? + 6;
+        let dim: usize = inner[dim_at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<String>()
+            .parse()
+            .ok()?;
+        let parent_at = inner.find("parent = ")? + 9;
+        let parent = inner[parent_at..].strip_suffix("}>")?;
+        let parent = encoding_named(db, file, parent)?;
+        return Some(Encoding::Slice(Box::new(layout_algebra::triton::Slice {
+            dim,
+            parent,
+        })));
+    }
+    let key = DeclName::new(db, file, name.to_string());
+    match declared_value(db, key) {
+        Some(Some(Value::Encoding(e))) => Some((**e).clone()),
+        _ => None,
+    }
+}
+
 /// How a conversion's f32 operand was made, where paired arithmetic made
 /// it (`Machine::paired_f32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -217,21 +249,38 @@ pub fn f32_pair_conversions(
     file: SourceFile,
 ) -> Vec<(String, String, PairedF32)> {
     let analysed = file.analysed_text(db);
-    let mut out = Vec::new();
+    let mut found: Vec<(String, String, Option<PairedF32>)> = Vec::new();
     for f in mlir::functions(&analysed) {
-        for op in f.ops.iter().filter(|o| o.name == "ttg.convert_layout") {
+        for op in f.ops.iter().filter(|o| {
+            matches!(
+                o.name.as_str(),
+                "ttg.convert_layout" | "triton_gpu.convert_layout"
+            )
+        }) {
             let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
                 continue;
             };
-            let Some(producer) = f.ops.iter().position(|o| o.results.contains(operand)) else {
-                continue;
-            };
-            if let Some(how) = made_in_f32_pairs(db, file, &f, producer, &analysed) {
-                out.push((result.clone(), operand.clone(), how));
-            }
+            let how = f
+                .ops
+                .iter()
+                .position(|o| o.results.contains(operand))
+                .and_then(|producer| made_in_f32_pairs(db, file, &f, producer, &analysed));
+            found.push((result.clone(), operand.clone(), how));
         }
     }
-    out
+    // Each function numbers its values afresh: a name two conversions of
+    // the file share counts only where both were made the same way.
+    found
+        .iter()
+        .filter_map(|(r, o, how)| {
+            let how = (*how)?;
+            found
+                .iter()
+                .filter(|(r2, o2, _)| r2 == r && o2 == o)
+                .all(|(_, _, h)| *h == Some(how))
+                .then(|| (r.clone(), o.clone(), how))
+        })
+        .collect()
 }
 
 fn made_in_f32_pairs(
@@ -253,13 +302,7 @@ fn made_in_f32_pairs(
             ) else {
                 return None;
             };
-            let Some(Some(Some(Value::Encoding(e)))) = input
-                .encoding
-                .as_ref()
-                .map(|enc| declared_value(db, DeclName::new(db, file, enc.trim().to_string())))
-            else {
-                return None;
-            };
+            let e = encoding_named(db, file, input.encoding.as_deref()?)?;
             let layout = e.to_linear_layout(&input.shape).ok()?;
             let combined =
                 combines_in_warp(&layout, axis) || bases_along(&layout, "warp", axis) > 0;
@@ -717,34 +760,7 @@ impl Context<'_> {
 
     /// `#blocked`, or an inline `#ttg.slice<{dim = 1, parent = #blocked}>`.
     fn encoding_named(&self, name: &str) -> Option<Encoding> {
-        let name = name.trim();
-        if !name.starts_with('#') {
-            return None;
-        }
-        if let Some(inner) = name
-            .strip_prefix("#ttg.slice<{")
-            .or_else(|| name.strip_prefix("#triton_gpu.slice<{"))
-        {
-            let dim_at = inner.find("dim = ")? + 6;
-            let dim: usize = inner[dim_at..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect::<String>()
-                .parse()
-                .ok()?;
-            let parent_at = inner.find("parent = ")? + 9;
-            let parent = inner[parent_at..].strip_suffix("}>")?;
-            let parent = self.encoding_named(parent)?;
-            return Some(Encoding::Slice(Box::new(layout_algebra::triton::Slice {
-                dim,
-                parent,
-            })));
-        }
-        let key = DeclName::new(self.db, self.file, name.to_string());
-        match declared_value(self.db, key) {
-            Some(Some(Value::Encoding(e))) => Some((**e).clone()),
-            _ => None,
-        }
+        encoding_named(self.db, self.file, name)
     }
 
     fn layout(&self, t: &TypeText) -> Option<(Encoding, layout_algebra::LinearLayout)> {
@@ -1193,7 +1209,7 @@ impl Context<'_> {
         else {
             return Vec::new();
         };
-        let rounds = steps.len();
+        let warp_rounds = steps.len();
         // Of a sum or a product of f32 on a machine with paired f32
         // arithmetic, LLVM keeps the pairs its vectoriser combines in 64-bit
         // registers (`f32_pairs`): the partials a combine made are stored
@@ -1203,6 +1219,8 @@ impl Context<'_> {
         // them in a thread with many outputs: the model names the pairs.
         let pairs = self.machine.paired_f32 && pairable_combiner(f, id);
         let combined_first = combines_in_warp(&layout, axis);
+        // Whether anything is summed at all (an axis of one element is not).
+        let combined = combined_first || bases_along(&layout, "warp", axis) > 0;
         // The reduced values go to the result's layout last, when they are
         // not there already (a conversion of its own).
         let results = scratch::parse_types(op.result_types());
@@ -1215,7 +1233,8 @@ impl Context<'_> {
         }
         let mut out: Vec<InstructionCount> = Vec::new();
         for (k, (from, to)) in steps.into_iter().enumerate() {
-            let reduced = k >= rounds;
+            // The reduced values' own conversion to the result's layout.
+            let to_result = k >= warp_rounds;
             for t in &inputs {
                 let Some(bits) = scratch::element_bits(&t.element) else {
                     continue;
@@ -1244,11 +1263,11 @@ impl Context<'_> {
                     && t.element == "f32"
                     && let Some([store, load]) = &mut sides
                 {
-                    if reduced || k > 0 || combined_first {
-                        store.mnemonic = f32_pairs(store.mnemonic, false);
+                    if (to_result && combined) || k > 0 || combined_first {
+                        store.mnemonic = f32_pairs(store.mnemonic, PairedF32::Reduced);
                     }
-                    if reduced || lanes_along(&to, axis) == 1 {
-                        load.mnemonic = f32_pairs(load.mnemonic, false);
+                    if (to_result && combined) || shuffle_steps_along(&to, axis) == 1 {
+                        load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Reduced);
                     }
                 }
                 for i in sides.iter().flatten().flat_map(InstructionCount::of_side) {
@@ -1268,15 +1287,16 @@ impl Context<'_> {
 }
 
 /// f32 as LLVM moves them when they live in 64-bit pairs: a 128-bit
-/// `ld/st.shared.v4.b32` becomes `.v2.b64`, and with `narrow` a 64-bit
-/// `.v2.b32` becomes `.b64`.
+/// `ld/st.shared.v4.b32` becomes `.v2.b64`; a 64-bit `.v2.b32` becomes
+/// `.b64` only for a sum or product of tensors (a reduction's 64-bit
+/// vectors stay `.v2.b32` in the compiled kernels).
 pub(crate) fn f32_pairs(
     m: layout_algebra::bank::Mnemonic,
-    narrow: bool,
+    how: PairedF32,
 ) -> layout_algebra::bank::Mnemonic {
-    match m.instruction {
-        Instruction::LdSt { bits: 128 } => m.in_pairs(),
-        Instruction::LdSt { bits: 64 } if narrow => m.in_pairs(),
+    match (m.instruction, how) {
+        (Instruction::LdSt { bits: 128 }, _)
+        | (Instruction::LdSt { bits: 64 }, PairedF32::Elementwise) => m.in_pairs(),
         _ => m,
     }
 }
@@ -1307,8 +1327,9 @@ fn bases_along(layout: &layout_algebra::LinearLayout, in_dim: &str, axis: usize)
         .count()
 }
 
-/// The lanes a reduction's round shuffles over after loading.
-fn lanes_along(layout: &layout_algebra::LinearLayout, axis: usize) -> usize {
+/// The shuffle steps a reduction's round takes after loading: its lane
+/// bases along the axis.
+fn shuffle_steps_along(layout: &layout_algebra::LinearLayout, axis: usize) -> usize {
     bases_along(layout, "lane", axis)
 }
 
