@@ -283,6 +283,7 @@ pub fn f32_pair_conversions(
         .collect()
 }
 
+/// How the f32 result of op `id` was made, where paired arithmetic made it.
 fn made_in_f32_pairs(
     db: &dyn salsa::Database,
     file: SourceFile,
@@ -304,9 +305,7 @@ fn made_in_f32_pairs(
             };
             let e = encoding_named(db, file, input.encoding.as_deref()?)?;
             let layout = e.to_linear_layout(&input.shape).ok()?;
-            let combined =
-                combines_in_warp(&layout, axis) || bases_along(&layout, "warp", axis) > 0;
-            (input.element == "f32" && pairable_combiner(f, id) && combined)
+            (input.element == "f32" && pairable_combiner(f, id) && sums_anything(&layout, axis))
                 .then_some(PairedF32::Reduced)
         }
         _ => None,
@@ -1219,8 +1218,7 @@ impl Context<'_> {
         // them in a thread with many outputs: the model names the pairs.
         let pairs = self.machine.paired_f32 && pairable_combiner(f, id);
         let combined_first = combines_in_warp(&layout, axis);
-        // Whether anything is summed at all (an axis of one element is not).
-        let combined = combined_first || bases_along(&layout, "warp", axis) > 0;
+        let combined = sums_anything(&layout, axis);
         // The reduced values go to the result's layout last, when they are
         // not there already (a conversion of its own).
         let results = scratch::parse_types(op.result_types());
@@ -1338,6 +1336,13 @@ fn shuffle_steps_along(layout: &layout_algebra::LinearLayout, axis: usize) -> us
 /// out of the combine rather than from the input.
 fn combines_in_warp(layout: &layout_algebra::LinearLayout, axis: usize) -> bool {
     bases_along(layout, "register", axis) + bases_along(layout, "lane", axis) > 0
+}
+
+/// Whether a reduction over `axis` of a tensor in `layout` combines
+/// anything: the axis runs along its registers, lanes or warps (an axis of
+/// one element does not).
+fn sums_anything(layout: &layout_algebra::LinearLayout, axis: usize) -> bool {
+    combines_in_warp(layout, axis) || bases_along(layout, "warp", axis) > 0
 }
 
 /// A scan's partials through the LDS as the AMDGPU backend emits them.
