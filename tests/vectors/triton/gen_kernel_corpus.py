@@ -255,6 +255,77 @@ def ws_reductions(x_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr):
 
 
 @gluon.jit
+def _ws_scaled(out_ptr, scale, flag, base_ptr, n, m, N: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    o = gl.arange(0, N, layout=L)
+    v = gl.load(base_ptr + o) * scale + n + m
+    gl.store(out_ptr + o, gl.where(flag, v, 0.0))
+
+
+@gluon.jit
+def _ws_copy_scaled(out_ptr, x_ptr, scale, N: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    o = gl.arange(0, N, layout=L)
+    gl.store(out_ptr + o, gl.load(x_ptr + o) * scale)
+
+
+@gluon.jit
+def ws_captures(x_ptr, out_ptr, s_ptr, n, N: gl.constexpr):
+    # What the partitions cannot recompute goes through shared memory: a loaded scalar, a
+    # comparison of one, a pointer a loop advanced and a value 20 operations from the arguments
+    # (more than the 16 Triton rematerialises). n * 2 + 1 and the pointers are rebuilt in each
+    # partition. The stored captures pack unaligned (f32, i1, pointer, i32).
+    scale = gl.load(s_ptr)
+    flag = gl.load(s_ptr + 1) > 0
+    base = x_ptr
+    for i in range(n):
+        base += N
+    long = n
+    for _ in gl.static_range(9):
+        long = long * 3 + 1
+    gl.warp_specialize([
+        (_ws_copy_scaled, (out_ptr, x_ptr, scale, N)),
+        (_ws_scaled, (out_ptr + N, scale, flag, base, n * 2 + 1, long, N)),
+        (_ws_copy_scaled, (out_ptr + 2 * N, x_ptr, scale, N)),
+    ], [1, 2])
+
+
+@gluon.jit
+def _ws_two_sources(out_ptr, p, q, a, b, c, d, N: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    o = gl.arange(0, N, layout=L)
+    gl.store(out_ptr + o, gl.load(p + o) * c + gl.load(q + o) * d + a + b)
+
+
+@gluon.jit
+def _ws_one_source(out_ptr, p, a, c, N: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    o = gl.arange(0, N, layout=L)
+    gl.store(out_ptr + o, gl.load(p + o) * c + a)
+
+
+@gluon.jit
+def ws_captures_aligned(x_ptr, y_ptr, out_ptr, s_ptr, n, N: gl.constexpr):
+    # Stored captures that pack aligned: two pointers, then four 32-bit scalars. A partition
+    # that uses the first pointer and two of the scalars loads the pointer alone and the four
+    # scalars as one vector.
+    p = x_ptr
+    q = y_ptr
+    for i in range(n):
+        p += N
+        q += 2 * N
+    a = gl.load(s_ptr.to(gl.pointer_type(gl.int32)))
+    b = gl.load(s_ptr.to(gl.pointer_type(gl.int32)) + 1)
+    c = gl.load(s_ptr + 2)
+    d = gl.load(s_ptr + 3)
+    gl.warp_specialize([
+        (_ws_one_source, (out_ptr, p, a, c, N)),
+        (_ws_two_sources, (out_ptr + N, p, q, a, b, c, d, N)),
+        (_ws_one_source, (out_ptr + 2 * N, p, a, c, N)),
+    ], [1, 4])
+
+
+@gluon.jit
 def partitioned_pair(ptr, out, M: gl.constexpr, N: gl.constexpr, SMEM: gl.constexpr, L: gl.constexpr):
     # Two tensors in a partitioned layout (CDNA5): each piece of a tensor in its own 64 KiB
     # partition of LDS.
@@ -346,6 +417,11 @@ CASES = [
      {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "sm100"]}),
     ("ws_reductions", ws_reductions, {"x_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 128}, [], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
+    ("ws_captures", ws_captures, {"x_ptr": "*fp32", "out_ptr": "*fp32", "s_ptr": "*fp32", "n": "i32", "N": "constexpr"},
+     {"N": 128}, [], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
+    ("ws_captures_aligned", ws_captures_aligned,
+     {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "s_ptr": "*fp32", "n": "i32", "N": "constexpr"},
+     {"N": 128}, [], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
     ("device_descriptors", device_descriptors,
      {"a_ptr": "*fp32", "b_ptr": "*i8", "c_ptr": "*fp16", "d_ptr": "*fp16", "M": "i32", "N": "i32", "P": "i32"},
      {}, ["a_ptr", "b_ptr", "c_ptr", "d_ptr", "M", "N"], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
@@ -357,7 +433,8 @@ CASES = [
      [], {"num_warps": 4, "targets": ["gfx1250"]}),
 ]
 
-HELPERS = [_column_total, _ws_row_sums, _ws_column_sums]
+HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
+           _ws_one_source]
 
 SECTION = re.compile(r"^// -----// IR Dump Before (\w+)")
 LOWERINGS = ("ConvertTritonGPUToLLVM", "ConvertTritonAMDGPUToLLVM")

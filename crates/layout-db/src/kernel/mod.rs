@@ -4,6 +4,7 @@
 //! what the compiled kernel's `metadata.shared` reports.
 
 pub mod allocator;
+mod capture;
 mod descriptor;
 pub mod mlir;
 pub mod scratch;
@@ -583,7 +584,7 @@ impl Context<'_> {
                         continue;
                     }
                 },
-                "ttg.warp_specialize" => match scratch::capture_bytes(op.operand_types()) {
+                "ttg.warp_specialize" => match capture::capture_bytes(op.operand_types()) {
                     Some(bytes) => (bytes, 8, BufferKind::Scratch),
                     None => {
                         unmeasured.push((op.span, op.name.clone()));
@@ -663,7 +664,7 @@ impl Context<'_> {
                 } else {
                     Vec::new()
                 },
-                instructions: in_partition(f, p.op, self.instructions(f, p.op)),
+                instructions: in_partition(f, p.op, self.instructions(f, p.op, offsets[i])),
             });
         }
         // Operations that touch a buffer without owning one
@@ -865,7 +866,9 @@ impl Context<'_> {
             .and_then(|(_, v)| v.as_ref())
     }
 
-    fn instructions(&self, f: &Function, id: OpId) -> Vec<InstructionCount> {
+    /// The instructions of `f`'s op `id`, whose own bytes (if any) start at
+    /// `offset`.
+    fn instructions(&self, f: &Function, id: OpId, offset: u64) -> Vec<InstructionCount> {
         let op = &f.ops[id];
         if let Some(c) = self.conversion(op) {
             return self.conversion_instructions(c);
@@ -876,6 +879,9 @@ impl Context<'_> {
                 &self.machine.banks,
                 self.threads,
             ),
+            "ttg.warp_specialize" if self.vendor == Vendor::Nvidia => {
+                self.capture_instructions(f, id, offset)
+            }
             "tt.reduce" => self.reduce_instructions(f, id),
             "tt.scan" => self.scan_instructions(op),
             "ttng.tensormap_create" if self.vendor == Vendor::Nvidia => {
@@ -888,6 +894,52 @@ impl Context<'_> {
             }
             _ => self.access_instructions(op),
         }
+    }
+
+    /// The captures a `ttg.warp_specialize` passes through its buffer at
+    /// `offset`: the default warps store them, every lane the same
+    /// address, and each partition's warps load those they use.
+    fn capture_instructions(&self, f: &Function, id: OpId, offset: u64) -> Vec<InstructionCount> {
+        let Some(traffic) = capture::traffic(f, id, offset) else {
+            return Vec::new();
+        };
+        let mut out: Vec<InstructionCount> = Vec::new();
+        let sides = std::iter::once((true, None, &traffic.stores))
+            .chain(traffic.loads.iter().map(|(warps, l)| (false, *warps, l)));
+        for (store, warps, accesses) in sides {
+            for access in accesses {
+                let direction = if store {
+                    Direction::Store
+                } else {
+                    Direction::Load
+                };
+                let wavefronts = broadcast_wavefronts(
+                    &self.machine.banks,
+                    access.bits() as u32,
+                    direction,
+                    self.threads,
+                );
+                let mnemonic = access.mnemonic(store);
+                match out
+                    .iter_mut()
+                    .find(|i| i.mnemonic == mnemonic && i.warps == warps)
+                {
+                    Some(i) => {
+                        i.count += 1;
+                        i.wavefronts += wavefronts;
+                    }
+                    None => out.push(InstructionCount {
+                        mnemonic,
+                        count: 1,
+                        wavefronts,
+                        conflicts: 0,
+                        one_thread: false,
+                        warps,
+                    }),
+                }
+            }
+        }
+        out
     }
 
     /// A `local_alloc` with a value, `local_store`, `local_load`: the
@@ -1513,11 +1565,8 @@ fn warp_state_instructions(
         let n = words / width;
         words %= width;
         if n > 0 {
-            // One address for the whole warp: a store is still served in
-            // its phases (a 64-bit one in two half-warps), measured in
-            // tests/vectors/nvidia/broadcast_wavefronts.json.
-            let served = banks.phases_for_quads(32 * width as u32, Direction::Store, 1);
-            let phases = u64::from(warp_size >> served.generators.len()).max(1);
+            let phases =
+                broadcast_wavefronts(banks, 32 * width as u32, Direction::Store, warp_size);
             out.push(InstructionCount {
                 mnemonic: mnemonic.into(),
                 count: 2 * n,
@@ -1537,6 +1586,20 @@ fn warp_state_instructions(
         warps: u32::try_from(bytes).ok(),
     });
     out
+}
+
+/// The wavefronts of one access of `bits` per lane where every lane of the
+/// warp names the same address: a store is still served in its phases (a
+/// 64-bit one in two half-warps), a wide load in fewer, as measured in
+/// tests/vectors/nvidia/broadcast_wavefronts.json.
+fn broadcast_wavefronts(
+    banks: &layout_algebra::bank::BankTarget,
+    bits: u32,
+    direction: Direction,
+    warp_size: u32,
+) -> u64 {
+    let served = banks.phases_for_quads(bits, direction, 1);
+    u64::from(warp_size >> served.generators.len()).max(1)
 }
 
 /// An op's instructions, issued by the warps of the partition it is in.

@@ -307,40 +307,6 @@ pub fn local_alloc(memdesc: &TypeText, encoding: Option<&Encoding>) -> Option<(u
     Some((elements * bits / 8, alignment))
 }
 
-/// The bytes `ttg.warp_specialize` packs its explicit captures into, from
-/// its operands' types: a scalar its own bytes, a pointer or tensor
-/// descriptor 8, a shared-memory descriptor 8 plus 4 per dimension (its
-/// base and offsets), one in tensor memory 8. `None` for a type Triton has
-/// no size for.
-pub fn capture_bytes(operand_types: &str) -> Option<u64> {
-    let list = operand_types.trim();
-    let list = list
-        .strip_prefix('(')
-        .and_then(|l| l.strip_suffix(')'))
-        .unwrap_or(list);
-    split_top_level(list, ',')
-        .into_iter()
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(|t| {
-            if t.starts_with("!ttg.memdesc<") {
-                let memdesc = parse_type(t)?;
-                Some(if memdesc.in_tensor_memory() {
-                    8
-                } else {
-                    8 + 4 * memdesc.shape.len() as u64
-                })
-            } else if t.starts_with("!tt.ptr<") || t.starts_with("!tt.tensordesc<") {
-                Some(8)
-            } else if t.starts_with(['i', 'f', 'b']) && !t.contains('<') {
-                Some(element_bits(t)?.div_ceil(8) as u64)
-            } else {
-                None
-            }
-        })
-        .sum()
-}
-
 /// 32-bit columns of Blackwell's tensor memory (128 lanes) a
 /// `ttng.tmem_alloc` of `memdesc` takes: its 32-bit words over the lanes,
 /// in whole allocation granules (a power of two, at least 32 columns).
@@ -367,16 +333,6 @@ pub fn axis(line: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn captures_pack_as_triton_sizes_them() {
-        // The captures of a warp-specialised TMA matmul (sm100): 124 bytes
-        // in Triton's dump (`allocation.size = 124`).
-        let types = "(!ttg.memdesc<3x1xi64, #shared1, #smem, mutable>, !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>, !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>, !ttg.memdesc<1x128x128xf32, #tmem, #ttng.tensor_memory, mutable>, !ttg.memdesc<3x1xi64, #shared1, #smem, mutable>, i32, !ttg.memdesc<1x1xi64, #shared1, #smem, mutable>, !tt.tensordesc<128x64xf16, #shared>, i32, !tt.tensordesc<128x64xf16, #shared>, i32)";
-        assert_eq!(capture_bytes(types), Some(124));
-        assert_eq!(capture_bytes("(i1, !tt.ptr<f32>)"), Some(9));
-        assert_eq!(capture_bytes("(tensor<4xf32, #blocked>)"), None);
-    }
 
     #[test]
     fn types_read_as_shape_element_and_encoding() {
