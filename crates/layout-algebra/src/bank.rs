@@ -402,6 +402,43 @@ pub fn transposed_read_applies(
         .is_ok_and(|(v, _)| v.min(max_vector.unwrap_or(v)) >= need)
 }
 
+/// Whether a load of `distributed` from `shared` turns one contiguity into
+/// the other, the case a transposing read serves: a tensor of rank 2 or
+/// more whose registers run first along one of its two minor dims, in a
+/// shared layout contiguous along another dim. On a machine whose
+/// transposing reads layoutc does not model
+/// (`LdsInstructions::unmodelled_transposed_read_bits`), Triton may use one
+/// for such a load.
+pub fn load_transposes(distributed: &LinearLayout, shared: &LinearLayout) -> bool {
+    let outs = distributed.out_dims();
+    let rank = outs.len();
+    if rank < 2 {
+        return false;
+    }
+    let bases = distributed.bases();
+    let Some((fast, _)) = bases
+        .iter()
+        .find(|(n, _)| n.as_str() == REGISTER)
+        .and_then(|(_, b)| b.first())
+        .and_then(|b| single_dim(b))
+    else {
+        return false;
+    };
+    if fast + 2 < rank {
+        return false;
+    }
+    let shared_fast = shared
+        .bases()
+        .into_iter()
+        .find(|(n, _)| n.as_str() == OFFSET)
+        .and_then(|(_, b)| b.first().cloned())
+        .and_then(|b| {
+            let s_outs = shared.out_dims();
+            single_dim(&b).map(|(i, _)| s_outs[i].0.clone())
+        });
+    shared_fast.is_some_and(|d| d != outs[fast].0)
+}
+
 /// The one out-dim a basis moves along, and by how much.
 fn single_dim(b: &[u32]) -> Option<(usize, u32)> {
     let nonzero: Vec<usize> = (0..b.len()).filter(|&i| b[i] != 0).collect();

@@ -10,7 +10,7 @@
 //!   and its bank conflicts).
 //! - [`bank`]: the shared-memory bank model: wavefronts by enumeration and by
 //!   the GF(2) rank formula, Triton's bank-conflict measure.
-//! - [`machine`]: the machines (sm80/sm90/sm100, gfx942/gfx950): banks,
+//! - [`machine`]: the machines (sm80/sm90/sm100, gfx942/gfx950/gfx1250): banks,
 //!   LDS phases per instruction, which shared-memory instructions exist.
 //! - [`cute`]: CuTe layouts (seed 004) with the C++ headers' semantics.
 //! - [`xla`]: XLA shapes with tiled layouts (seed 001), from the HLO text.

@@ -87,6 +87,24 @@ pub struct LdsInstructions {
     pub paired: bool,
     /// The element widths `ds_read_b64_tr_bN` reads (gfx950: 16, 8, 4).
     pub transposed_read_bits: &'static [u32],
+    /// The element widths of the machine's transposing reads that layoutc
+    /// does not model (gfx1250's `ds_load_tr16_b128`, `ds_load_tr8_b64`,
+    /// `ds_load_tr4_b64`: 8 lanes exchange 128 or 64 bits each). A load
+    /// that may use one is not counted rather than counted as another.
+    pub unmodelled_transposed_read_bits: &'static [u32],
+    /// How the assembler spells the opcodes.
+    pub spelling: LdsSpelling,
+}
+
+/// How an AMD assembler spells LDS opcodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum LdsSpelling {
+    /// GCN and CDNA: `ds_read_b128`, `ds_write2st64_b64`, `ds_read_u16`.
+    #[default]
+    Gcn,
+    /// GFX12 and later (gfx1250): `ds_load_b128`,
+    /// `ds_store_2addr_stride64_b64`, `ds_load_u16`.
+    Gfx12,
 }
 
 impl LdsInstructions {
@@ -94,6 +112,8 @@ impl LdsInstructions {
     pub const NONE: Self = LdsInstructions {
         paired: false,
         transposed_read_bits: &[],
+        unmodelled_transposed_read_bits: &[],
+        spelling: LdsSpelling::Gcn,
     };
 }
 
@@ -209,6 +229,8 @@ pub const PRESETS: &[Preset] = &[
         lds: LdsInstructions {
             paired: true,
             transposed_read_bits: &[],
+            unmodelled_transposed_read_bits: &[],
+            spelling: LdsSpelling::Gcn,
         },
         paired_f32: false,
     },
@@ -224,6 +246,25 @@ pub const PRESETS: &[Preset] = &[
         lds: LdsInstructions {
             paired: true,
             transposed_read_bits: &[16, 8, 4],
+            unmodelled_transposed_read_bits: &[],
+            spelling: LdsSpelling::Gcn,
+        },
+        paired_f32: false,
+    },
+    Preset {
+        name: "gfx1250",
+        vendor: Vendor::Amd,
+        description: "AMD CDNA5 (gfx1250): 32-lane waves, 64 LDS banks of 4 bytes as Triton's swizzle counts them (phases assumed: as many lanes as fill the banks, not measured), GFX12 opcodes",
+        threads_per_warp: 32,
+        banks: 64,
+        bank_bytes: 4,
+        phases: &[],
+        instructions: SharedInstructions::LD_ST,
+        lds: LdsInstructions {
+            paired: true,
+            transposed_read_bits: &[],
+            unmodelled_transposed_read_bits: &[16, 8, 4],
+            spelling: LdsSpelling::Gfx12,
         },
         paired_f32: false,
     },
@@ -337,7 +378,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
     // CDNA5: 320 KiB of LDS in five partitions of 64 KiB, 32-lane waves.
     TritonTarget {
         target: "hip:gfx1250",
-        preset: None,
+        preset: Some("gfx1250"),
         shared_memory_bytes: 327680,
         shared_memory_partition_bytes: 65536,
     },
@@ -379,6 +420,19 @@ pub struct Machine {
 }
 
 impl Machine {
+    /// `instruction` as this machine's assembly spells it, moving elements
+    /// of `element_bits` in `direction`.
+    pub fn mnemonic(
+        &self,
+        instruction: crate::bank::Instruction,
+        direction: Direction,
+        element_bits: u32,
+    ) -> crate::bank::Mnemonic {
+        instruction
+            .mnemonic(direction, self.vendor, element_bits)
+            .spelled(self.lds.spelling)
+    }
+
     pub fn from_preset(preset: &Preset) -> Machine {
         Machine {
             name: preset.name.to_string(),
@@ -456,6 +510,11 @@ mod tests {
         assert_eq!(triton_target("cuda:61"), None);
         assert_eq!(shared_memory_partition_bytes("hip:gfx1250"), 65536);
         assert_eq!(shared_memory_partition_bytes("hip:gfx950"), 0);
-        assert!(preset_for_triton_target("hip:gfx1250").is_none());
+        // gfx1250: 32-lane waves, the 64 banks Triton's swizzle counts
+        // (`TargetInfo::getSharedMemoryBanks`), GFX12's opcodes.
+        let cdna5 = preset_for_triton_target("hip:gfx1250").unwrap();
+        assert_eq!((cdna5.threads_per_warp, cdna5.banks), (32, 64));
+        assert_eq!(cdna5.lds.spelling, LdsSpelling::Gfx12);
+        assert_eq!(cdna5.lds.unmodelled_transposed_read_bits, [16, 8, 4]);
     }
 }

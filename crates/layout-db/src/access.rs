@@ -393,13 +393,13 @@ fn instruction(
             if machine.lds.paired {
                 format!(
                     "{} moves {bits} bits per address, but these layouts allow {} to {widest_bits}",
-                    i.mnemonic(access.direction, Vendor::Amd, access.element_bits),
+                    machine.mnemonic(i, access.direction, access.element_bits),
                     access.element_bits
                 )
             } else {
                 format!(
-                    "the target has no {} (AMD's paired LDS instructions; say `target = gfx942` or `gfx950`)",
-                    i.mnemonic(access.direction, Vendor::Amd, access.element_bits)
+                    "the target has no {} (AMD's paired LDS instructions; say `target = gfx942`, `gfx950` or `gfx1250`)",
+                    machine.mnemonic(i, access.direction, access.element_bits)
                 )
             }
         }
@@ -424,7 +424,7 @@ fn instruction(
 
 /// The instruction as the machine's assembly spells it.
 fn mnemonic(ctx: &Cx, i: Instruction, direction: Direction, element_bits: u32) -> Mnemonic {
-    i.mnemonic(direction, ctx.target().machine().vendor, element_bits)
+    ctx.target().machine().mnemonic(i, direction, element_bits)
 }
 
 /// Both sides of an access over the same elements, or an error that says
@@ -738,6 +738,23 @@ pub(crate) fn memory_access(
     }
     // Triton stores sub-byte and boolean elements as bytes.
     let bits = dist.element_bits.unwrap_or(8).max(8);
+    let machine = ctx.target().machine();
+    if direction == Direction::Load
+        && dist
+            .element_bits
+            .is_some_and(|b| machine.lds.unmodelled_transposed_read_bits.contains(&b))
+        && layout_algebra::bank::load_transposes(&dist.layout, &shared.layout)
+    {
+        ctx.report(Diagnostic::warning(
+            Code::UnmodelledEncoding,
+            span,
+            format!(
+                "Triton may load this with a transposing read of {} (`ds_load_tr*`), which layoutc does not model; this access is not counted",
+                machine.name
+            ),
+        ));
+        return Ok(result);
+    }
     let m = measure(
         ctx,
         &dist,

@@ -72,7 +72,7 @@ impl<'db> Cx<'db> {
                     "no target is given, so this assumes sm90: 32 banks of 4 bytes, ldmatrix and stmatrix",
                 )
                 .with_note(
-                    "name the machine: `target = sm80` (or sm90, sm100, gfx942, gfx950), or paste the module line with its `ttg.target`",
+                    "name the machine: `target = sm80` (or sm90, sm100, gfx942, gfx950, gfx1250), or paste the module line with its `ttg.target`",
                 ),
             );
         }

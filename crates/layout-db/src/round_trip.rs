@@ -174,7 +174,9 @@ impl RoundTrip<'_> {
                         )
                     }
                 };
-            let mnemonic = instruction.mnemonic(direction, vendor, bits);
+            let mnemonic = instruction
+                .mnemonic(direction, vendor, bits)
+                .spelled(machine.lds.spelling);
             RoundTripSide {
                 mnemonic: if direction == Direction::Load && self.remote_load {
                     mnemonic.in_cluster()

@@ -84,7 +84,7 @@ pub const SOLVE_KEYS: &[SolveKeyInfo] = &[
     SolveKeyInfo {
         key: SolveKey::Target,
         name: "target",
-        doc: "the machine: a GPU preset (`sm80`, `sm90`, `sm100`, `gfx942`, `gfx950`) for a swizzle, `tpu` for a tiling",
+        doc: "the machine: a GPU preset (`sm80`, `sm90`, `sm100`, `gfx942`, `gfx950`, `gfx1250`) for a swizzle, `tpu` for a tiling",
     },
     SolveKeyInfo {
         key: SolveKey::Array,
@@ -587,7 +587,7 @@ fn swizzle(ctx: &mut Ctx, keys: Keys, whole: Span) -> R<Value> {
         return Err(ctx.cx.error(
             Code::InvalidSolve,
             span,
-            "`target = tpu` is for `kind = tiling`; a swizzle's target is a GPU (sm80, sm90, sm100, gfx942, gfx950)",
+            "`target = tpu` is for `kind = tiling`; a swizzle's target is a GPU (sm80, sm90, sm100, gfx942, gfx950, gfx1250)",
         ));
     }
     for (key, present) in [

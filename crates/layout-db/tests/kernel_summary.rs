@@ -291,7 +291,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // Nothing else may disagree.
     assert!(wrong.len() <= 4, "{wrong:#?}");
     assert!(
-        named >= 1256 && covered >= 147,
+        named >= 1348 && covered >= 160,
         "{named} named, {covered} covered"
     );
 }
@@ -450,8 +450,11 @@ fn scans_store_and_load_what_the_ptx_does() {
     // Every scan kernel: the summary's counts equal the PTX's, and on AMD
     // the AMDGCN's (LLVM's merged `ds_read_b96`, paired `ds_read2_b32` and
     // `ds_write2st64_b32`); the scan's are the kernel's only LDS accesses
-    // besides `ds_bpermute`.
-    let (mut compared, mut amd) = (0, 0);
+    // besides `ds_bpermute`. Where LLVM leaves some of the pairs it could
+    // form as single reads (gfx1250's cumsum_2d: 61 pairs and 2 singles for
+    // 62 pairs), the words read are still the model's, and that happens in
+    // one kernel only.
+    let (mut compared, mut amd, mut unpaired) = (0, 0, 0);
     for k in corpus("kernels") {
         let Some(file) = k["file"].as_str() else {
             continue;
@@ -470,17 +473,35 @@ fn scans_store_and_load_what_the_ptx_does() {
         assert!(!scan.instructions.is_empty(), "{file}");
         for i in &scan.instructions {
             compared += 1;
-            assert_eq!(
-                recorded[i.mnemonic.as_str()].as_u64(),
-                Some(i.count),
-                "{file}: {}",
-                i.mnemonic
-            );
+            let count = recorded[i.mnemonic.as_str()].as_u64();
+            let single = i
+                .mnemonic
+                .strip_suffix("_b32")
+                .and_then(|m| m.strip_suffix("_2addr"))
+                .map(|m| format!("{m}_b32"));
+            let words = |pairs: u64| {
+                2 * pairs
+                    + single
+                        .as_deref()
+                        .and_then(|s| recorded[s].as_u64())
+                        .unwrap_or(0)
+            };
+            if count != Some(i.count) && single.is_some() {
+                unpaired += 1;
+                assert_eq!(
+                    words(count.unwrap_or(0)),
+                    2 * i.count,
+                    "{file}: {}",
+                    i.mnemonic
+                );
+                continue;
+            }
+            assert_eq!(count, Some(i.count), "{file}: {}", i.mnemonic);
         }
     }
     assert!(
-        compared >= 24 && amd == 6,
-        "{compared} compared, {amd} on AMD"
+        compared >= 24 && amd == 9 && unpaired <= 1,
+        "{compared} compared, {amd} on AMD, {unpaired} with pairs LLVM left single"
     );
 }
 
@@ -598,5 +619,5 @@ fn histograms_add_into_their_bins_as_the_compiled_kernel_does() {
         assert_eq!(named.count, adds[0].1, "{file}");
         checked += 1;
     }
-    assert_eq!(checked, 6);
+    assert_eq!(checked, 7);
 }

@@ -346,12 +346,13 @@ mod tests {
         check(
             "target = $0\n",
             expect![[r#"
-            5 items
-            Preset sm80 -> `sm80`
-            Preset sm90 -> `sm90`
-            Preset sm100 -> `sm100`
-            Preset gfx942 -> `gfx942`
-            Preset gfx950 -> `gfx950`"#]],
+                6 items
+                Preset sm80 -> `sm80`
+                Preset sm90 -> `sm90`
+                Preset sm100 -> `sm100`
+                Preset gfx942 -> `gfx942`
+                Preset gfx950 -> `gfx950`
+                Preset gfx1250 -> `gfx1250`"#]],
         );
     }
 

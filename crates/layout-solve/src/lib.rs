@@ -398,8 +398,9 @@ pub fn solve_swizzle(
         .zip(&score.accesses)
         .map(|(a, c)| {
             let instruction =
-                c.instruction
-                    .mnemonic(a.direction, request.machine.vendor, request.element_bits);
+                request
+                    .machine
+                    .mnemonic(c.instruction, a.direction, request.element_bits);
             AccessReport {
                 label: a.label.clone(),
                 direction: a.direction,
@@ -411,11 +412,9 @@ pub fn solve_swizzle(
                         .into_iter()
                         .map(|(i, n)| {
                             (
-                                i.mnemonic(
-                                    a.direction,
-                                    request.machine.vendor,
-                                    request.element_bits,
-                                ),
+                                request
+                                    .machine
+                                    .mnemonic(i, a.direction, request.element_bits),
                                 n,
                             )
                         })

@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::Direction;
-use crate::machine::{Machine, Vendor};
+use crate::machine::{LdsSpelling, Machine, Vendor};
 
 /// The shared-memory instruction a warp issues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,6 +115,7 @@ impl Instruction {
             operand_bits,
             cluster: false,
             high_half: false,
+            spelling: LdsSpelling::Gcn,
         }
     }
 }
@@ -152,9 +153,17 @@ pub struct Mnemonic {
     /// AMD's `_d16_hi` form of an 8- or 16-bit access: the data is the high
     /// half of the 32-bit register (`ds_write_b16_d16_hi`).
     high_half: bool,
+    /// How AMD's assembler spells it (`ds_read_b128` or `ds_load_b128`).
+    spelling: LdsSpelling,
 }
 
 impl Mnemonic {
+    /// The same instruction as an assembler of `spelling` writes it (AMD's
+    /// LDS opcodes; NVIDIA's are spelled one way).
+    pub fn spelled(self, spelling: LdsSpelling) -> Mnemonic {
+        Mnemonic { spelling, ..self }
+    }
+
     /// The same `ld.shared` addressing the shared memory of another CTA
     /// of the cluster (`ld.shared::cluster`); other instructions cannot,
     /// and stay as they are.
@@ -202,7 +211,7 @@ impl Mnemonic {
             (Vendor::Nvidia, Instruction::LdSt { .. }, Direction::Load) if self.cluster => {
                 "ld.shared::cluster"
             }
-            (Vendor::Amd, Instruction::LdSt { .. }, _) => self.family(),
+            (Vendor::Amd, _, _) => self.family(),
             (_, instruction, direction) => instruction.kind_name(direction),
         }
     }
@@ -220,13 +229,13 @@ impl Mnemonic {
                     "stmatrix"
                 }
             }
-            (_, Instruction::Paired { .. }) => {
-                if load {
-                    "ds_read2"
-                } else {
-                    "ds_write2"
-                }
-            }
+            (_, Instruction::Paired { .. }) => match (self.spelling, load) {
+                (LdsSpelling::Gcn, true) => "ds_read2",
+                (LdsSpelling::Gcn, false) => "ds_write2",
+                (LdsSpelling::Gfx12, true) => "ds_load_2addr",
+                (LdsSpelling::Gfx12, false) => "ds_store_2addr",
+            },
+            // gfx950's instruction, spelled as its assembler does.
             (_, Instruction::ReadTransposed { .. }) => "ds_read_tr",
             (Vendor::Nvidia, Instruction::LdSt { .. }) => {
                 if load {
@@ -235,13 +244,25 @@ impl Mnemonic {
                     "st.shared"
                 }
             }
-            (Vendor::Amd, Instruction::LdSt { .. }) => {
-                if load {
-                    "ds_read"
-                } else {
-                    "ds_write"
-                }
-            }
+            (Vendor::Amd, Instruction::LdSt { .. }) => match (self.spelling, load) {
+                (LdsSpelling::Gcn, true) => "ds_read",
+                (LdsSpelling::Gcn, false) => "ds_write",
+                (LdsSpelling::Gfx12, true) => "ds_load",
+                (LdsSpelling::Gfx12, false) => "ds_store",
+            },
+        }
+    }
+}
+
+impl Mnemonic {
+    /// AMD's verb for one vector per lane: `read`/`write`, `load`/`store`
+    /// in GFX12's spelling.
+    fn verb(&self) -> &'static str {
+        match (self.spelling, self.direction) {
+            (LdsSpelling::Gcn, Direction::Load) => "read",
+            (LdsSpelling::Gcn, Direction::Store) => "write",
+            (LdsSpelling::Gfx12, Direction::Load) => "load",
+            (LdsSpelling::Gfx12, Direction::Store) => "store",
         }
     }
 }
@@ -256,12 +277,22 @@ impl fmt::Display for Mnemonic {
                 if load { "ld" } else { "st" },
                 if trans { ".trans" } else { "" }
             ),
-            (_, Instruction::Paired { bits, st64 }) => write!(
-                f,
-                "ds_{}2{}_b{bits}",
-                if load { "read" } else { "write" },
-                if st64 { "st64" } else { "" }
-            ),
+            (_, Instruction::Paired { bits, st64 }) => match self.spelling {
+                LdsSpelling::Gcn => write!(
+                    f,
+                    "ds_{}2{}_b{bits}",
+                    if load { "read" } else { "write" },
+                    if st64 { "st64" } else { "" }
+                ),
+                LdsSpelling::Gfx12 => write!(
+                    f,
+                    "ds_{}_2addr{}_b{bits}",
+                    if load { "load" } else { "store" },
+                    if st64 { "_stride64" } else { "" }
+                ),
+            },
+            // gfx950's instruction (gfx1250's transposing reads are others,
+            // not modelled), spelled as its assembler does.
             (_, Instruction::ReadTransposed { element_bits }) => {
                 write!(f, "ds_read_b64_tr_b{element_bits}")
             }
@@ -280,14 +311,14 @@ impl fmt::Display for Mnemonic {
             }
             // The AMDGPU backend zero-extends narrow loads: `ds_read_u16`.
             (Vendor::Amd, Instruction::LdSt { bits }) if load && bits < 32 => {
-                write!(f, "ds_read_u{bits}")?;
+                write!(f, "ds_{}_u{bits}", self.verb())?;
                 if self.high_half {
                     write!(f, "_d16_hi")?;
                 }
                 Ok(())
             }
             (Vendor::Amd, Instruction::LdSt { bits }) => {
-                write!(f, "ds_{}_b{bits}", if load { "read" } else { "write" })?;
+                write!(f, "ds_{}_b{bits}", self.verb())?;
                 if self.high_half {
                     write!(f, "_d16_hi")?;
                 }
@@ -374,7 +405,11 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
             operand_bits: operand,
             cluster,
             high_half: false,
+            spelling: LdsSpelling::Gcn,
         });
+    }
+    if let Some(gcn) = gfx12_as_gcn(text) {
+        return parse_mnemonic(&gcn).map(|m| m.spelled(LdsSpelling::Gfx12));
     }
     let rest = text.strip_prefix("ds_")?;
     if let Some(e) = rest.strip_prefix("read_b64_tr_b") {
@@ -418,6 +453,28 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
     }
     let m = Instruction::LdSt { bits }.mnemonic(direction, Vendor::Amd, bits);
     Some(if high_half { m.on_high_half() } else { m })
+}
+
+/// A GFX12 LDS opcode in GCN's spelling (`ds_load_2addr_stride64_b64` is
+/// `ds_read2st64_b64`, `ds_store_b16_d16_hi` is `ds_write_b16_d16_hi`);
+/// `None` for any other text, and for gfx1250's transposing reads
+/// (`ds_load_tr16_b128`), which are no instruction layoutc models.
+fn gfx12_as_gcn(text: &str) -> Option<String> {
+    let (verb, rest) = if let Some(rest) = text.strip_prefix("ds_load_") {
+        ("read", rest)
+    } else {
+        ("write", text.strip_prefix("ds_store_")?)
+    };
+    if let Some(paired) = rest.strip_prefix("2addr_") {
+        return Some(match paired.strip_prefix("stride64_") {
+            Some(width) => format!("ds_{verb}2st64_{width}"),
+            None => format!("ds_{verb}2_{paired}"),
+        });
+    }
+    if rest.starts_with("tr") {
+        return None;
+    }
+    Some(format!("ds_{verb}_{rest}"))
 }
 
 /// What a user may name for an access (`wavefronts(..., "ldmatrix.x4")`):
@@ -713,6 +770,40 @@ mod tests {
         ] {
             assert!(bad.parse::<Mnemonic>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn gfx12_spells_the_same_instructions_its_own_way() {
+        // Opcodes of kernels compiled for gfx1250 by the Triton 3.9 wheel
+        // (tests/corpus/kernels/*_gfx1250.ttgir), each the instruction its
+        // GCN spelling names.
+        for (gfx12, gcn) in [
+            ("ds_load_b128", "ds_read_b128"),
+            ("ds_load_b64", "ds_read_b64"),
+            ("ds_store_b64", "ds_write_b64"),
+            ("ds_load_u16", "ds_read_u16"),
+            ("ds_store_b16_d16_hi", "ds_write_b16_d16_hi"),
+            ("ds_load_2addr_b32", "ds_read2_b32"),
+            ("ds_store_2addr_stride64_b32", "ds_write2st64_b32"),
+            ("ds_load_2addr_stride64_b64", "ds_read2st64_b64"),
+        ] {
+            let m: Mnemonic = gfx12.parse().unwrap();
+            let g: Mnemonic = gcn.parse().unwrap();
+            assert_eq!(m.to_string(), gfx12);
+            assert_eq!((m.instruction, m.direction), (g.instruction, g.direction));
+            assert_eq!(g.spelled(LdsSpelling::Gfx12), m);
+            assert_eq!(m.spelled(LdsSpelling::Gcn).to_string(), gcn);
+        }
+        assert_eq!(
+            "ds_load_2addr_b64".parse::<Mnemonic>().unwrap().family(),
+            "ds_load_2addr"
+        );
+        // gfx1250's transposing reads move 128 bits of halves: not a
+        // `ds_read_b64_tr_bN`, and not an instruction layoutc models.
+        for unmodelled in ["ds_load_tr16_b128", "ds_load_tr8_b64", "ds_store_tr16_b64"] {
+            assert!(unmodelled.parse::<Mnemonic>().is_err(), "{unmodelled}");
+        }
+        assert!("ds_store_u16".parse::<Mnemonic>().is_err());
     }
 
     #[test]

@@ -17,15 +17,21 @@ const BLOCK: &str = "block";
 
 /// Bytes of scratch a reduction over `axis` of inputs of `input_bits` each,
 /// held in `layout`, needs (0 when no warp holds a different part of the
-/// axis).
-pub fn reduce_scratch_bytes(layout: &LinearLayout, axis: usize, input_bits: &[u32]) -> Result<u64> {
+/// axis) on a machine of `banks` banks (Triton sizes each conversion's
+/// swizzled buffer by them).
+pub fn reduce_scratch_bytes(
+    layout: &LinearLayout,
+    axis: usize,
+    input_bits: &[u32],
+    banks: u32,
+) -> Result<u64> {
     let mut largest = 0u64;
     for (from, to) in reduce_conversions(layout, axis)? {
         let mut bytes = 0;
         for &bits in input_bits {
             let bits = bits.clamp(8, 64);
             let elements =
-                swizzled_scratch_elements(&from, &to, bits, SharedInstructions::LD_ST, 32)?;
+                swizzled_scratch_elements(&from, &to, bits, SharedInstructions::LD_ST, banks)?;
             bytes += elements * (bits as u64 / 8);
         }
         largest = largest.max(bytes);

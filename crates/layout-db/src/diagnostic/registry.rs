@@ -389,7 +389,7 @@ layout c = composition(cute (6,2):(1,10), cute 4:4, "cpp")
         r##"A value that depends on the machine (a conversion's instructions, the bank
 model of a shared-memory access) in a file that names no machine: layoutc
 assumes sm90 (32 banks of 4 bytes, ldmatrix and stmatrix) and says so. Name
-the machine with `target = sm80` (or sm90, sm100, gfx942, gfx950) or paste the
+the machine with `target = sm80` (or sm90, sm100, gfx942, gfx950, gfx1250) or paste the
 module line with its `ttg.target`.
 
 ```lay
@@ -407,7 +407,10 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:70", "ttg.threa
     UnmodelledEncoding = "W0303", "an encoding layoutc does not model",
         r##"An encoding Triton prints that layoutc does not model (Blackwell's tensor
 memory): the declaration is kept, and only a tensor that uses it is an error
-(E0316).
+(E0316). In a dump, an access layoutc cannot count is this warning too, and the
+access is left out of the kernel summary: one to a `#ttg.partitioned_shared` tensor,
+and a load that Triton may serve with a transposing read layoutc does not model
+(gfx1250's `ds_load_tr16_b128`, `ds_load_tr8_b64`).
 
 ```lay
 #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>

@@ -9,7 +9,8 @@
 //! packed in order from the op's offset, and each partition loads those it
 //! uses. LLVM's load/store vectoriser then merges neighbouring fields, and
 //! a field the packing leaves misaligned is moved in pieces as wide as its
-//! alignment.
+//! alignment. The kernel summary names this traffic on NVIDIA, where it was
+//! checked against compiled kernels.
 
 use super::mlir::{Function, OpId, split_top_level};
 use super::scratch::{element_bits, parse_type};
@@ -118,6 +119,11 @@ pub fn traffic(f: &Function, ws: OpId, offset: u64) -> Option<CaptureTraffic> {
     let mut at = offset;
     for (i, (value, ty)) in op.operands.iter().zip(&types).enumerate() {
         let sizes = elements(ty)?;
+        // A scalar of no whole power-of-two bytes (`i24`): how LLVM splits
+        // it is not modelled.
+        if sizes.iter().any(|s| !s.is_power_of_two()) {
+            return None;
+        }
         if rematerialisable(f, value, ty) {
             continue;
         }
@@ -184,8 +190,8 @@ fn rematerialisable(f: &Function, value: &str, ty: &str) -> bool {
 }
 
 /// The pure LLVM operations `op` lowers to, `None` when it is not pure (a
-/// load, a region, a call, a TMA descriptor's global scratch is more than
-/// any capture may take).
+/// load, a region, a call). A TMA descriptor's global scratch is pure but
+/// takes more operations than any capture may.
 fn llvm_ops(op: &super::mlir::Op) -> Option<u32> {
     let scalar = !op.types.contains("tensor<");
     let rank = || parse_type(op.result_types()).map_or(0, |t| t.shape.len() as u32);
@@ -245,20 +251,20 @@ pub fn vectorise(scalars: &[(u64, u64)], fill_gaps: bool) -> Vec<Access> {
             if span > SHARED_BASE_ALIGNMENT || address % span != 0 {
                 continue;
             }
+            // Scalars of this size on this vector's lanes (sorted, so
+            // `width` of them fill it without a gap).
             let inside = scalars[i..]
                 .iter()
-                .take_while(|&&(a, b)| b == bytes && a + b <= address + span)
+                .take_while(|&&(a, b)| {
+                    b == bytes && a + b <= address + span && (a - address) % bytes == 0
+                })
                 .count();
-            let contiguous = scalars[i..i + inside]
-                .iter()
-                .enumerate()
-                .all(|(k, &(a, _))| a == address + k as u64 * bytes);
             let last_end = scalars[i + inside - 1].0 + bytes;
             let fills = if fill_gaps {
                 // The run rounded up to a power of two must be this vector.
                 inside >= 2 && (last_end - address).next_power_of_two() == span
             } else {
-                inside as u64 == width && contiguous
+                inside as u64 == width
             };
             if fills {
                 taken = inside;
@@ -312,7 +318,8 @@ mod tests {
                 .iter()
                 .all(|a| a.mnemonic(true) == "st.shared.b8")
         );
-        // Two pointers, then four words (ws_captures2): one vector each.
+        // Two pointers, then four words (ws_captures_aligned): one vector
+        // each.
         let aligned = [(0, 8), (8, 8), (16, 4), (20, 4), (24, 4), (28, 4)];
         assert_eq!(
             mnemonics(&vectorise(&aligned, false), true),
@@ -329,5 +336,10 @@ mod tests {
             mnemonics(&vectorise(&[(16, 4), (24, 4)], false), true),
             ["st.shared.b32", "st.shared.b32"]
         );
+        // An i32, an i8 and an i32 packed at 0, 4 and 5, the i8 unused: the
+        // second i32 is off the lanes of a vector at 0 and moves in bytes.
+        let loads = vectorise(&[(0, 4), (5, 4)], true);
+        assert_eq!(loads[0].mnemonic(false), "ld.shared.b32");
+        assert_eq!(loads.len(), 5);
     }
 }

@@ -12,7 +12,7 @@ pub mod scratch;
 use std::collections::HashMap;
 
 use layout_algebra::bank::{Direction, Instruction};
-use layout_algebra::machine::{Vendor, shared_memory_limit};
+use layout_algebra::machine::{LdsSpelling, Vendor, shared_memory_limit};
 use layout_algebra::triton::Encoding;
 use layout_syntax::Span;
 
@@ -807,7 +807,12 @@ impl Context<'_> {
             "tt.reduce" => {
                 let ins = inputs();
                 let (_, layout) = self.layout(ins.first()?)?;
-                scratch::reduce(&ins, &layout, scratch::axis(line)?)
+                scratch::reduce(
+                    &ins,
+                    &layout,
+                    scratch::axis(line)?,
+                    self.machine.banks.banks,
+                )
             }
             "tt.scan" => {
                 let ins = inputs();
@@ -1053,6 +1058,10 @@ impl Context<'_> {
         let mnemonic = match (self.vendor, bytes) {
             (Vendor::Nvidia, 16) => "cp.async.cg.shared.global".to_string(),
             (Vendor::Nvidia, _) => "cp.async.ca.shared.global".to_string(),
+            // GFX12's asynchronous copy (gfx1250), by bits.
+            (Vendor::Amd, _) if self.machine.lds.spelling == LdsSpelling::Gfx12 && !buffer => {
+                format!("global_load_async_to_lds_b{}", bytes * 8)
+            }
             (Vendor::Amd, 16) => format!("{amd}dwordx4"),
             (Vendor::Amd, 12) => format!("{amd}dwordx3"),
             (Vendor::Amd, 8) => format!("{amd}dwordx2"),
@@ -1071,8 +1080,12 @@ impl Context<'_> {
         // turns off (the same vector, the same banks).
         let line = &self.text[op.span.start..op.span.end];
         if self.vendor == Vendor::Amd && line.contains(" other ") {
+            let bits = bytes * 8;
             let fill = InstructionCount {
-                mnemonic: format!("ds_write_b{}", bytes * 8),
+                mnemonic: self
+                    .machine
+                    .mnemonic(Instruction::LdSt { bits }, Direction::Store, bits)
+                    .to_string(),
                 ..copies.clone()
             };
             return vec![copies, fill];
@@ -1105,7 +1118,11 @@ impl Context<'_> {
             };
             let bits = bits.clamp(8, 64);
             if self.vendor == Vendor::Amd {
-                out.extend(amd_scan_instructions(&walk, bits));
+                out.extend(amd_scan_instructions(
+                    &walk,
+                    bits,
+                    self.machine.lds.spelling,
+                ));
                 continue;
             }
             out.push(InstructionCount {
@@ -1121,12 +1138,12 @@ impl Context<'_> {
                 let count = chunks * walk.axis_warps / lanes;
                 // Every lane reads the same partials: a broadcast, which a
                 // wide load serves in as few phases as its quads allow.
-                let served = self.machine.banks.phases_for_quads(
+                let phases = broadcast_wavefronts(
+                    &self.machine.banks,
                     (lanes * bits as u64) as u32,
                     Direction::Load,
-                    1,
+                    self.threads,
                 );
-                let phases = (self.threads as u64 >> served.generators.len()).max(1);
                 (format!("ld.shared.v{lanes}.b{bits}"), count, count * phases)
             } else {
                 let count = walk.chunks_per_block * (walk.axis_blocks * walk.axis_warps - 1);
@@ -1172,11 +1189,17 @@ impl Context<'_> {
             // with the `::cta` state space.
             Vendor::Nvidia if scalar => format!("st.shared::cta.b{bits}"),
             Vendor::Nvidia => format!("st.shared.b{bits}"),
-            Vendor::Amd => format!("ds_write_b{bits}"),
+            Vendor::Amd => self
+                .machine
+                .mnemonic(Instruction::LdSt { bits }, Direction::Store, bits)
+                .to_string(),
         };
         let load = match self.vendor {
             Vendor::Nvidia => format!("ld.shared.b{bits}"),
-            Vendor::Amd => format!("ds_read_b{bits}"),
+            Vendor::Amd => self
+                .machine
+                .mnemonic(Instruction::LdSt { bits }, Direction::Load, bits)
+                .to_string(),
         };
         let stores = if op.name == "tt.histogram" {
             // Every thread zeroes its share of the bins.
@@ -1407,7 +1430,11 @@ fn sums_anything(layout: &layout_algebra::LinearLayout, axis: usize) -> bool {
 /// into one vector of up to 128 bits (the LoadStoreVectorizer:
 /// `ds_read_b96` for three), the others two by two into `ds_read2` /
 /// `ds_write2` (SILoadStoreOptimizer, [`layout_algebra::bank::pair_encoding`]).
-fn amd_scan_instructions(walk: &scratch::ScanWalk, bits: u32) -> Vec<InstructionCount> {
+fn amd_scan_instructions(
+    walk: &scratch::ScanWalk,
+    bits: u32,
+    spelling: LdsSpelling,
+) -> Vec<InstructionCount> {
     let (p, w) = (walk.parallel_lanes.max(1), walk.axis_warps);
     let chunks = walk.chunks_per_block * walk.axis_blocks;
     let stores: Vec<u64> = (0..chunks).map(|c| c * p * w).collect();
@@ -1423,7 +1450,7 @@ fn amd_scan_instructions(walk: &scratch::ScanWalk, bits: u32) -> Vec<Instruction
         .collect();
     [(Direction::Store, stores), (Direction::Load, loads)]
         .into_iter()
-        .flat_map(|(direction, offsets)| merged_lds_accesses(&offsets, bits, direction))
+        .flat_map(|(direction, offsets)| merged_lds_accesses(&offsets, bits, direction, spelling))
         .collect()
 }
 
@@ -1431,7 +1458,12 @@ fn amd_scan_instructions(walk: &scratch::ScanWalk, bits: u32) -> Vec<Instruction
 /// base) as LLVM merges them: runs of neighbours into vectors of up to 128
 /// bits, the rest in pairs where `ds_read2`/`ds_write2` can encode the
 /// offsets (32- and 64-bit accesses), the rest alone.
-fn merged_lds_accesses(offsets: &[u64], bits: u32, direction: Direction) -> Vec<InstructionCount> {
+fn merged_lds_accesses(
+    offsets: &[u64],
+    bits: u32,
+    direction: Direction,
+    spelling: LdsSpelling,
+) -> Vec<InstructionCount> {
     let mut sorted = offsets.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
@@ -1492,6 +1524,7 @@ fn merged_lds_accesses(offsets: &[u64], bits: u32, direction: Direction) -> Vec<
             InstructionCount {
                 mnemonic: instruction
                     .mnemonic(direction, Vendor::Amd, bits)
+                    .spelled(spelling)
                     .to_string(),
                 count,
                 wavefronts: count * per,

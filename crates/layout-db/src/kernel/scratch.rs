@@ -181,13 +181,13 @@ pub fn warps_along(layout: &LinearLayout, axis: usize) -> u64 {
 
 /// Scratch of `tt.reduce` over `axis` of inputs laid out by `layout`:
 /// the largest of the conversions that bring the axis's warps together
-/// (none when one warp holds the whole axis).
-pub fn reduce(inputs: &[TypeText], layout: &LinearLayout, axis: usize) -> Option<u64> {
+/// (none when one warp holds the whole axis), on a machine of `banks` banks.
+pub fn reduce(inputs: &[TypeText], layout: &LinearLayout, axis: usize, banks: u32) -> Option<u64> {
     let bits: Vec<u32> = inputs
         .iter()
         .map(|t| element_bits(&t.element))
         .collect::<Option<_>>()?;
-    layout_algebra::triton::reduce::reduce_scratch_bytes(layout, axis, &bits).ok()
+    layout_algebra::triton::reduce::reduce_scratch_bytes(layout, axis, &bits, banks).ok()
 }
 
 /// Scratch of `tt.scan` over `axis` (blocked layouts only; Triton lowers
