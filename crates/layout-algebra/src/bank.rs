@@ -27,7 +27,7 @@ mod trace;
 pub use geometry::{AccessGeometry, OffsetMap, TensorDims};
 pub use instruction::{
     CP_ASYNC_CG_LINE_BYTES, Instruction, InstructionPattern, LaneTile, Mnemonic, PatternShape,
-    UnknownInstruction, candidates, cp_async_cg_wavefronts, triton_choice,
+    TransposedRead, UnknownInstruction, candidates, cp_async_cg_wavefronts, triton_choice,
 };
 pub use trace::{Phase, Request, Trace, trace};
 
@@ -276,45 +276,136 @@ fn cvt_of(geometry: &AccessGeometry, map: &OffsetMap) -> Cvt {
 /// transposing read, whose lanes read what [`transposed_read_layout`] says.
 fn addressing<'a>(access: &Access<'a>) -> Result<std::borrow::Cow<'a, LinearLayout>> {
     Ok(match access.instruction {
-        Instruction::ReadTransposed { element_bits } => {
+        Instruction::ReadTransposed {
+            element_bits,
+            generation,
+        } => {
             if element_bits != access.element_bits {
                 return Err(LayoutError::invalid(
                     "instruction",
                     format!(
-                        "ds_read_b64_tr_b{element_bits} reads {element_bits}-bit elements, not {}-bit",
+                        "{} reads {element_bits}-bit elements, not {}-bit",
+                        access.instruction.kind_name(Direction::Load),
                         access.element_bits
                     ),
                 ));
             }
-            std::borrow::Cow::Owned(transposed_read_layout(access.distributed, element_bits)?)
+            std::borrow::Cow::Owned(transposed_read_layout(
+                access.distributed,
+                element_bits,
+                generation,
+            )?)
         }
         _ => std::borrow::Cow::Borrowed(access.distributed),
     })
 }
 
-/// The register bases a transposing read rotates: `log2(64 / bits)`.
-fn transposed_register_bases(element_bits: u32) -> Result<usize> {
-    if ![4, 8, 16].contains(&element_bits) {
-        return Err(LayoutError::invalid(
-            "instruction",
-            format!("ds_read_b64_tr_bN reads 4-, 8- or 16-bit elements, not {element_bits}-bit"),
-        ));
-    }
-    Ok((64 / element_bits).trailing_zeros() as usize)
+/// A base of a distributed layout: the `i`-th register or lane base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Base {
+    Register(usize),
+    Lane(usize),
 }
 
-/// The lanes' addresses of gfx950's `ds_read_b64_tr_b{element_bits}` when
-/// it loads `distributed` (Triton's `chooseDsReadB64TrLayout`): the first
-/// `k = log2(64 / element_bits)` register bases and the first 4 lane bases
-/// (16 lanes exchange data) are rotated, lane bases first: the reading lane
-/// holds `k` register bases of what 16 lanes own, and the lanes address the
-/// rest. For a 16-bit operand whose registers run along K and lanes along
-/// M, each lane reads 4 consecutive elements along M.
+/// How a transposing read rotates the destination's bases (Triton's
+/// `lowerDsReadTr` tiles): the bases the reading lane's registers take
+/// (the elements it reads contiguously, which the first lanes of the
+/// destination own), and the bases the reading lanes take in turn (what
+/// the destination's registers and other lanes own). The remaining bases
+/// stay.
+struct Rotation {
+    registers: Vec<Base>,
+    lanes: Vec<Base>,
+}
+
+fn transposed_rotation(element_bits: u32, generation: TransposedRead) -> Result<Rotation> {
+    use Base::{Lane as L, Register as R};
+    let bits = generation.bits(element_bits);
+    let supported = match generation {
+        TransposedRead::Cdna4 => [4, 8, 16].contains(&element_bits),
+        TransposedRead::Gfx1250 => [8, 16].contains(&element_bits),
+    };
+    if !supported {
+        return Err(LayoutError::invalid(
+            "instruction",
+            format!("no transposing read of {element_bits}-bit elements on this machine"),
+        ));
+    }
+    // log2 of the elements one lane reads.
+    let k = (bits / element_bits).trailing_zeros() as usize;
+    Ok(match generation {
+        // 16 lanes: the first `k` own what a lane reads; the other lanes of
+        // the group, then the registers, address.
+        TransposedRead::Cdna4 => Rotation {
+            registers: (0..k).map(L).collect(),
+            lanes: (k..4).map(L).chain((0..k).map(R)).collect(),
+        },
+        // 8 lanes, each reading 8 elements: halves (`ds_load_tr16_b128`)...
+        TransposedRead::Gfx1250 if element_bits == 16 => Rotation {
+            registers: (0..3).map(L).collect(),
+            lanes: (0..3).map(R).collect(),
+        },
+        // ... or bytes in two halves, with lane 3 between them
+        // (`ds_load_tr8_b64`, Triton's double contiguity).
+        TransposedRead::Gfx1250 => Rotation {
+            registers: (0..3).map(L).collect(),
+            lanes: vec![R(0), R(1), L(3), R(2), L(4)],
+        },
+    })
+}
+
+impl Rotation {
+    /// The registers and lanes a layout needs for the rotation.
+    fn needs(&self) -> (usize, usize) {
+        let mut need = (0, 0);
+        for b in self.registers.iter().chain(&self.lanes) {
+            match *b {
+                Base::Register(i) => need.0 = need.0.max(i + 1),
+                Base::Lane(i) => need.1 = need.1.max(i + 1),
+            }
+        }
+        (
+            need.0.max(self.registers.len()),
+            need.1.max(self.lanes.len()),
+        )
+    }
+
+    /// `registers` and `lanes` rotated.
+    fn apply<T: Clone>(&self, registers: &mut [T], lanes: &mut [T]) -> Result<()> {
+        let (r, l) = self.needs();
+        if registers.len() < r || lanes.len() < l {
+            return Err(LayoutError::invalid(
+                "transposing read",
+                format!(
+                    "needs at least {} registers and {} lanes to exchange",
+                    1 << r,
+                    1 << l
+                ),
+            ));
+        }
+        let pick = |b: &Base| match *b {
+            Base::Register(i) => registers[i].clone(),
+            Base::Lane(i) => lanes[i].clone(),
+        };
+        let new_registers: Vec<T> = self.registers.iter().map(pick).collect();
+        let new_lanes: Vec<T> = self.lanes.iter().map(pick).collect();
+        registers[..new_registers.len()].clone_from_slice(&new_registers);
+        lanes[..new_lanes.len()].clone_from_slice(&new_lanes);
+        Ok(())
+    }
+}
+
+/// The lanes' addresses of a transposing read when it loads `distributed`
+/// (Triton's `lowerDsReadTr`): the reading lane holds the registers of
+/// what the first lanes of its group own, and the lanes address the rest
+/// ([`transposed_rotation`]). For a 16-bit operand whose registers run
+/// along K and lanes along M, each lane reads consecutive elements along M.
 pub fn transposed_read_layout(
     distributed: &LinearLayout,
     element_bits: u32,
+    generation: TransposedRead,
 ) -> Result<LinearLayout> {
-    let k = transposed_register_bases(element_bits)?;
+    let rotation = transposed_rotation(element_bits, generation)?;
     let mut bases = distributed.bases();
     let find = |bases: &[(DimName, Vec<Vec<u32>>)], name: &str| {
         bases.iter().position(|(n, _)| n.as_str() == name)
@@ -325,20 +416,11 @@ pub fn transposed_read_layout(
             "needs 'register' and 'lane' in-dims",
         ));
     };
-    if bases[r].1.len() < k || bases[l].1.len() < 4 {
-        return Err(LayoutError::invalid(
-            "ds_read_b64_tr",
-            format!(
-                "needs at least {} registers and 16 lanes: 16 lanes exchange 64 bits each",
-                1 << k
-            ),
-        ));
-    }
-    let mut unit: Vec<Vec<u32>> = bases[l].1[..4].to_vec();
-    unit.extend(bases[r].1[..k].iter().cloned());
-    let (to_regs, to_lanes) = unit.split_at(k);
-    bases[r].1.splice(..k, to_regs.iter().cloned());
-    bases[l].1.splice(..4, to_lanes.iter().cloned());
+    let mut registers = bases[r].1.clone();
+    let mut lanes = bases[l].1.clone();
+    rotation.apply(&mut registers, &mut lanes)?;
+    bases[r].1 = registers;
+    bases[l].1 = lanes;
     LinearLayout::from_bases_with_sizes(
         bases
             .into_iter()
@@ -375,8 +457,20 @@ pub fn transposed_read_applies(
     distributed: &LinearLayout,
     shared: &LinearLayout,
     element_bits: u32,
+    generation: TransposedRead,
     max_vector: Option<u64>,
 ) -> bool {
+    let need = (generation.bits(element_bits) / element_bits) as u64;
+    let contiguous_per_lane = |rotated: &LinearLayout| {
+        largest_vectorisation(rotated, shared, element_bits)
+            .is_ok_and(|(v, _)| v.min(max_vector.unwrap_or(v)) >= need)
+    };
+    if generation == TransposedRead::Gfx1250 {
+        // Triton's gfx1250 lowering asks only that the first lanes own
+        // what each reading lane reads contiguously.
+        return transposed_read_layout(distributed, element_bits, generation)
+            .is_ok_and(|rotated| contiguous_per_lane(&rotated));
+    }
     let Some(fast) = transposed_read_register_dim(distributed, element_bits) else {
         return false;
     };
@@ -394,49 +488,8 @@ pub fn transposed_read_applies(
     if shared_fast.as_ref() == Some(&outs[fast].0) {
         return false;
     }
-    let Ok(rotated) = transposed_read_layout(distributed, element_bits) else {
-        return false;
-    };
-    let need = (64 / element_bits) as u64;
-    largest_vectorisation(&rotated, shared, element_bits)
-        .is_ok_and(|(v, _)| v.min(max_vector.unwrap_or(v)) >= need)
-}
-
-/// Whether a load of `distributed` from `shared` turns one contiguity into
-/// the other, the case a transposing read serves: a tensor of rank 2 or
-/// more whose registers run first along one of its two minor dims, in a
-/// shared layout contiguous along another dim. On a machine whose
-/// transposing reads layoutc does not model
-/// (`LdsInstructions::unmodelled_transposed_read_bits`), Triton may use one
-/// for such a load.
-pub fn load_transposes(distributed: &LinearLayout, shared: &LinearLayout) -> bool {
-    let outs = distributed.out_dims();
-    let rank = outs.len();
-    if rank < 2 {
-        return false;
-    }
-    let bases = distributed.bases();
-    let Some((fast, _)) = bases
-        .iter()
-        .find(|(n, _)| n.as_str() == REGISTER)
-        .and_then(|(_, b)| b.first())
-        .and_then(|b| single_dim(b))
-    else {
-        return false;
-    };
-    if fast + 2 < rank {
-        return false;
-    }
-    let shared_fast = shared
-        .bases()
-        .into_iter()
-        .find(|(n, _)| n.as_str() == OFFSET)
-        .and_then(|(_, b)| b.first().cloned())
-        .and_then(|b| {
-            let s_outs = shared.out_dims();
-            single_dim(&b).map(|(i, _)| s_outs[i].0.clone())
-        });
-    shared_fast.is_some_and(|d| d != outs[fast].0)
+    transposed_read_layout(distributed, element_bits, generation)
+        .is_ok_and(|rotated| contiguous_per_lane(&rotated))
 }
 
 /// The one out-dim a basis moves along, and by how much.
@@ -864,15 +917,18 @@ fn phase_geometry(
             }
             bits
         }
-        Instruction::ReadTransposed { element_bits: b } => {
-            transposed_register_bases(b)?;
+        Instruction::ReadTransposed {
+            element_bits: b,
+            generation,
+        } => {
+            transposed_rotation(b, generation)?;
             if direction != Direction::Load {
                 return Err(LayoutError::invalid(
                     "instruction",
-                    "ds_read_b64_tr_bN reads; there is no transposing LDS write",
+                    "a transposing read reads; there is no transposing LDS write",
                 ));
             }
-            64
+            generation.bits(b)
         }
         Instruction::Matrix { count, trans } => {
             let m = matrix_geometry(c, element_bits, count, trans)?;
@@ -1457,7 +1513,7 @@ impl AccessGeometry {
                 lanes_of(&self.lanes, bits)
             }
             Instruction::ReadTransposed { .. } => match self.addressing(instruction) {
-                Ok(this) => lanes_of(&this.lanes, 64),
+                Ok(this) => lanes_of(&this.lanes, instruction.bits_per_lane()),
                 Err(_) => Vec::new(),
             },
             Instruction::Matrix { trans: false, .. } => {
@@ -1505,7 +1561,7 @@ impl AccessGeometry {
         let regs = self.registers.len() as u32;
         let lane_bits = self.lanes.len() as u32;
         let per_address = match instruction {
-            Instruction::ReadTransposed { .. } => Some(64),
+            Instruction::ReadTransposed { .. } => Some(instruction.bits_per_lane()),
             Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => Some(bits),
             Instruction::Matrix { .. } => None,
         };
@@ -1535,33 +1591,26 @@ impl AccessGeometry {
         &self,
         instruction: Instruction,
     ) -> Result<std::borrow::Cow<'_, AccessGeometry>> {
-        let Instruction::ReadTransposed { element_bits } = instruction else {
+        let Instruction::ReadTransposed {
+            element_bits,
+            generation,
+        } = instruction
+        else {
             return Ok(std::borrow::Cow::Borrowed(self));
         };
         if element_bits != self.element_bits {
             return Err(LayoutError::invalid(
                 "instruction",
                 format!(
-                    "ds_read_b64_tr_b{element_bits} reads {element_bits}-bit elements, not {}-bit",
+                    "{} reads {element_bits}-bit elements, not {}-bit",
+                    instruction.kind_name(Direction::Load),
                     self.element_bits
                 ),
             ));
         }
-        let k = transposed_register_bases(element_bits)?;
-        if self.registers.len() < k || self.lanes.len() < 4 {
-            return Err(LayoutError::invalid(
-                "ds_read_b64_tr",
-                format!(
-                    "needs at least {} registers and 16 lanes: 16 lanes exchange 64 bits each",
-                    1 << k
-                ),
-            ));
-        }
-        let mut unit: Vec<u64> = self.lanes[..4].to_vec();
-        unit.extend(&self.registers[..k]);
         let mut this = self.clone();
-        this.registers.splice(..k, unit[..k].iter().copied());
-        this.lanes.splice(..4, unit[k..].iter().copied());
+        transposed_rotation(element_bits, generation)?
+            .apply(&mut this.registers, &mut this.lanes)?;
         Ok(std::borrow::Cow::Owned(this))
     }
 }

@@ -7,7 +7,7 @@
 //! 32- or 64-bit instruction, which is assumed, not measured). Triton's `ttg.target` names map to
 //! them.
 
-use crate::bank::{BankTarget, Direction, PhaseRule};
+use crate::bank::{BankTarget, Direction, PhaseRule, TransposedRead};
 
 /// Who makes the machine: it decides the instruction set and how the
 /// assembly names each instruction (`ld.shared.v4.b32` or `ds_read_b128`).
@@ -85,13 +85,11 @@ pub struct LdsInstructions {
     /// `ds_read2_b32/b64`, `ds_write2_b32/b64` and their `st64` forms: two
     /// addresses per lane (every GCN and CDNA machine).
     pub paired: bool,
-    /// The element widths `ds_read_b64_tr_bN` reads (gfx950: 16, 8, 4).
+    /// The element widths the machine reads transposed (gfx950: 16, 8, 4;
+    /// gfx1250: 16, 8, as Triton 3.9 lowers them).
     pub transposed_read_bits: &'static [u32],
-    /// The element widths of the machine's transposing reads that layoutc
-    /// does not model (gfx1250's `ds_load_tr16_b128`, `ds_load_tr8_b64`,
-    /// `ds_load_tr4_b64`: 8 lanes exchange 128 or 64 bits each). A load
-    /// that may use one is not counted rather than counted as another.
-    pub unmodelled_transposed_read_bits: &'static [u32],
+    /// Which transposing reads those are.
+    pub transposed_read: TransposedRead,
     /// How the assembler spells the opcodes.
     pub spelling: LdsSpelling,
 }
@@ -112,7 +110,7 @@ impl LdsInstructions {
     pub const NONE: Self = LdsInstructions {
         paired: false,
         transposed_read_bits: &[],
-        unmodelled_transposed_read_bits: &[],
+        transposed_read: TransposedRead::Cdna4,
         spelling: LdsSpelling::Gcn,
     };
 }
@@ -229,7 +227,7 @@ pub const PRESETS: &[Preset] = &[
         lds: LdsInstructions {
             paired: true,
             transposed_read_bits: &[],
-            unmodelled_transposed_read_bits: &[],
+            transposed_read: TransposedRead::Cdna4,
             spelling: LdsSpelling::Gcn,
         },
         paired_f32: false,
@@ -246,7 +244,7 @@ pub const PRESETS: &[Preset] = &[
         lds: LdsInstructions {
             paired: true,
             transposed_read_bits: &[16, 8, 4],
-            unmodelled_transposed_read_bits: &[],
+            transposed_read: TransposedRead::Cdna4,
             spelling: LdsSpelling::Gcn,
         },
         paired_f32: false,
@@ -254,7 +252,7 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: "gfx1250",
         vendor: Vendor::Amd,
-        description: "AMD CDNA5 (gfx1250): 32-lane waves, 64 LDS banks of 4 bytes as Triton's swizzle counts them (phases assumed: as many lanes as fill the banks, not measured), GFX12 opcodes",
+        description: "AMD CDNA5 (gfx1250): 32-lane waves, 64 LDS banks of 4 bytes as Triton's swizzle counts them (phases assumed: as many lanes as fill the banks, not measured), GFX12 opcodes, ds_load_tr16_b128/ds_load_tr8_b64",
         threads_per_warp: 32,
         banks: 64,
         bank_bytes: 4,
@@ -262,8 +260,8 @@ pub const PRESETS: &[Preset] = &[
         instructions: SharedInstructions::LD_ST,
         lds: LdsInstructions {
             paired: true,
-            transposed_read_bits: &[],
-            unmodelled_transposed_read_bits: &[16, 8, 4],
+            transposed_read_bits: &[16, 8],
+            transposed_read: TransposedRead::Gfx1250,
             spelling: LdsSpelling::Gfx12,
         },
         paired_f32: false,
@@ -515,6 +513,6 @@ mod tests {
         let cdna5 = preset_for_triton_target("hip:gfx1250").unwrap();
         assert_eq!((cdna5.threads_per_warp, cdna5.banks), (32, 64));
         assert_eq!(cdna5.lds.spelling, LdsSpelling::Gfx12);
-        assert_eq!(cdna5.lds.unmodelled_transposed_read_bits, [16, 8, 4]);
+        assert_eq!(cdna5.lds.transposed_read, TransposedRead::Gfx1250);
     }
 }

@@ -4,8 +4,9 @@
 //! Every count is also the enumeration oracle's and the trace's.
 
 use layout_algebra::bank::{
-    Access, BankTarget, Direction, Instruction, PhaseRule, padded_wavefronts_by_enumeration,
-    paired_instruction, trace, transposed_read_applies, transposed_read_layout, wavefronts_by_rank,
+    Access, BankTarget, Direction, Instruction, PhaseRule, TransposedRead,
+    padded_wavefronts_by_enumeration, paired_instruction, trace, transposed_read_applies,
+    transposed_read_layout, wavefronts_by_rank,
 };
 use layout_algebra::machine::Vendor;
 use layout_algebra::{DimName, LinearLayout};
@@ -207,7 +208,7 @@ fn a_transposing_read_rotates_four_lanes_into_the_registers() {
     let (dist, shared) = b_operand();
     // Registers take lane bases 0-1 (N 1, 2); lanes take lane bases 2-3
     // (N 4, 8), then the two rotated register bases (K 1, 2).
-    let rotated = transposed_read_layout(&dist, 16).unwrap();
+    let rotated = transposed_read_layout(&dist, 16, TransposedRead::Cdna4).unwrap();
     let expected = layout(
         vec![
             ("register", vec![[0, 1], [0, 2], [4, 0], [8, 0]]),
@@ -219,7 +220,13 @@ fn a_transposing_read_rotates_four_lanes_into_the_registers() {
         [("dim0", 16), ("dim1", 64)],
     );
     assert_eq!(rotated, expected);
-    assert!(transposed_read_applies(&dist, &shared, 16, None));
+    assert!(transposed_read_applies(
+        &dist,
+        &shared,
+        16,
+        TransposedRead::Cdna4,
+        None
+    ));
     // K contiguous in shared memory: an ordinary read already holds K.
     let k_major = layout(
         vec![(
@@ -239,9 +246,21 @@ fn a_transposing_read_rotates_four_lanes_into_the_registers() {
         )],
         [("dim0", 16), ("dim1", 64)],
     );
-    assert!(!transposed_read_applies(&dist, &k_major, 16, None));
+    assert!(!transposed_read_applies(
+        &dist,
+        &k_major,
+        16,
+        TransposedRead::Cdna4,
+        None
+    ));
     // Padding every 2 elements leaves no 64-bit vector.
-    assert!(!transposed_read_applies(&dist, &shared, 16, Some(2)));
+    assert!(!transposed_read_applies(
+        &dist,
+        &shared,
+        16,
+        TransposedRead::Cdna4,
+        Some(2)
+    ));
 }
 
 #[test]
@@ -251,7 +270,10 @@ fn a_transposing_read_of_a_16_bit_operand_counts_its_64_bit_addresses() {
         distributed: &dist,
         shared: &shared,
         element_bits: 16,
-        instruction: Instruction::ReadTransposed { element_bits: 16 },
+        instruction: Instruction::ReadTransposed {
+            element_bits: 16,
+            generation: TransposedRead::Cdna4,
+        },
         direction: Direction::Load,
     };
     assert_eq!(
@@ -276,7 +298,10 @@ fn a_transposing_read_needs_its_element_width_and_a_load() {
         distributed: &dist,
         shared: &shared,
         element_bits: 16,
-        instruction: Instruction::ReadTransposed { element_bits: 8 },
+        instruction: Instruction::ReadTransposed {
+            element_bits: 8,
+            generation: TransposedRead::Cdna4,
+        },
         direction: Direction::Load,
     };
     let err = wavefronts_by_rank(&access, &gfx950())
@@ -284,7 +309,10 @@ fn a_transposing_read_needs_its_element_width_and_a_load() {
         .to_string();
     assert!(err.contains("reads 8-bit elements, not 16-bit"), "{err}");
     let store = Access {
-        instruction: Instruction::ReadTransposed { element_bits: 16 },
+        instruction: Instruction::ReadTransposed {
+            element_bits: 16,
+            generation: TransposedRead::Cdna4,
+        },
         direction: Direction::Store,
         ..access
     };

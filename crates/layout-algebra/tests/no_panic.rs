@@ -2,7 +2,7 @@
 //! never a panic.
 
 use layout_algebra::bank::{
-    Access, BankTarget, Direction, Instruction, bank_conflicts, paired_instruction,
+    Access, BankTarget, Direction, Instruction, TransposedRead, bank_conflicts, paired_instruction,
     transposed_read_applies, wavefronts_by_rank,
 };
 use layout_algebra::triton::*;
@@ -151,13 +151,16 @@ proptest! {
                 Instruction::LdSt { bits: inst_bits },
                 Instruction::Matrix { count, trans },
                 Instruction::Paired { bits: inst_bits, st64: trans },
-                Instruction::ReadTransposed { element_bits: bits },
+                Instruction::ReadTransposed { element_bits: bits, generation: TransposedRead::Cdna4 },
+                Instruction::ReadTransposed { element_bits: bits, generation: TransposedRead::Gfx1250 },
             ] {
                 let access = Access { distributed: &d, shared: &s, element_bits: bits, instruction, direction: Direction::Load };
                 let _ = wavefronts_by_rank(&access, &target);
                 let _ = paired_instruction(&access, &[]);
             }
-            let _ = transposed_read_applies(&d, &s, bits, Some(inst_bits as u64));
+            for generation in [TransposedRead::Cdna4, TransposedRead::Gfx1250] {
+                let _ = transposed_read_applies(&d, &s, bits, generation, Some(inst_bits as u64));
+            }
         }
     }
 }

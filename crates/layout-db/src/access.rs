@@ -298,7 +298,9 @@ fn measure(
             Instruction::LdSt { bits: b } | Instruction::Paired { bits: b, .. } => {
                 (b / bits) as u64
             }
-            Instruction::ReadTransposed { .. } => (64 / bits) as u64,
+            Instruction::ReadTransposed { .. } => {
+                (access.instruction.bits_per_lane() / bits) as u64
+            }
             Instruction::Matrix { .. } => (128 / bits) as u64,
         },
         wavefronts: w,
@@ -738,23 +740,6 @@ pub(crate) fn memory_access(
     }
     // Triton stores sub-byte and boolean elements as bytes.
     let bits = dist.element_bits.unwrap_or(8).max(8);
-    let machine = ctx.target().machine();
-    if direction == Direction::Load
-        && dist
-            .element_bits
-            .is_some_and(|b| machine.lds.unmodelled_transposed_read_bits.contains(&b))
-        && layout_algebra::bank::load_transposes(&dist.layout, &shared.layout)
-    {
-        ctx.report(Diagnostic::warning(
-            Code::UnmodelledEncoding,
-            span,
-            format!(
-                "Triton may load this with a transposing read of {} (`ds_load_tr*`), which layoutc does not model; this access is not counted",
-                machine.name
-            ),
-        ));
-        return Ok(result);
-    }
     let m = measure(
         ctx,
         &dist,

@@ -458,7 +458,9 @@ fn provably_infeasible(problem: &Problem, plans: &plan::Plans) -> Option<String>
             p.instructions.iter().all(|i| match i {
                 layout_algebra::bank::Instruction::LdSt { bits }
                 | layout_algebra::bank::Instruction::Paired { bits, .. } => *bits >= min,
-                layout_algebra::bank::Instruction::ReadTransposed { .. } => 64 >= min,
+                layout_algebra::bank::Instruction::ReadTransposed { .. } => {
+                    i.bits_per_lane() >= min
+                }
                 layout_algebra::bank::Instruction::Matrix { .. } => true,
             })
         })

@@ -78,7 +78,12 @@ pub fn word_and_bank_bits(
         Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => {
             req.machine.banks.phases_for(bits, direction).banks
         }
-        Instruction::ReadTransposed { .. } => req.machine.banks.phases_for(64, direction).banks,
+        Instruction::ReadTransposed { .. } => {
+            req.machine
+                .banks
+                .phases_for(instruction.bits_per_lane(), direction)
+                .banks
+        }
         Instruction::Matrix { .. } => req.machine.banks.banks,
     };
     let word_bits = req.machine.banks.bank_bytes * 8;

@@ -364,7 +364,7 @@ fn a_triton_dump_checks_as_it_is_with_warnings_at_its_lines() {
     // The kernel's Python line, from `loc(#loc19)`.
     assert_eq!(
         d["notes"][0],
-        "in the kernel at tests/vectors/triton/gen_ttgir_corpus.py:129:5"
+        "in the kernel at tests/vectors/triton/gen_ttgir_corpus.py:132:5"
     );
 }
 
@@ -414,7 +414,7 @@ fn import_turns_every_dump_into_a_lay_file_that_checks() {
     // The transpose's conversion, as Triton compiles it: 8192 bytes.
     let lay = std::fs::read_to_string(dir.path().join("transpose_sm80.lay")).unwrap();
     assert!(
-        lay.contains("gen_ttgir_corpus.py:129:5: convert shared (16 bits): 8192 scratch bytes")
+        lay.contains("gen_ttgir_corpus.py:132:5: convert shared (16 bits): 8192 scratch bytes")
     );
 }
 

@@ -639,7 +639,7 @@ fn a_loc_goes_to_its_definition_and_to_the_python_line_it_names() {
     );
     let found = r["result"].as_array().unwrap_or_else(|| panic!("{r}"));
     assert_eq!(found.len(), 2, "{r}");
-    // The `#loc54 = loc("...gen_ttgir_corpus.py":253:22)` line of the dump...
+    // The `#loc54 = loc("...gen_ttgir_corpus.py":256:22)` line of the dump...
     let def_line = text
         .lines()
         .position(|l| l.starts_with("#loc54 ="))
@@ -651,7 +651,7 @@ fn a_loc_goes_to_its_definition_and_to_the_python_line_it_names() {
     assert_eq!(found[1]["uri"], json!(format!("file://{}", py.display())));
     assert_eq!(
         found[1]["range"]["start"],
-        json!({"line": 252, "character": 21})
+        json!({"line": 255, "character": 21})
     );
     c.shutdown();
 }

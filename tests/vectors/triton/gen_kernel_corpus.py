@@ -491,25 +491,7 @@ def allocations(text):
     return out
 
 
-def count_async_copies(asm, backend):
-    """Copies from global into shared memory by exact mnemonic: PTX ``cp.async.cg.shared.global``
-    and ``cp.async.ca.shared.global`` (not commit/wait), ``cp.async.bulk.tensor.*`` (TMA);
-    AMDGCN's direct-to-LDS loads (``global_load_lds_dwordx4``, ``buffer_load_dword ... lds``, GFX12's
-    ``global_load_async_to_lds_b128``)."""
-    counts = {}
-    for line in asm.splitlines():
-        s = line.strip()
-        if s.startswith("@"):
-            s = s.split(None, 1)[1] if " " in s else ""
-        mn = s.split(None, 1)[0].rstrip(";") if s else ""
-        if backend == "cuda":
-            keep = mn.startswith("cp.async.") and ".shared" in mn
-        else:
-            keep = mn.startswith(("global_load_lds", "global_load_async_to_lds")) or (
-                mn.startswith("buffer_load") and s.rstrip().endswith(" lds"))
-        if keep:
-            counts[mn] = counts.get(mn, 0) + 1
-    return dict(sorted(counts.items()))
+count_async_copies = base.count_async_copies
 
 
 class CapturedStderr:

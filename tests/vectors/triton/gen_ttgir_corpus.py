@@ -8,13 +8,14 @@ Command (from the repository root)::
 
     python3 tests/vectors/triton/gen_ttgir_corpus.py
 
-It compiles the small tutorial-style ``@triton.jit`` kernels below for three targets
+It compiles the small tutorial-style ``@triton.jit`` kernels below for these targets
 
 * ``sm80``   -- ``GPUTarget("cuda", 80, 32)``
 * ``sm90``   -- ``GPUTarget("cuda", 90, 32)``
 * ``gfx942`` -- ``GPUTarget("hip", "gfx942", 64)``
 * ``sm100``  -- ``GPUTarget("cuda", 100, 32)`` (Blackwell: tensor memory, tcgen05)
 * ``gfx950`` -- ``GPUTarget("hip", "gfx950", 64)`` (CDNA4: ``#ttg.padded_shared``)
+* ``gfx1250`` -- ``GPUTarget("hip", "gfx1250", 32)`` (CDNA5: GFX12's LDS opcodes, TDM copies)
 
 and writes, under ``tests/corpus/ttgir/``:
 
@@ -23,7 +24,8 @@ and writes, under ``tests/corpus/ttgir/``:
   ``{"file", "kernel", "target", "num_warps", "num_stages", "shared_bytes", "instructions"}``.
   ``shared_bytes`` is ``CompiledKernel.metadata.shared``; ``instructions`` counts selected
   instructions in ``asm["ptx"]``/``asm["amdgcn"]`` (``PTX_KEYS``, ``AMDGCN_KEYS``); exact opcodes in
-  ``lds`` (AMD, ``ds_read2st64_b64``) and ``shared_mnemonics`` (NVIDIA, ``st.shared.v4.b32``).
+  ``lds`` (AMD, ``ds_read2st64_b64``) and ``shared_mnemonics`` (NVIDIA, ``st.shared.v4.b32``); on AMD
+  ``async_copies``, the copies into and out of LDS by exact opcode.
   A pair that fails to compile gets ``"file": null`` and an ``"error"`` string instead.
 
 Determinism: the kernels, signatures and options are fixed, Triton's cache is redirected to
@@ -61,6 +63,7 @@ TARGETS = [
     ("gfx942", GPUTarget("hip", "gfx942", 64)),
     ("sm100", GPUTarget("cuda", 100, 32)),
     ("gfx950", GPUTarget("hip", "gfx950", 64)),
+    ("gfx1250", GPUTarget("hip", "gfx1250", 32)),
 ]
 
 # --------------------------------------------------------------------------------------
@@ -336,6 +339,9 @@ AMDGCN_KEYS = [
     "ds_read", "ds_read_b128", "ds_read_b64", "ds_read2", "ds_write", "ds_write_b128", "ds_write_b64",
     "ds_write2", "ds_bpermute", "ds_swizzle", "v_mfma", "buffer_load", "buffer_store", "global_load",
     "global_store", "s_barrier", "s_waitcnt",
+    # GFX12's spelling (gfx1250).
+    "ds_load", "ds_load_b128", "ds_load_b64", "ds_load_2addr", "ds_store", "ds_store_b128",
+    "ds_store_b64", "ds_store_2addr", "v_wmma", "tensor_load_to_lds", "tensor_store_from_lds",
 ]
 
 
@@ -366,6 +372,29 @@ def count_instructions(text, backend):
             if mn.startswith(k):
                 counts[k] += 1
     return counts
+
+
+def count_async_copies(asm, backend):
+    """Copies between global and shared memory by exact mnemonic: PTX ``cp.async.cg.shared.global``
+    and ``cp.async.ca.shared.global`` (not commit/wait), ``cp.async.bulk.tensor.*`` (TMA);
+    AMDGCN's direct-to-LDS loads (``global_load_lds_dwordx4``, ``buffer_load_dword ... lds``, GFX12's
+    ``global_load_async_to_lds_b128``) and gfx1250's tensor data mover (``tensor_load_to_lds``,
+    ``tensor_store_from_lds``)."""
+    counts = {}
+    for line in asm.splitlines():
+        s = line.strip()
+        if s.startswith("@"):
+            s = s.split(None, 1)[1] if " " in s else ""
+        mn = s.split(None, 1)[0].rstrip(";") if s else ""
+        if backend == "cuda":
+            keep = mn.startswith("cp.async.") and ".shared" in mn
+        else:
+            keep = mn.startswith(("global_load_lds", "global_load_async_to_lds", "tensor_load_to_lds",
+                                  "tensor_store_from_lds")) or (
+                mn.startswith("buffer_load") and s.rstrip().endswith(" lds"))
+        if keep:
+            counts[mn] = counts.get(mn, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def count_lds_mnemonics(text):
@@ -478,6 +507,7 @@ def main():
             entry["instructions"] = count_instructions(asm, backend)
             if backend == "hip":
                 entry["lds"] = count_lds_mnemonics(asm)
+                entry["async_copies"] = count_async_copies(asm, backend)
             else:
                 entry["shared_mnemonics"] = count_shared_mnemonics(asm)
                 descriptors = count_descriptor_mnemonics(asm)

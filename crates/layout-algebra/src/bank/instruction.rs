@@ -31,13 +31,41 @@ pub enum Instruction {
     /// counted among the instructions. Each half is served as the
     /// single-address instruction of its width is (its phases and banks).
     Paired { bits: u32, st64: bool },
-    /// gfx950's transposing read `ds_read_b64_tr_b{element_bits}` (16, 8
-    /// or 4): each lane of a group of 16 reads 64 contiguous bits and the
-    /// group exchanges them, so a lane ends with elements along the other
-    /// dimension. The access's distributed layout is the destination's; the
-    /// addresses come from [`super::transposed_read_layout`] of it, and are served
-    /// as a 64-bit read (`ds_read_b64`'s phases).
-    ReadTransposed { element_bits: u32 },
+    /// A transposing read: each lane of a group reads contiguous bits and
+    /// the group exchanges them, so a lane ends with elements along the
+    /// other dimension. gfx950's `ds_read_b64_tr_b{element_bits}` (16, 8 or
+    /// 4; 16 lanes, 64 bits each), gfx1250's `ds_load_tr16_b128` and
+    /// `ds_load_tr8_b64` (8 lanes; [`TransposedRead`]). The access's
+    /// distributed layout is the destination's; the addresses come from
+    /// [`super::transposed_read_layout`] of it, and are served as a read of
+    /// the same width (`ds_read_b64`'s phases).
+    ReadTransposed {
+        element_bits: u32,
+        generation: TransposedRead,
+    },
+}
+
+/// The generations of AMD's transposing LDS reads (Triton's
+/// `queryLDSTransLoadParams`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TransposedRead {
+    /// CDNA4 (gfx950): `ds_read_b64_tr_bN`, 16 lanes exchange 64 bits each.
+    #[default]
+    Cdna4,
+    /// gfx1250: 8 lanes exchange 128 bits of 16-bit elements
+    /// (`ds_load_tr16_b128`) or 64 bits of bytes (`ds_load_tr8_b64`, whose
+    /// tile holds each lane's bytes in two halves).
+    Gfx1250,
+}
+
+impl TransposedRead {
+    /// Bits one lane reads.
+    pub fn bits(self, element_bits: u32) -> u32 {
+        match (self, element_bits) {
+            (TransposedRead::Gfx1250, 16) => 128,
+            _ => 64,
+        }
+    }
 }
 
 /// The lanes of one instruction as Triton's swizzle search sees them
@@ -86,7 +114,20 @@ impl Instruction {
             (Instruction::Matrix { trans: true, .. }, Direction::Load) => "ldmatrix.trans",
             (Instruction::Paired { .. }, Direction::Store) => "ds_write2",
             (Instruction::Paired { .. }, Direction::Load) => "ds_read2",
-            (Instruction::ReadTransposed { .. }, _) => "ds_read_tr",
+            (
+                Instruction::ReadTransposed {
+                    generation: TransposedRead::Cdna4,
+                    ..
+                },
+                _,
+            ) => "ds_read_tr",
+            (
+                Instruction::ReadTransposed {
+                    generation: TransposedRead::Gfx1250,
+                    ..
+                },
+                _,
+            ) => "ds_load_tr",
         }
     }
 }
@@ -96,7 +137,10 @@ impl Instruction {
     pub fn bits_per_lane(self) -> u32 {
         match self {
             Instruction::LdSt { bits } | Instruction::Paired { bits, .. } => bits,
-            Instruction::ReadTransposed { .. } => 64,
+            Instruction::ReadTransposed {
+                element_bits,
+                generation,
+            } => generation.bits(element_bits),
             Instruction::Matrix { .. } => 128,
         }
     }
@@ -235,8 +279,10 @@ impl Mnemonic {
                 (LdsSpelling::Gfx12, true) => "ds_load_2addr",
                 (LdsSpelling::Gfx12, false) => "ds_store_2addr",
             },
-            // gfx950's instruction, spelled as its assembler does.
-            (_, Instruction::ReadTransposed { .. }) => "ds_read_tr",
+            (_, Instruction::ReadTransposed { generation, .. }) => match generation {
+                TransposedRead::Cdna4 => "ds_read_tr",
+                TransposedRead::Gfx1250 => "ds_load_tr",
+            },
             (Vendor::Nvidia, Instruction::LdSt { .. }) => {
                 if load {
                     "ld.shared"
@@ -291,11 +337,20 @@ impl fmt::Display for Mnemonic {
                     if st64 { "_stride64" } else { "" }
                 ),
             },
-            // gfx950's instruction (gfx1250's transposing reads are others,
-            // not modelled), spelled as its assembler does.
-            (_, Instruction::ReadTransposed { element_bits }) => {
-                write!(f, "ds_read_b64_tr_b{element_bits}")
-            }
+            (
+                _,
+                Instruction::ReadTransposed {
+                    element_bits,
+                    generation,
+                },
+            ) => match generation {
+                TransposedRead::Cdna4 => write!(f, "ds_read_b64_tr_b{element_bits}"),
+                TransposedRead::Gfx1250 => write!(
+                    f,
+                    "ds_load_tr{element_bits}_b{}",
+                    generation.bits(element_bits)
+                ),
+            },
             (Vendor::Nvidia, Instruction::LdSt { bits }) => {
                 let operand = self.operand_bits.max(8);
                 let op = if load { "ld" } else { "st" };
@@ -408,17 +463,22 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
             spelling: LdsSpelling::Gcn,
         });
     }
+    if let Some(m) = gfx1250_transposed_read(text) {
+        return Some(m);
+    }
     if let Some(gcn) = gfx12_as_gcn(text) {
         return parse_mnemonic(&gcn).map(|m| m.spelled(LdsSpelling::Gfx12));
     }
     let rest = text.strip_prefix("ds_")?;
     if let Some(e) = rest.strip_prefix("read_b64_tr_b") {
         let element_bits = width(e, &[4, 8, 16])?;
-        return Some(Instruction::ReadTransposed { element_bits }.mnemonic(
-            Direction::Load,
-            Vendor::Amd,
-            element_bits,
-        ));
+        return Some(
+            Instruction::ReadTransposed {
+                element_bits,
+                generation: TransposedRead::Cdna4,
+            }
+            .mnemonic(Direction::Load, Vendor::Amd, element_bits),
+        );
     }
     let (op, rest) = rest.split_once(['_', '2'])?;
     let direction = direction_of(op)?;
@@ -455,10 +515,25 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
     Some(if high_half { m.on_high_half() } else { m })
 }
 
+/// gfx1250's transposing reads: `ds_load_tr16_b128`, `ds_load_tr8_b64`.
+fn gfx1250_transposed_read(text: &str) -> Option<Mnemonic> {
+    let (element, width_text) = text.strip_prefix("ds_load_tr")?.split_once("_b")?;
+    let element_bits = width(element, &[8, 16])?;
+    let generation = TransposedRead::Gfx1250;
+    (width(width_text, &[64, 128])? == generation.bits(element_bits)).then(|| {
+        Instruction::ReadTransposed {
+            element_bits,
+            generation,
+        }
+        .mnemonic(Direction::Load, Vendor::Amd, element_bits)
+        .spelled(LdsSpelling::Gfx12)
+    })
+}
+
 /// A GFX12 LDS opcode in GCN's spelling (`ds_load_2addr_stride64_b64` is
 /// `ds_read2st64_b64`, `ds_store_b16_d16_hi` is `ds_write_b16_d16_hi`);
-/// `None` for any other text, and for gfx1250's transposing reads
-/// (`ds_load_tr16_b128`), which are no instruction layoutc models.
+/// `None` for any other text, and for transposing reads, which have no
+/// GCN spelling ([`gfx1250_transposed_read`]).
 fn gfx12_as_gcn(text: &str) -> Option<String> {
     let (verb, rest) = if let Some(rest) = text.strip_prefix("ds_load_") {
         ("read", rest)
@@ -633,7 +708,10 @@ pub fn candidates(
         }
     }
     if direction == Direction::Load && machine.lds.transposed_read_bits.contains(&element_bits) {
-        out.push(Instruction::ReadTransposed { element_bits });
+        out.push(Instruction::ReadTransposed {
+            element_bits,
+            generation: machine.lds.transposed_read,
+        });
     }
     out
 }
@@ -672,10 +750,14 @@ pub fn triton_choice(
     );
     for &option in &options {
         let chosen = match option {
-            Instruction::ReadTransposed { element_bits } => super::transposed_read_applies(
+            Instruction::ReadTransposed {
+                element_bits,
+                generation,
+            } => super::transposed_read_applies(
                 access.distributed,
                 access.shared,
                 element_bits,
+                generation,
                 max_vector,
             ),
             Instruction::Matrix { .. } => true,
@@ -800,8 +882,21 @@ mod tests {
         );
         // gfx1250's transposing reads move 128 bits of halves: not a
         // `ds_read_b64_tr_bN`, and not an instruction layoutc models.
-        for unmodelled in ["ds_load_tr16_b128", "ds_load_tr8_b64", "ds_store_tr16_b64"] {
-            assert!(unmodelled.parse::<Mnemonic>().is_err(), "{unmodelled}");
+        // gfx1250's transposing reads: 128 bits of halves, 64 of bytes.
+        for (text, element_bits) in [("ds_load_tr16_b128", 16), ("ds_load_tr8_b64", 8)] {
+            let m: Mnemonic = text.parse().unwrap();
+            assert_eq!(
+                m.instruction,
+                Instruction::ReadTransposed {
+                    element_bits,
+                    generation: TransposedRead::Gfx1250
+                }
+            );
+            assert_eq!(m.to_string(), text);
+            assert_eq!(m.family(), "ds_load_tr");
+        }
+        for bad in ["ds_load_tr16_b64", "ds_load_tr4_b64", "ds_store_tr16_b128"] {
+            assert!(bad.parse::<Mnemonic>().is_err(), "{bad}");
         }
         assert!("ds_store_u16".parse::<Mnemonic>().is_err());
     }

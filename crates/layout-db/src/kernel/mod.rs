@@ -681,6 +681,11 @@ impl Context<'_> {
                 "ttng.async_tma_copy_global_to_local" | "ttng.async_tma_copy_local_to_global" => {
                     tma_instructions(op)
                 }
+                name if name.ends_with(".async_tdm_copy_global_to_local")
+                    || name.ends_with(".async_tdm_copy_local_to_global") =>
+                {
+                    tdm_instructions(op, &self.machine.banks)
+                }
                 // `tcgen05.alloc` writes the tensor-memory base address to
                 // the start of shared memory, once per kernel; every thread
                 // reads it back.
@@ -1855,6 +1860,40 @@ impl KernelSummary {
 /// `cp.async.bulk.tensor` per operation (Triton loops over the boxes of a
 /// large block), moving the whole memdesc; the copy engine writes
 /// swizzled 128-byte lines, so its wavefronts are the bytes over 128.
+/// gfx1250's tensor data mover (`amdg.async_tdm_copy_global_to_local` and
+/// back): one `tensor_load_to_lds` / `tensor_store_from_lds` per copy, the
+/// block's bytes written or read in lines of the machine's banks.
+fn tdm_instructions(
+    op: &mlir::Op,
+    banks: &layout_algebra::bank::BankTarget,
+) -> Vec<InstructionCount> {
+    // `%a = amdg.async_tdm_copy_global_to_local %desc into %buf : !tt.tensordesc<128x32xf16, ...> -> ...`
+    let Some(block) = scratch::parse_types(&op.types)
+        .into_iter()
+        .find(|t| t.elements() > 0)
+    else {
+        return Vec::new();
+    };
+    let Some(bits) = scratch::element_bits(&block.element) else {
+        return Vec::new();
+    };
+    let mnemonic = if op.name.ends_with("global_to_local") {
+        "tensor_load_to_lds"
+    } else {
+        "tensor_store_from_lds"
+    };
+    let bytes = block.elements() * bits as u64 / 8;
+    let line = u64::from(banks.banks * banks.bank_bytes).max(1);
+    vec![InstructionCount {
+        mnemonic: mnemonic.into(),
+        count: 1,
+        wavefronts: bytes.div_ceil(line),
+        conflicts: 0,
+        one_thread: false,
+        warps: None,
+    }]
+}
+
 fn tma_instructions(op: &mlir::Op) -> Vec<InstructionCount> {
     let Some(block) = scratch::parse_types(&op.types).into_iter().last() else {
         return Vec::new();
