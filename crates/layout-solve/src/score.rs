@@ -300,13 +300,22 @@ impl<'a> Problem<'a> {
         })
     }
 
-    /// The cheapest instruction the policy allows for one access.
     /// Whether Triton's AMD backend reads access `index` of `candidate`
-    /// transposed, as far as the layouts' dims decide: the registers run
-    /// along a dim the shared layout's offset 1 does not (the instruction
-    /// turns one contiguity into the other). The instruction's own legality
-    /// is counted with it.
+    /// transposed, as far as the layouts decide. On gfx950: the registers
+    /// run along a dim the shared layout's offset 1 does not (the
+    /// instruction turns one contiguity into the other). On gfx1250: the
+    /// first 8 lanes own offsets 0 to 7 in order (Triton's tile), and no
+    /// padding interval is shorter. The instruction's own legality is
+    /// counted with it.
     fn reads_transposed(&self, index: usize, candidate: &Candidate) -> bool {
+        if self.request.machine.lds.transposed_read == bank::TransposedRead::Gfx1250 {
+            let Some(geometry) = self.geometries.get(index) else {
+                return false;
+            };
+            return geometry.lanes.len() >= 3
+                && (0..3).all(|i| candidate.map.apply(geometry.lanes[i]) == 1 << i)
+                && candidate.padding.iter().all(|&(interval, _)| interval >= 8);
+        }
         let Some(fast) = self.transposed_dims.get(index).copied().flatten() else {
             return true;
         };
