@@ -6,6 +6,8 @@
 //! `allocation.offset` / `allocation.size` in the dump it lowers to LLVM,
 //! and every instruction the summary names is one the kernel's code uses.
 
+use std::collections::BTreeMap;
+
 use layout_db::{Database, SourceFile, kernel_summaries};
 
 fn corpus(dir: &str) -> Vec<serde_json::Value> {
@@ -29,6 +31,36 @@ fn summarise(name: &str, text: String) -> Vec<layout_db::KernelSummary> {
     let mut db = Database::default();
     let file = SourceFile::open(&mut db, name.into(), text);
     kernel_summaries(&db, file).clone()
+}
+
+/// The instructions the summaries name whose opcode `keep` accepts, each
+/// with its total count over every op.
+fn named_counts(
+    summaries: &[layout_db::KernelSummary],
+    keep: impl Fn(&str) -> bool,
+) -> BTreeMap<String, u64> {
+    let mut named = BTreeMap::new();
+    for i in summaries
+        .iter()
+        .flat_map(|s| &s.ops)
+        .flat_map(|o| &o.instructions)
+        .filter(|i| keep(&i.mnemonic))
+    {
+        *named.entry(i.mnemonic.clone()).or_insert(0) += i.count;
+    }
+    named
+}
+
+/// A manifest's counts by opcode whose opcode `keep` accepts.
+fn recorded_counts(
+    counts: &serde_json::Map<String, serde_json::Value>,
+    keep: impl Fn(&str) -> bool,
+) -> BTreeMap<String, u64> {
+    counts
+        .iter()
+        .filter(|(m, _)| keep(m))
+        .map(|(m, n)| (m.clone(), n.as_u64().unwrap()))
+        .collect()
 }
 
 #[test]
@@ -311,20 +343,8 @@ fn device_built_descriptors_name_the_ptx_s_tensormap_instructions() {
                 continue;
             };
             let summaries = summarise(file, read(dir, file));
-            let mut named = std::collections::BTreeMap::new();
-            for i in summaries
-                .iter()
-                .flat_map(|s| &s.ops)
-                .flat_map(|o| &o.instructions)
-                .filter(|i| i.mnemonic.starts_with("tensormap."))
-            {
-                *named.entry(i.mnemonic.clone()).or_insert(0) += i.count;
-            }
-            let ptx: std::collections::BTreeMap<String, u64> = built
-                .iter()
-                .map(|(m, n)| (m.clone(), n.as_u64().unwrap()))
-                .collect();
-            assert_eq!(named, ptx, "{file}");
+            let named = named_counts(&summaries, |m| m.starts_with("tensormap."));
+            assert_eq!(named, recorded_counts(built, |_| true), "{file}");
             compared += 1;
         }
     }
@@ -524,25 +544,13 @@ fn gfx1250_reads_dot_operands_transposed_as_the_amdgcn_does() {
             let (Some(file), Some(lds)) = (k["file"].as_str(), k["lds"].as_object()) else {
                 continue;
             };
-            let transposed: std::collections::BTreeMap<String, u64> = lds
-                .iter()
-                .filter(|(m, _)| m.starts_with("ds_load_tr"))
-                .map(|(m, n)| (m.clone(), n.as_u64().unwrap()))
-                .collect();
-            if transposed.is_empty() {
+            let transposed = |m: &str| m.starts_with("ds_load_tr");
+            let recorded = recorded_counts(lds, transposed);
+            if recorded.is_empty() {
                 continue;
             }
             let summaries = summarise(file, read(dir, file));
-            let mut named = std::collections::BTreeMap::new();
-            for i in summaries
-                .iter()
-                .flat_map(|s| &s.ops)
-                .flat_map(|o| &o.instructions)
-                .filter(|i| i.mnemonic.starts_with("ds_load_tr"))
-            {
-                *named.entry(i.mnemonic.clone()).or_insert(0) += i.count;
-            }
-            assert_eq!(named, transposed, "{file}");
+            assert_eq!(named_counts(&summaries, transposed), recorded, "{file}");
             compared += 1;
         }
     }
@@ -567,20 +575,8 @@ fn captures_the_partitions_cannot_recompute_go_through_shared_memory() {
             continue;
         }
         let summaries = summarise(file, read("kernels", file));
-        let mut named = std::collections::BTreeMap::new();
-        for i in summaries
-            .iter()
-            .flat_map(|s| &s.ops)
-            .flat_map(|o| &o.instructions)
-        {
-            *named.entry(i.mnemonic.clone()).or_insert(0) += i.count;
-        }
-        let ptx: std::collections::BTreeMap<String, u64> = k["shared_mnemonics"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(m, n)| (m.clone(), n.as_u64().unwrap()))
-            .collect();
+        let named = named_counts(&summaries, |_| true);
+        let ptx = recorded_counts(k["shared_mnemonics"].as_object().unwrap(), |_| true);
         if kernel == "matmul_ws" {
             for pair in ["st.shared.v2.b64", "ld.shared.v2.b64"] {
                 assert_eq!(named.get(pair), ptx.get(pair), "{file}: {pair}");
