@@ -443,16 +443,21 @@ pub fn transposed_read_layout(
 
 /// Whether Triton's AMD backend loads `distributed` from `shared` with a
 /// transposing read (`TransLocalLoadOpConversion`; the machine must have
-/// the instruction for `element_bits`, which the caller checks): 8- or
-/// 16-bit elements of a two-dimensional tensor (or a batch of them: the
-/// two minor dims); the shared layout's
-/// contiguous dimension is not the one the registers run along (the
-/// instruction turns one contiguity into the other); the registers hold
-/// `64 / element_bits` consecutive elements along their dimension and the
-/// first 16 lanes walk 16 consecutive elements along the other; and the
-/// lanes' addresses ([`transposed_read_layout`]) give every lane 64
-/// contiguous bits of shared memory (at most `max_vector` elements when
-/// padding limits vectors).
+/// the instruction for `element_bits`, which the caller checks).
+///
+/// On gfx950 (`TransposedRead::Cdna4`): 8- or 16-bit elements of a
+/// two-dimensional tensor (or a batch of them: the two minor dims); the
+/// shared layout's contiguous dimension is not the one the registers run
+/// along (the instruction turns one contiguity into the other); the
+/// registers hold `64 / element_bits` consecutive elements along their
+/// dimension and the first 16 lanes walk 16 consecutive elements along the
+/// other; and the lanes' addresses ([`transposed_read_layout`]) give every
+/// lane 64 contiguous bits of shared memory (at most `max_vector` elements
+/// when padding limits vectors).
+///
+/// On gfx1250 (`TransposedRead::Gfx1250`): Triton's tile
+/// ([`gfx1250_tile_holds`]), at least 8 registers and the lanes the
+/// rotation takes, and no padding interval shorter than 8 elements.
 pub fn transposed_read_applies(
     distributed: &LinearLayout,
     shared: &LinearLayout,
@@ -466,10 +471,13 @@ pub fn transposed_read_applies(
             .is_ok_and(|(v, _)| v.min(max_vector.unwrap_or(v)) >= need)
     };
     if generation == TransposedRead::Gfx1250 {
-        // Triton's gfx1250 lowering asks only that the first lanes own
-        // what each reading lane reads contiguously.
-        return transposed_read_layout(distributed, element_bits, generation)
-            .is_ok_and(|rotated| contiguous_per_lane(&rotated));
+        let Ok(geometry) = AccessGeometry::new(distributed, element_bits) else {
+            return false;
+        };
+        return transposed_read_layout(distributed, element_bits, generation).is_ok()
+            && max_vector.is_none_or(|v| v >= need)
+            && OffsetMap::from_shared(shared, &geometry.tensor)
+                .is_ok_and(|map| gfx1250_tile_holds(&geometry, &map));
     }
     let Some(fast) = transposed_read_register_dim(distributed, element_bits) else {
         return false;
@@ -490,6 +498,20 @@ pub fn transposed_read_applies(
     }
     transposed_read_layout(distributed, element_bits, generation)
         .is_ok_and(|rotated| contiguous_per_lane(&rotated))
+}
+
+/// Triton's tile for gfx1250's transposing reads (`divideLeft(cvt, tile)`
+/// in `lowerDsReadTr`): the first 8 lanes own offsets 0 to 7 in order, and
+/// no other register, lane or warp base touches those 3 low offset bits.
+pub fn gfx1250_tile_holds(geometry: &AccessGeometry, map: &OffsetMap) -> bool {
+    geometry.lanes.len() >= 3
+        && (0..3).all(|i| map.apply(geometry.lanes[i]) == 1 << i)
+        && geometry
+            .registers
+            .iter()
+            .chain(&geometry.lanes[3..])
+            .chain(&geometry.warps)
+            .all(|&c| map.apply(c) & 7 == 0)
 }
 
 /// The one out-dim a basis moves along, and by how much.

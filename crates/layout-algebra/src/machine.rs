@@ -2,10 +2,11 @@
 //! banks and their width, the lanes each LDS instruction serves together
 //! (measured on AMD hardware: tests/vectors/amd/lds_phases.json), and which
 //! shared-memory instructions exist (AMD's paired `ds_read2`/`ds_write2`
-//! on both CDNA generations, the transposing `ds_read_b64_tr_bN` on gfx950;
-//! their halves and reads are served with the phases of the single-address
-//! 32- or 64-bit instruction, which is assumed, not measured). Triton's `ttg.target` names map to
-//! them.
+//! on every CDNA generation, the transposing `ds_read_b64_tr_bN` on gfx950
+//! and `ds_load_tr16_b128`/`ds_load_tr8_b64` on gfx1250; their halves and
+//! reads are served with the phases of the single-address instruction of
+//! their width, which is assumed, not measured), and how the assembler
+//! spells them. Triton's `ttg.target` names map to them.
 
 use crate::bank::{BankTarget, Direction, PhaseRule, TransposedRead};
 

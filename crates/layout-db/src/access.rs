@@ -406,7 +406,7 @@ fn instruction(
             }
         }
         (PatternShape::Exact(i @ Instruction::ReadTransposed { .. }), None) => format!(
-            "the target has no {} for {}-bit elements (gfx950 reads 16-, 8- and 4-bit elements transposed)",
+            "the target has no {} for {}-bit elements (gfx950 reads 16-, 8- and 4-bit elements transposed with `ds_read_b64_tr_bN`, gfx1250 16- and 8-bit ones with `ds_load_tr16_b128`/`ds_load_tr8_b64`)",
             i.mnemonic(access.direction, Vendor::Amd, access.element_bits),
             access.element_bits
         ),

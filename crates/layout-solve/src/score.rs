@@ -312,8 +312,7 @@ impl<'a> Problem<'a> {
             let Some(geometry) = self.geometries.get(index) else {
                 return false;
             };
-            return geometry.lanes.len() >= 3
-                && (0..3).all(|i| candidate.map.apply(geometry.lanes[i]) == 1 << i)
+            return bank::gfx1250_tile_holds(geometry, &candidate.map)
                 && candidate.padding.iter().all(|&(interval, _)| interval >= 8);
         }
         let Some(fast) = self.transposed_dims.get(index).copied().flatten() else {

@@ -37,8 +37,8 @@ pub enum Instruction {
     /// 4; 16 lanes, 64 bits each), gfx1250's `ds_load_tr16_b128` and
     /// `ds_load_tr8_b64` (8 lanes; [`TransposedRead`]). The access's
     /// distributed layout is the destination's; the addresses come from
-    /// [`super::transposed_read_layout`] of it, and are served as a read of
-    /// the same width (`ds_read_b64`'s phases).
+    /// [`super::transposed_read_layout`] of it, and are served as a plain
+    /// read of the same width (`ds_read_b64`'s or `ds_load_b128`'s phases).
     ReadTransposed {
         element_bits: u32,
         generation: TransposedRead,
@@ -386,7 +386,7 @@ impl fmt::Display for Mnemonic {
 /// Text that names no shared-memory instruction layoutc knows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "`{text}` is not a shared-memory instruction: \"vector\", \"ld.shared\"/\"st.shared\" (with .vN.bM), \"ldmatrix\"/\"stmatrix\" (with .x1/.x2/.x4 and .trans), AMD's \"ds_read_bN\"/\"ds_write_bN\", \"ds_read2_bN\"/\"ds_write2st64_bN\", or gfx950's \"ds_read_b64_tr_bN\""
+    "`{text}` is not a shared-memory instruction: \"vector\", \"ld.shared\"/\"st.shared\" (with .vN.bM), \"ldmatrix\"/\"stmatrix\" (with .x1/.x2/.x4 and .trans), AMD's \"ds_read_bN\"/\"ds_write_bN\", \"ds_read2_bN\"/\"ds_write2st64_bN\", gfx950's \"ds_read_b64_tr_bN\", or in GFX12's spelling \"ds_load_bN\"/\"ds_store_bN\", \"ds_load_2addr_bN\", gfx1250's \"ds_load_tr16_b128\"/\"ds_load_tr8_b64\""
 )]
 pub struct UnknownInstruction {
     pub text: String,
@@ -880,8 +880,6 @@ mod tests {
             "ds_load_2addr_b64".parse::<Mnemonic>().unwrap().family(),
             "ds_load_2addr"
         );
-        // gfx1250's transposing reads move 128 bits of halves: not a
-        // `ds_read_b64_tr_bN`, and not an instruction layoutc models.
         // gfx1250's transposing reads: 128 bits of halves, 64 of bytes.
         for (text, element_bits) in [("ds_load_tr16_b128", 16), ("ds_load_tr8_b64", 8)] {
             let m: Mnemonic = text.parse().unwrap();
