@@ -49,3 +49,55 @@ fn encodings_match_triton_unit_test_vectors() {
     }
     bad.finish(list.len());
 }
+
+proptest::proptest! {
+    /// A partitioned tensor as one address space: the element at offset `o`
+    /// of partition `p` sits at address `p * buffer + o`, where `buffer` is
+    /// one partition's elements (all its groups' pieces).
+    #[test]
+    fn a_partitioned_address_is_its_partition_buffer_then_its_offset(
+        partitions_log2 in 1u32..=3,
+        groups_log2 in 0u32..=2,
+        dim in 0usize..=1,
+        vec_log2 in 0u32..=3,
+        per_phase_log2 in 0u32..=2,
+        max_phase_log2 in 0u32..=3,
+        rows_log2 in 5u32..=6,
+        cols_log2 in 5u32..=6,
+        row_major: bool,
+    ) {
+        use layout_algebra::triton::*;
+        let order = if row_major { vec![1, 0] } else { vec![0, 1] };
+        let encoding = PartitionedShared {
+            num_partitions: 1 << partitions_log2,
+            num_groups: 1 << groups_log2,
+            partition_dim: dim,
+            inner: Box::new(Encoding::SwizzledShared(SwizzledShared {
+                vec: 1 << vec_log2,
+                per_phase: 1 << per_phase_log2,
+                max_phase: 1 << max_phase_log2,
+                cga: CgaLayout::from_bases(2, vec![]).unwrap(),
+                order,
+            })),
+        };
+        let shape = [1u32 << rows_log2, 1 << cols_log2];
+        let pieces = encoding.to_linear_layout(&shape).unwrap();
+        let addresses = encoding.address_layout(&shape).unwrap();
+        let buffer = pieces.in_dim_size("offset");
+        proptest::prop_assert_eq!(
+            addresses.in_dim_size("offset"),
+            buffer * pieces.in_dim_size("partition")
+        );
+        for p in 0..pieces.in_dim_size("partition") {
+            for o in 0..buffer {
+                let element = pieces
+                    .apply(&[("offset", o), ("block", 0), ("partition", p)])
+                    .unwrap();
+                let at = addresses
+                    .apply(&[("offset", p * buffer + o), ("block", 0)])
+                    .unwrap();
+                proptest::prop_assert_eq!(element, at, "partition {} offset {}", p, o);
+            }
+        }
+    }
+}

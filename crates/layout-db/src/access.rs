@@ -17,7 +17,7 @@ use layout_algebra::{DimName, LinearLayout};
 use layout_syntax::Span;
 
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Diagnostic, Domain};
+use crate::diagnostic::{Code, Domain};
 use crate::value::{AccessReport, CountedAccess, Value, shape_text};
 
 const REGISTER: &str = "register";
@@ -38,7 +38,7 @@ struct Distributed {
 /// The shared side: offsets (blocks) -> elements.
 struct Shared {
     layout: LinearLayout,
-    /// The Triton encoding, for its padding (and to refuse partitions).
+    /// The Triton encoding, for its padding.
     encoding: Option<Encoding>,
     shape: Option<Vec<u32>>,
 }
@@ -143,11 +143,21 @@ fn shared(ctx: &mut Cx, v: &Value, span: Span) -> R<Shared> {
     };
     let flat = CuteInDims::Flat(DimName::from(OFFSET));
     match v {
-        Value::Tensor(t) if t.encoding.is_shared() => Ok(Shared {
-            layout: t.layout.clone(),
-            encoding: Some(t.encoding.clone()),
-            shape: Some(t.shape.clone()),
-        }),
+        Value::Tensor(t) if t.encoding.is_shared() => {
+            // A partitioned tensor's lanes address its pieces in separate
+            // buffers: the bank model takes them as one address space.
+            let layout = match &t.encoding {
+                Encoding::PartitionedShared(p) => {
+                    ctx.alg(p.address_layout(&t.shape), Domain::Bank, span)?
+                }
+                _ => t.layout.clone(),
+            };
+            Ok(Shared {
+                layout,
+                encoding: Some(t.encoding.clone()),
+                shape: Some(t.shape.clone()),
+            })
+        }
         Value::Tensor(_) => Err(ctx.error(
             Code::TypeMismatch,
             span,
@@ -241,16 +251,8 @@ fn measure(
     bits: u32,
     direction: Direction,
     requested: Requested,
-    shared_span: Span,
     span: Span,
 ) -> R<Measured> {
-    if matches!(shared.encoding, Some(Encoding::PartitionedShared(_))) {
-        return Err(ctx.error(
-            Code::UnsupportedEncoding,
-            shared_span,
-            "the banks of a partitioned layout (separate LDS partitions) are not modelled; ask about the layout inside it",
-        ));
-    }
     let target = ctx.target().bank_target();
     let (dl, sl) = (&dist.layout, &shared.layout);
     let padding = shared.encoding.as_ref().map_or(&[][..], Encoding::padding);
@@ -570,7 +572,7 @@ fn plain_bank_conflicts(ctx: &mut Cx, b: &[Option<(Value, Span)>], span: Span) -
     let plain_shared = shared
         .encoding
         .as_ref()
-        .is_none_or(|e| e.padding().is_empty() && !matches!(e, Encoding::PartitionedShared(_)));
+        .is_none_or(|e| e.padding().is_empty());
     if !plain_shared {
         return Ok(None);
     }
@@ -680,7 +682,7 @@ pub(crate) fn counted_call(
             other => Requested::Named(other.to_string(), s),
         },
     };
-    let m = measure(ctx, &dist, &shared, bits, direction, requested, ss, span)?;
+    let m = measure(ctx, &dist, &shared, bits, direction, requested, span)?;
     Ok(CountedCall {
         direction,
         element_bits: bits,
@@ -718,7 +720,6 @@ pub(crate) fn memory_access(
         ctx.tensor(&to, to_span, "allocated")?;
         return Ok(to);
     };
-    let result = to.clone();
     let (direction, (d, ds), (s, ss)) = match op {
         MemoryOpKind::Alloc | MemoryOpKind::Store => {
             (Direction::Store, (from, from_span), (to, to_span))
@@ -729,15 +730,6 @@ pub(crate) fn memory_access(
     let shared_tensor = ctx.tensor(&s, ss, "shared-memory")?;
     let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
     ctx.warn_if_default_target(span);
-    if matches!(shared.encoding, Some(Encoding::PartitionedShared(_))) {
-        // Pasted, not asked about: the op stays valid, only uncounted.
-        ctx.report(Diagnostic::warning(
-            Code::UnmodelledEncoding,
-            ss,
-            "layoutc does not model the banks of `partitioned_shared`: its pieces sit in separate LDS partitions; this access is not counted",
-        ));
-        return Ok(result);
-    }
     // Triton stores sub-byte and boolean elements as bytes.
     let bits = dist.element_bits.unwrap_or(8).max(8);
     let m = measure(
@@ -747,7 +739,6 @@ pub(crate) fn memory_access(
         bits,
         direction,
         Requested::Triton,
-        ss,
         span,
     )?;
     Ok(Value::Access(Box::new(AccessReport {

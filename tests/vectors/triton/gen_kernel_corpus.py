@@ -431,6 +431,20 @@ CASES = [
       "SMEM": PartitionedSharedLayout(2, 2, 0, gl.SwizzledSharedLayout(1, 1, 1, [1, 0])),
       "L": gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])},
      [], {"num_warps": 4, "targets": ["gfx1250"]}),
+    # Pieces of two rows: the lanes of one access reach both partitions.
+    ("partitioned_lanes", partitioned_pair,
+     {"ptr": "*fp32", "out": "*fp32", "M": "constexpr", "N": "constexpr", "SMEM": "constexpr", "L": "constexpr"},
+     {"M": 64, "N": 32,
+      "SMEM": PartitionedSharedLayout(2, 16, 0, gl.SwizzledSharedLayout(1, 1, 1, [1, 0])),
+      "L": gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])},
+     [], {"num_warps": 4, "targets": ["gfx1250"]}),
+    # Halves cut along the columns into four partitions, each piece swizzled.
+    ("partitioned_columns", partitioned_pair,
+     {"ptr": "*fp16", "out": "*fp16", "M": "constexpr", "N": "constexpr", "SMEM": "constexpr", "L": "constexpr"},
+     {"M": 128, "N": 64,
+      "SMEM": PartitionedSharedLayout(4, 1, 1, gl.SwizzledSharedLayout(8, 1, 2, [1, 0])),
+      "L": gl.BlockedLayout([1, 8], [8, 4], [4, 1], [1, 0])},
+     [], {"num_warps": 4, "targets": ["gfx1250"]}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

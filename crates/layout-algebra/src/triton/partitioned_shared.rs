@@ -96,6 +96,38 @@ impl PartitionedShared {
     }
 }
 
+impl PartitionedShared {
+    /// The layout as one address space: the partitions' buffers one after
+    /// another, each partition bit an offset bit above the buffer. Addresses
+    /// in different partitions then differ only above one buffer's bytes,
+    /// so a lane's bank is the bank of its offset inside its piece — the
+    /// bank model of a partitioned access (the hardware's partitions are not
+    /// modelled separately).
+    pub fn address_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
+        let layout = self.to_linear_layout(shape)?;
+        let bases = layout.bases();
+        let of = |name: &str| -> Vec<Vec<i64>> {
+            bases
+                .iter()
+                .filter(|(n, _)| n.as_str() == name)
+                .flat_map(|(_, v)| v.iter())
+                .map(|b| b.iter().map(|&x| x as i64).collect())
+                .collect()
+        };
+        let mut offset = of(OFFSET);
+        offset.extend(of("partition"));
+        LinearLayout::from_bases_with_sizes(
+            vec![(OFFSET, offset), (BLOCK, of(BLOCK))],
+            layout
+                .out_dims()
+                .into_iter()
+                .map(|(n, s)| (n, s as i64))
+                .collect(),
+            true,
+        )
+    }
+}
+
 impl std::fmt::Display for PartitionedShared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let keys = format!(
@@ -122,7 +154,7 @@ pub(super) const KIND: EncodingKind = EncodingKind {
     tag: EncodingTag::PartitionedShared,
     read: from_keys,
     name: "partitioned_shared",
-    doc: "shared memory split into partitions (not modelled for accesses)",
+    doc: "shared memory split into partitions, one buffer per LDS partition",
     keys: &[
         req("numPartitions", Int, "how many partitions"),
         req("numGroups", Int, "how many groups of partitions"),

@@ -407,8 +407,7 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:70", "ttg.threa
     UnmodelledEncoding = "W0303", "an encoding layoutc does not model",
         r##"An encoding Triton prints that layoutc does not model (Blackwell's tensor
 memory): the declaration is kept, and only a tensor that uses it is an error
-(E0316). In a dump, an access to a `#ttg.partitioned_shared` tensor is this warning
-too: layoutc does not count it, and leaves it out of the kernel summary.
+(E0316).
 
 ```lay
 #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>
