@@ -7,13 +7,17 @@
 //! with at most [`REMATERIALISED_OPS`] pure operations
 //! (`elideTrivialCaptures`); the default warps store only the others,
 //! packed in order from the op's offset, and each partition loads those it
-//! uses. LLVM's load/store vectoriser then merges neighbouring fields, and
-//! a field the packing leaves misaligned is moved in pieces as wide as its
-//! alignment. The kernel summary names this traffic on NVIDIA, where it was
-//! checked against compiled kernels.
+//! uses. LLVM's load/store vectoriser then merges neighbouring fields; what
+//! it does with the rest depends on the backend ([`Backend`]): NVPTX moves a
+//! field the packing leaves misaligned in pieces as wide as its alignment
+//! and lets loads cover gaps, AMDGPU moves it whole (LDS takes unaligned
+//! accesses) and pairs what is left (`ds_load_2addr_b32`). Both were checked
+//! against compiled kernels (sm90, sm100, gfx1250).
 
 use super::mlir::{Function, OpId, split_top_level};
 use super::scratch::{element_bits, parse_type};
+use layout_algebra::bank::{Direction, Instruction};
+use layout_algebra::machine::{Machine, Vendor};
 
 /// The most operations `elideTrivialCaptures` copies into each partition
 /// to rebuild one capture.
@@ -71,28 +75,89 @@ fn elements(ty: &str) -> Option<Vec<u64>> {
     None
 }
 
+/// The LLVM backend that lowers the capture traffic: what it does with a
+/// field the packing leaves misaligned, with gaps between the fields a
+/// partition loads, and with scalars the vectoriser leaves alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// NVPTX: a misaligned field moves in pieces as wide as its alignment;
+    /// loads merge across gaps.
+    Ptx,
+    /// AMDGPU: LDS takes unaligned accesses, so a misaligned field moves
+    /// whole; loads merge only neighbours, and `SILoadStoreOptimizer` pairs
+    /// two scalars of 4 or 8 bytes at offsets that are multiples of their
+    /// size (`ds_load_2addr_b32`, `ds_store_2addr_b64`).
+    Amdgpu,
+}
+
+impl Backend {
+    pub fn of(vendor: Vendor) -> Backend {
+        match vendor {
+            Vendor::Nvidia => Backend::Ptx,
+            Vendor::Amd => Backend::Amdgpu,
+        }
+    }
+}
+
 /// One shared-memory access of the capture traffic: `lanes` scalars of
-/// `bytes` each (a vector when `lanes > 1`).
+/// `bytes` each (a vector when `lanes > 1`), or, `paired`, two scalars of
+/// `bytes` at two offsets of one instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
     pub lanes: u64,
     pub bytes: u64,
+    pub paired: bool,
 }
 
 impl Access {
-    /// The PTX opcode: `st.shared.v2.b64`, `ld.shared.b8`.
-    pub fn mnemonic(self, store: bool) -> String {
-        let op = if store { "st" } else { "ld" };
-        let bits = self.bytes * 8;
-        if self.lanes > 1 {
-            format!("{op}.shared.v{}.b{bits}", self.lanes)
-        } else {
-            format!("{op}.shared.b{bits}")
+    fn scalar(bytes: u64) -> Access {
+        Access {
+            lanes: 1,
+            bytes,
+            paired: false,
         }
     }
 
+    /// The opcode on `machine`: PTX keeps the scalars' width in the vector
+    /// (`st.shared.v2.b64`, `ld.shared.b8`); AMDGCN names the bits moved
+    /// (`ds_store_b128`, `ds_load_u8`, `ds_load_2addr_b32`).
+    pub fn mnemonic(self, store: bool, machine: &Machine) -> String {
+        let bits = (self.bytes * 8) as u32;
+        match machine.vendor {
+            Vendor::Nvidia => {
+                let op = if store { "st" } else { "ld" };
+                if self.lanes > 1 {
+                    format!("{op}.shared.v{}.b{bits}", self.lanes)
+                } else {
+                    format!("{op}.shared.b{bits}")
+                }
+            }
+            Vendor::Amd => {
+                let direction = if store {
+                    Direction::Store
+                } else {
+                    Direction::Load
+                };
+                let instruction = if self.paired {
+                    Instruction::Paired { bits, st64: false }
+                } else {
+                    Instruction::LdSt {
+                        bits: self.lanes as u32 * bits,
+                    }
+                };
+                machine.mnemonic(instruction, direction, bits).to_string()
+            }
+        }
+    }
+
+    /// The bits one lane moves at one address (a pair's half).
     pub fn bits(self) -> u64 {
         self.lanes * self.bytes * 8
+    }
+
+    /// The addresses one instruction serves in turn: a pair's two.
+    pub fn addresses(self) -> u64 {
+        if self.paired { 2 } else { 1 }
     }
 }
 
@@ -106,8 +171,9 @@ pub struct CaptureTraffic {
 }
 
 /// The capture traffic of the `ttg.warp_specialize` `ws` whose buffer
-/// starts at byte `offset`; `None` when a capture's type has no size.
-pub fn traffic(f: &Function, ws: OpId, offset: u64) -> Option<CaptureTraffic> {
+/// starts at byte `offset`, as `backend` lowers it; `None` when a capture's
+/// type has no size.
+pub fn traffic(f: &Function, ws: OpId, offset: u64, backend: Backend) -> Option<CaptureTraffic> {
     let op = &f.ops[ws];
     let types = capture_types(op.operand_types());
     if types.len() != op.operands.len() {
@@ -147,11 +213,14 @@ pub fn traffic(f: &Function, ws: OpId, offset: u64) -> Option<CaptureTraffic> {
             .flat_map(|(_, s)| s.clone())
             .collect();
         if !used.is_empty() {
-            loads.push((block.partition_warps(), vectorise(&used, true)));
+            loads.push((
+                block.partition_warps(),
+                vectorise(&used, Direction::Load, backend),
+            ));
         }
     }
     Some(CaptureTraffic {
-        stores: vectorise(&all, false),
+        stores: vectorise(&all, Direction::Store, backend),
         loads,
     })
 }
@@ -223,24 +292,28 @@ fn used_in(f: &Function, b: usize, arg: &str) -> bool {
 
 /// The accesses LLVM makes of `scalars` (address, bytes), sorted by
 /// address. Neighbours of one size merge into a vector of 2 or 4 whose
-/// address is aligned to its size (at most 16 bytes); loads also merge
-/// across gaps within such a vector, and round a run up to the next power
-/// of two. A scalar less aligned than its size is moved in pieces as wide
-/// as its alignment.
-pub fn vectorise(scalars: &[(u64, u64)], fill_gaps: bool) -> Vec<Access> {
+/// address is aligned to its size (at most 16 bytes). On NVPTX loads also
+/// merge across gaps within such a vector, rounding a run up to the next
+/// power of two, and a scalar less aligned than its size is moved in pieces
+/// as wide as its alignment; on AMDGPU that scalar moves whole, and the
+/// scalars left over pair ([`pair`]).
+pub fn vectorise(scalars: &[(u64, u64)], direction: Direction, backend: Backend) -> Vec<Access> {
+    let fill_gaps = backend == Backend::Ptx && direction == Direction::Load;
     let mut scalars = scalars.to_vec();
     scalars.sort_unstable();
-    let mut out = Vec::new();
+    let mut out: Vec<(u64, Access)> = Vec::new();
     let mut i = 0;
     while i < scalars.len() {
         let (address, bytes) = scalars[i];
         let alignment = alignment(address);
         if alignment < bytes {
-            let piece = Access {
-                lanes: 1,
-                bytes: alignment,
-            };
-            out.extend(std::iter::repeat_n(piece, (bytes / alignment) as usize));
+            match backend {
+                Backend::Ptx => out.extend(
+                    (0..bytes / alignment)
+                        .map(|k| (address + k * alignment, Access::scalar(alignment))),
+                ),
+                Backend::Amdgpu => out.push((address, Access::scalar(bytes))),
+            }
             i += 1;
             continue;
         }
@@ -272,8 +345,56 @@ pub fn vectorise(scalars: &[(u64, u64)], fill_gaps: bool) -> Vec<Access> {
                 break;
             }
         }
-        out.push(Access { lanes, bytes });
+        out.push((
+            address,
+            Access {
+                lanes,
+                bytes,
+                paired: false,
+            },
+        ));
         i += taken;
+    }
+    match backend {
+        Backend::Ptx => out.into_iter().map(|(_, a)| a).collect(),
+        Backend::Amdgpu => pair(&out),
+    }
+}
+
+/// AMDGPU's `SILoadStoreOptimizer` on the accesses left single: two of 4
+/// or 8 bytes, both at offsets that are multiples of their size and at most
+/// 255 sizes apart, become one `ds_*2addr*` instruction. Taken in address
+/// order, each with the next that qualifies.
+fn pair(accesses: &[(u64, Access)]) -> Vec<Access> {
+    let pairs = |a: &(u64, Access)| {
+        let (address, access) = *a;
+        access.lanes == 1 && matches!(access.bytes, 4 | 8) && address % access.bytes == 0
+    };
+    let mut out = Vec::new();
+    let mut taken = vec![false; accesses.len()];
+    for i in 0..accesses.len() {
+        if taken[i] {
+            continue;
+        }
+        taken[i] = true;
+        let (address, access) = accesses[i];
+        let partner = (i + 1..accesses.len()).find(|&j| {
+            !taken[j]
+                && pairs(&accesses[i])
+                && pairs(&accesses[j])
+                && accesses[j].1.bytes == access.bytes
+                && (accesses[j].0 - address) / access.bytes <= 255
+        });
+        match partner {
+            Some(j) => {
+                taken[j] = true;
+                out.push(Access {
+                    paired: true,
+                    ..access
+                });
+            }
+            None => out.push(access),
+        }
     }
     out
 }
@@ -301,45 +422,96 @@ mod tests {
         assert_eq!(capture_bytes("(tensor<4xf32, #blocked>)"), None);
     }
 
-    fn mnemonics(accesses: &[Access], store: bool) -> Vec<String> {
-        accesses.iter().map(|a| a.mnemonic(store)).collect()
+    fn machine(name: &str) -> Machine {
+        Machine::from_preset(layout_algebra::machine::preset(name).unwrap())
+    }
+
+    fn mnemonics(accesses: &[Access], store: bool, machine: &Machine) -> Vec<String> {
+        accesses
+            .iter()
+            .map(|a| a.mnemonic(store, machine))
+            .collect()
     }
 
     #[test]
     fn packed_fields_merge_when_aligned_and_split_when_not() {
+        let sm90 = machine("sm90");
+        let ptx = |scalars: &[(u64, u64)], direction| {
+            let store = direction == Direction::Store;
+            mnemonics(&vectorise(scalars, direction, Backend::Ptx), store, &sm90)
+        };
         // tests/corpus/kernels/ws_captures: an f32, an i1, a pointer and an
         // i32 packed from 0 (the PTX: one b32, then bytes only).
         let packed = [(0, 4), (4, 1), (5, 8), (13, 4)];
-        let stores = vectorise(&packed, false);
+        let stores = ptx(&packed, Direction::Store);
         assert_eq!(stores.len(), 1 + 1 + 8 + 4);
-        assert_eq!(stores[0].mnemonic(true), "st.shared.b32");
-        assert!(
-            stores[1..]
-                .iter()
-                .all(|a| a.mnemonic(true) == "st.shared.b8")
-        );
+        assert_eq!(stores[0], "st.shared.b32");
+        assert!(stores[1..].iter().all(|m| m == "st.shared.b8"));
         // Two pointers, then four words (ws_captures_aligned): one vector
         // each.
         let aligned = [(0, 8), (8, 8), (16, 4), (20, 4), (24, 4), (28, 4)];
         assert_eq!(
-            mnemonics(&vectorise(&aligned, false), true),
+            ptx(&aligned, Direction::Store),
             ["st.shared.v2.b64", "st.shared.v4.b32"]
         );
         // A partition that uses the first pointer and the first and third
         // words: the loads fill the gap and round up to four words.
+        let gapped = [(0, 8), (16, 4), (24, 4)];
         assert_eq!(
-            mnemonics(&vectorise(&[(0, 8), (16, 4), (24, 4)], true), false),
+            ptx(&gapped, Direction::Load),
             ["ld.shared.b64", "ld.shared.v4.b32"]
         );
         // Stores never cover a gap.
         assert_eq!(
-            mnemonics(&vectorise(&[(16, 4), (24, 4)], false), true),
+            ptx(&[(16, 4), (24, 4)], Direction::Store),
             ["st.shared.b32", "st.shared.b32"]
         );
         // An i32, an i8 and an i32 packed at 0, 4 and 5, the i8 unused: the
         // second i32 is off the lanes of a vector at 0 and moves in bytes.
-        let loads = vectorise(&[(0, 4), (5, 4)], true);
-        assert_eq!(loads[0].mnemonic(false), "ld.shared.b32");
+        let loads = ptx(&[(0, 4), (5, 4)], Direction::Load);
+        assert_eq!(loads[0], "ld.shared.b32");
         assert_eq!(loads.len(), 5);
+    }
+
+    #[test]
+    fn amdgpu_moves_misaligned_fields_whole_and_pairs_what_is_left() {
+        // The same kernels compiled for gfx1250 (the AMDGCN's opcodes).
+        let gfx1250 = machine("gfx1250");
+        let amd = |scalars: &[(u64, u64)], direction| {
+            let store = direction == Direction::Store;
+            mnemonics(
+                &vectorise(scalars, direction, Backend::Amdgpu),
+                store,
+                &gfx1250,
+            )
+        };
+        assert_eq!(
+            amd(&[(0, 4), (4, 1), (5, 8), (13, 4)], Direction::Store),
+            [
+                "ds_store_b32",
+                "ds_store_b8",
+                "ds_store_b64",
+                "ds_store_b32"
+            ]
+        );
+        assert_eq!(
+            amd(&[(0, 4), (4, 1), (5, 8), (13, 4)], Direction::Load),
+            ["ds_load_b32", "ds_load_u8", "ds_load_b64", "ds_load_b32"]
+        );
+        let aligned = [(0, 8), (8, 8), (16, 4), (20, 4), (24, 4), (28, 4)];
+        assert_eq!(
+            amd(&aligned, Direction::Store),
+            ["ds_store_b128", "ds_store_b128"]
+        );
+        // No gap is covered; the two words left pair.
+        assert_eq!(
+            amd(&[(0, 8), (16, 4), (24, 4)], Direction::Load),
+            ["ds_load_b64", "ds_load_2addr_b32"]
+        );
+        // Words 256 words apart are too far for one pair.
+        assert_eq!(
+            amd(&[(0, 4), (1024, 4)], Direction::Store),
+            ["ds_store_b32", "ds_store_b32"]
+        );
     }
 }

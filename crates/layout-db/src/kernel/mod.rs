@@ -884,14 +884,10 @@ impl Context<'_> {
             return self.conversion_instructions(c);
         }
         match op.name.as_str() {
-            "tt.func" if self.vendor == Vendor::Nvidia => warp_state_instructions(
-                self.padded_partition_warps,
-                &self.machine.banks,
-                self.threads,
-            ),
-            "ttg.warp_specialize" if self.vendor == Vendor::Nvidia => {
-                self.capture_instructions(f, id, offset)
+            "tt.func" => {
+                warp_state_instructions(self.padded_partition_warps, &self.machine, self.threads)
             }
+            "ttg.warp_specialize" => self.capture_instructions(f, id, offset),
             "tt.reduce" => self.reduce_instructions(f, id),
             "tt.scan" => self.scan_instructions(op),
             "ttng.tensormap_create" if self.vendor == Vendor::Nvidia => {
@@ -910,7 +906,8 @@ impl Context<'_> {
     /// `offset`: the default warps store them, every lane the same
     /// address, and each partition's warps load those they use.
     fn capture_instructions(&self, f: &Function, id: OpId, offset: u64) -> Vec<InstructionCount> {
-        let Some(traffic) = capture::traffic(f, id, offset) else {
+        let backend = capture::Backend::of(self.vendor);
+        let Some(traffic) = capture::traffic(f, id, offset, backend) else {
             return Vec::new();
         };
         let mut out: Vec<InstructionCount> = Vec::new();
@@ -923,13 +920,14 @@ impl Context<'_> {
                 } else {
                     Direction::Load
                 };
-                let wavefronts = broadcast_wavefronts(
-                    &self.machine.banks,
-                    access.bits() as u32,
-                    direction,
-                    self.threads,
-                );
-                let mnemonic = access.mnemonic(store);
+                let wavefronts = access.addresses()
+                    * broadcast_wavefronts(
+                        &self.machine.banks,
+                        access.bits() as u32,
+                        direction,
+                        self.threads,
+                    );
+                let mnemonic = access.mnemonic(store, &self.machine);
                 match out
                     .iter_mut()
                     .find(|i| i.mnemonic == mnemonic && i.warps == warps)
@@ -1584,29 +1582,34 @@ fn partition_warps(f: &Function) -> u64 {
         .unwrap_or(0)
 }
 
-/// Warp specialisation's state (NVIDIA): the default warps write every
-/// partition warp's byte at the start and again at the end (the exit
-/// state), as whole words, every lane to the same address; each worker
-/// warp (`bytes` of them, padded to warp groups) reads its own byte.
+/// Warp specialisation's state: the default warps write every partition
+/// warp's byte at the start and again at the end (the exit state), as
+/// whole words, every lane to the same address; each worker warp (`bytes`
+/// of them, padded to warp groups) reads its own byte.
 fn warp_state_instructions(
     bytes: u64,
-    banks: &layout_algebra::bank::BankTarget,
+    machine: &layout_algebra::machine::Machine,
     warp_size: u32,
 ) -> Vec<InstructionCount> {
     let mut out: Vec<InstructionCount> = Vec::new();
     let mut words = bytes.div_ceil(4);
-    for (width, mnemonic) in [
-        (4, "st.shared.v4.b32"),
-        (2, "st.shared.v2.b32"),
-        (1, "st.shared.b32"),
-    ] {
-        let n = words / width;
-        words %= width;
+    for width in [4u32, 2, 1] {
+        let n = words / width as u64;
+        words %= width as u64;
         if n > 0 {
-            let phases =
-                broadcast_wavefronts(banks, 32 * width as u32, Direction::Store, warp_size);
+            let bits = 32 * width;
+            // PTX keeps the words in the vector (`st.shared.v2.b32`), AMDGCN
+            // names the bits (`ds_store_b64`).
+            let mnemonic = match machine.vendor {
+                Vendor::Nvidia if width > 1 => format!("st.shared.v{width}.b32"),
+                Vendor::Nvidia => "st.shared.b32".to_string(),
+                Vendor::Amd => machine
+                    .mnemonic(Instruction::LdSt { bits }, Direction::Store, 32)
+                    .to_string(),
+            };
+            let phases = broadcast_wavefronts(&machine.banks, bits, Direction::Store, warp_size);
             out.push(InstructionCount {
-                mnemonic: mnemonic.into(),
+                mnemonic,
                 count: 2 * n,
                 wavefronts: 2 * n * phases,
                 conflicts: 0,
@@ -1616,7 +1619,12 @@ fn warp_state_instructions(
         }
     }
     out.push(InstructionCount {
-        mnemonic: "ld.shared.b8".into(),
+        mnemonic: match machine.vendor {
+            Vendor::Nvidia => "ld.shared.b8".to_string(),
+            Vendor::Amd => machine
+                .mnemonic(Instruction::LdSt { bits: 8 }, Direction::Load, 8)
+                .to_string(),
+        },
         count: 1,
         wavefronts: 1,
         conflicts: 0,
