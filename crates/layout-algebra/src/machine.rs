@@ -27,25 +27,71 @@ impl Vendor {
     }
 }
 
-/// The matrix instructions of a machine's shared memory.
+/// The matrix instructions of a machine's shared memory, and how Triton
+/// swizzles a conversion through it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SharedInstructions {
     /// `ldmatrix` (NVIDIA sm75 and later).
     pub ldmatrix: bool,
     /// `stmatrix` (NVIDIA sm90 and later).
     pub stmatrix: bool,
+    pub swizzle: ConversionSwizzle,
+}
+
+/// How Triton 3.9 picks the swizzle of a conversion through shared memory
+/// on a machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConversionSwizzle {
+    /// NVIDIA (`optimalSwizzling`): a tile per pair of store and load
+    /// instructions the machine has, the pair with the fewest conflicts.
+    InstructionTiles,
+    /// AMD (`optimalSwizzlingLdSt` with `TargetInfo::getSharedLdStTiles`):
+    /// plain loads and stores; one phase of a 128-bit load serves the lanes
+    /// whose lane-id bits are `b128_load_lanes` (`ds_read_b128`'s lane
+    /// groups), not the first lanes.
+    LdSt { b128_load_lanes: &'static [usize] },
 }
 
 impl SharedInstructions {
-    /// Only `ld.shared` / `st.shared` (AMD, or NVIDIA before sm75).
+    /// Only `ld.shared` / `st.shared` (NVIDIA before sm75, or a machine
+    /// layoutc does not know).
     pub const LD_ST: Self = SharedInstructions {
         ldmatrix: false,
         stmatrix: false,
+        swizzle: ConversionSwizzle::InstructionTiles,
     };
     /// NVIDIA sm90 and later.
     pub const SM90: Self = SharedInstructions {
         ldmatrix: true,
         stmatrix: true,
+        swizzle: ConversionSwizzle::InstructionTiles,
+    };
+    /// AMD CDNA3 (gfx942): `ds_read_b128` serves lane bits 0, 1 and 4
+    /// together.
+    pub const CDNA3: Self = SharedInstructions {
+        ldmatrix: false,
+        stmatrix: false,
+        swizzle: ConversionSwizzle::LdSt {
+            b128_load_lanes: &[0, 1, 4],
+        },
+    };
+    /// AMD CDNA4 (gfx950): lane bits 0, 1, 3 and 4.
+    pub const CDNA4: Self = SharedInstructions {
+        ldmatrix: false,
+        stmatrix: false,
+        swizzle: ConversionSwizzle::LdSt {
+            b128_load_lanes: &[0, 1, 3, 4],
+        },
+    };
+    /// AMD gfx1250: Triton 3.9 names no lane groups for its 128-bit loads
+    /// (its swizzle takes the first lanes, as compiled kernels' scratch
+    /// sizes show).
+    pub const GFX1250: Self = SharedInstructions {
+        ldmatrix: false,
+        stmatrix: false,
+        swizzle: ConversionSwizzle::LdSt {
+            b128_load_lanes: &[],
+        },
     };
 
     /// Whether the machine has the matrix instruction of `direction`.
@@ -188,6 +234,7 @@ pub const PRESETS: &[Preset] = &[
         instructions: SharedInstructions {
             ldmatrix: true,
             stmatrix: false,
+            swizzle: ConversionSwizzle::InstructionTiles,
         },
         lds: LdsInstructions::NONE,
         paired_f32: false,
@@ -224,7 +271,7 @@ pub const PRESETS: &[Preset] = &[
         banks: 32,
         bank_bytes: 4,
         phases: GFX942_PHASES,
-        instructions: SharedInstructions::LD_ST,
+        instructions: SharedInstructions::CDNA3,
         lds: LdsInstructions {
             paired: true,
             transposed_read_bits: &[],
@@ -241,7 +288,7 @@ pub const PRESETS: &[Preset] = &[
         banks: 64,
         bank_bytes: 4,
         phases: GFX950_PHASES,
-        instructions: SharedInstructions::LD_ST,
+        instructions: SharedInstructions::CDNA4,
         lds: LdsInstructions {
             paired: true,
             transposed_read_bits: &[16, 8, 4],
@@ -258,7 +305,7 @@ pub const PRESETS: &[Preset] = &[
         banks: 64,
         bank_bytes: 4,
         phases: &[],
-        instructions: SharedInstructions::LD_ST,
+        instructions: SharedInstructions::GFX1250,
         lds: LdsInstructions {
             paired: true,
             transposed_read_bits: &[16, 8],

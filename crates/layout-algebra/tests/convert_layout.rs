@@ -188,7 +188,7 @@ fn swizzle_is_a_bijection_built_from_common_registers() {
         if src.in_dim_size("block") > 1 {
             continue;
         }
-        let s = optimal_swizzling_ld_st(&src, &dst, bits, 32).unwrap();
+        let s = optimal_swizzling_ld_st(&src, &dst, bits, 32, &[]).unwrap();
         assert!(s.is_invertible(), "{}: {s:?}", v["name"]);
         let regs = |l: &LinearLayout| {
             l.flatten_outs()
@@ -343,7 +343,7 @@ fn narrow_vectors_lead_with_registers_only_with_at_most_32_banks() {
     )
     .unwrap();
     let bank_bases = |banks: u32| {
-        optimal_swizzling_ld_st(&src, &dst, 32, banks)
+        optimal_swizzling_ld_st(&src, &dst, 32, banks, &[])
             .unwrap()
             .flatten_outs()
             .unwrap()

@@ -594,6 +594,7 @@ fn triton_baseline(problem: &Problem) -> Option<(Candidate, SharedInstructions)>
     let instructions = SharedInstructions {
         ldmatrix: matrix(chosen.load),
         stmatrix: matrix(chosen.store),
+        ..req.machine.matrix
     };
     let candidate = Candidate {
         rounds: u32::try_from(chosen.layout.in_dim_size("reps")).unwrap_or(u32::MAX),

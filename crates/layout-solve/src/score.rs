@@ -228,6 +228,7 @@ impl<'a> Problem<'a> {
             matrix: SharedInstructions {
                 ldmatrix: matrix.ldmatrix && req.machine.matrix.ldmatrix,
                 stmatrix: matrix.stmatrix && req.machine.matrix.stmatrix,
+                ..req.machine.matrix
             },
             ..req.machine.clone()
         };

@@ -31,7 +31,7 @@ use crate::bank::{self, BankTarget, Instruction};
 use crate::error::{LayoutError, Result};
 use crate::f2;
 use crate::linear::{DimName, LinearLayout};
-use crate::machine::SharedInstructions;
+use crate::machine::{ConversionSwizzle, SharedInstructions};
 
 const REGISTER: &str = "register";
 const LANE: &str = "lane";
@@ -553,6 +553,26 @@ fn phase_lanes(lanes: &[u64], vec_elems: u64, bits: u32, banks: u32) -> Vec<u64>
     lanes[..lanes.len().saturating_sub(log2_phase)].to_vec()
 }
 
+/// The lanes one phase of the load side serves (`getLaneTile` with the
+/// machine's load tile): a 128-bit load's named lane bits where the machine
+/// names them, else [`phase_lanes`].
+fn load_phase_lanes(
+    lanes: &[u64],
+    vec_elems: u64,
+    bits: u32,
+    banks: u32,
+    b128_load_lanes: &[usize],
+) -> Vec<u64> {
+    let named = vec_elems * bits as u64 == 128
+        && !b128_load_lanes.is_empty()
+        && b128_load_lanes.iter().all(|&i| i < lanes.len());
+    if named {
+        b128_load_lanes.iter().map(|&i| lanes[i]).collect()
+    } else {
+        phase_lanes(lanes, vec_elems, bits, banks)
+    }
+}
+
 fn flat_layout(dims: Vec<(&str, Vec<u64>)>, rank: u32) -> Result<LinearLayout> {
     LinearLayout::from_bases_with_sizes(
         dims.into_iter()
@@ -690,13 +710,17 @@ fn assemble(parts: SwizzleBases, rank: u32, outs: &[(DimName, u64)]) -> Result<L
 
 /// The shared layout Triton picks for a conversion through shared memory
 /// with `ld.shared`/`st.shared` only (`optimalSwizzlingLdSt`). `src` and
-/// `dst` must have no zero register bases. In-dims: `vector`, `bank`,
-/// `segment`, `block`, `reps`; out-dims: the tensor's.
+/// `dst` must have no zero register bases. `b128_load_lanes`: the lane-id
+/// bits one phase of a 128-bit load serves, where the machine names them
+/// (AMD's `ds_read_b128`, [`ConversionSwizzle::LdSt`]); empty, the first
+/// lanes that fill the banks. In-dims: `vector`, `bank`, `segment`,
+/// `block`, `reps`; out-dims: the tensor's.
 pub fn optimal_swizzling_ld_st(
     src: &LinearLayout,
     dst: &LinearLayout,
     bits: u32,
     banks: u32,
+    b128_load_lanes: &[usize],
 ) -> Result<LinearLayout> {
     let src_flat = src.flatten_outs()?;
     let dst_flat = dst.flatten_outs()?;
@@ -706,7 +730,8 @@ pub fn optimal_swizzling_ld_st(
     let (vbasis, src_fills_bank) = vector_bases(&src_flat, &dst_flat, bits)?;
     let vec_elems = 1u64 << vbasis.len();
     let tile_src = phase_lanes(&flat_bases(&src_flat, LANE)?, vec_elems, bits, banks);
-    let tile_dst = phase_lanes(&flat_bases(&dst_flat, LANE)?, vec_elems, bits, banks);
+    let lane_dst = flat_bases(&dst_flat, LANE)?;
+    let tile_dst = load_phase_lanes(&lane_dst, vec_elems, bits, banks, b128_load_lanes);
     let mut parts = swizzle_from_tiles(
         &src_flat, &dst_flat, bits, &vbasis, &tile_src, &tile_dst, 0, banks,
     )?;
@@ -851,6 +876,9 @@ pub fn optimal_swizzling(
     instructions: SharedInstructions,
     banks: u32,
 ) -> Result<ChosenSwizzle> {
+    if let ConversionSwizzle::LdSt { b128_load_lanes } = instructions.swizzle {
+        return ld_st_swizzle(src, dst, bits, banks, b128_load_lanes);
+    }
     let src_flat = src.flatten_outs()?;
     let dst_flat = dst.flatten_outs()?;
     let rank = src_flat.total_out_bits();
@@ -914,12 +942,30 @@ pub fn optimal_swizzling(
     }
     // No pair can use 128-bit accesses: plain ld/st with Triton's
     // ld/st-only swizzle, whose conflicts its own formula gives.
-    let layout = optimal_swizzling_ld_st(src, dst, bits, banks)?;
+    ld_st_swizzle(src, dst, bits, banks, &[])
+}
+
+/// Triton's ld/st-only swizzle as a choice, with the conflicts its own
+/// formula gives.
+fn ld_st_swizzle(
+    src: &LinearLayout,
+    dst: &LinearLayout,
+    bits: u32,
+    banks: u32,
+    b128_load_lanes: &[usize],
+) -> Result<ChosenSwizzle> {
+    let layout = optimal_swizzling_ld_st(src, dst, bits, banks, b128_load_lanes)?;
     let flat = layout.flatten_outs()?;
     let vec_elems = flat.in_dim_size(VECTOR);
     let segment = flat_bases(&flat, SEGMENT)?;
-    let tile_src = phase_lanes(&lane_src, vec_elems, bits, banks);
-    let tile_dst = phase_lanes(&lane_dst, vec_elems, bits, banks);
+    let tile_src = phase_lanes(
+        &flat_bases(&src.flatten_outs()?, LANE)?,
+        vec_elems,
+        bits,
+        banks,
+    );
+    let lane_dst = flat_bases(&dst.flatten_outs()?, LANE)?;
+    let tile_dst = load_phase_lanes(&lane_dst, vec_elems, bits, banks, b128_load_lanes);
     Ok(ChosenSwizzle {
         layout,
         store: Instruction::LD_ST,

@@ -7,7 +7,7 @@
 
 use crate::error::Result;
 use crate::linear::{DimName, LinearLayout, UnpackedBases};
-use crate::machine::SharedInstructions;
+use crate::machine::{ConversionSwizzle, SharedInstructions};
 use crate::triton::convert_layout::swizzled_scratch_elements;
 
 const REGISTER: &str = "register";
@@ -17,21 +17,29 @@ const BLOCK: &str = "block";
 
 /// Bytes of scratch a reduction over `axis` of inputs of `input_bits` each,
 /// held in `layout`, needs (0 when no warp holds a different part of the
-/// axis) on a machine of `banks` banks (Triton sizes each conversion's
-/// swizzled buffer by them).
+/// axis) on a machine of `banks` banks. Triton sizes each conversion's
+/// buffer with its ld/st-only swizzle on every target, without the lane
+/// groups a conversion's own 128-bit loads follow on AMD
+/// (`getNumScratchElemsSwizzledCvt` with the machine's banks), as compiled
+/// kernels' scratch sizes show.
 pub fn reduce_scratch_bytes(
     layout: &LinearLayout,
     axis: usize,
     input_bits: &[u32],
     banks: u32,
 ) -> Result<u64> {
+    let instructions = SharedInstructions {
+        swizzle: ConversionSwizzle::LdSt {
+            b128_load_lanes: &[],
+        },
+        ..SharedInstructions::LD_ST
+    };
     let mut largest = 0u64;
     for (from, to) in reduce_conversions(layout, axis)? {
         let mut bytes = 0;
         for &bits in input_bits {
             let bits = bits.clamp(8, 64);
-            let elements =
-                swizzled_scratch_elements(&from, &to, bits, SharedInstructions::LD_ST, banks)?;
+            let elements = swizzled_scratch_elements(&from, &to, bits, instructions, banks)?;
             bytes += elements * (bits as u64 / 8);
         }
         largest = largest.max(bytes);

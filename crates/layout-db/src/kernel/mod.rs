@@ -324,6 +324,9 @@ fn loaded_along(
     let producer = f.ops.iter().find(|o| o.results.contains(operand))?;
     match producer.name.as_str() {
         "tt.load" => {
+            if !pointers_aligned(&file.analysed_text(db), f, producer) {
+                return None;
+            }
             let t = scratch::parse_type(producer.result_types())?;
             let key = DeclName::new(db, file, t.encoding?.trim().to_string());
             match declared_value(db, key) {
@@ -348,6 +351,40 @@ fn loaded_along(
         }
         _ => None,
     }
+}
+
+/// Whether a `tt.load` may read vectors: its pointers do not come from a
+/// function argument without `tt.divisibility`. Triton takes such an
+/// argument to be aligned to one element only, and loads element by element
+/// (each 8- or 16-bit value in the low half of its own register).
+fn pointers_aligned(text: &str, f: &Function, load: &mlir::Op) -> bool {
+    let Some(mut value) = load.operands.first().cloned() else {
+        return true;
+    };
+    // Through the ops that offset or spread a pointer, to its base.
+    for _ in 0..f.ops.len() {
+        let producer = f.ops.iter().skip(1).find(|o| o.results.contains(&value));
+        match producer {
+            Some(p) if matches!(p.name.as_str(), "tt.addptr" | "tt.splat" | "tt.broadcast") => {
+                match p.operands.first() {
+                    Some(v) => value = v.clone(),
+                    None => return true,
+                }
+            }
+            Some(_) => return true,
+            None => break,
+        }
+    }
+    // A function argument: its declaration on the `tt.func` line.
+    let Some(header) = text.get(f.span.start..f.span.end) else {
+        return true;
+    };
+    let Some(at) = header.find(&format!("{value}:")) else {
+        return true;
+    };
+    let declaration = &header[at..];
+    let end = declaration.find("loc(").unwrap_or(declaration.len());
+    declaration[..end].contains("tt.divisibility")
 }
 
 /// The summary of every `tt.func` of a dump (empty for a `.lay` file).

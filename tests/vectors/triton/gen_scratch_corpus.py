@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Scratch buffers of conversions and reductions drawn at random, as the compiler sizes them.
+
+Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed.
+
+Command (from the repository root)::
+
+    python3 tests/vectors/triton/gen_scratch_corpus.py            # writes the corpus
+    python3 tests/vectors/triton/gen_scratch_corpus.py --check 12  # every 12th AMD dump again
+
+Triton sizes the scratch of a ``ttg.convert_layout`` and of a ``tt.reduce`` across warps from the
+swizzle it picks (``optimalSwizzling`` on NVIDIA; ``optimalSwizzlingLdSt`` with the machine's bank
+count and its 128-bit load lane groups on AMD). The swizzle decides how many rounds the data
+takes, so a wrong swizzle shows as a scratch twice or half the compiled one. This script draws
+cases the hand-written corpora do not hold:
+
+* ``convert_<seed>_<i>_<target>.ttgir``: a Gluon kernel that loads a tensor in one blocked layout
+  and converts it to another, both drawn at random (16 bytes per thread along a random dim, lanes
+  and warps split at random between the dims; f32, f16 or i8; five shapes), from a fixed seed;
+* ``<colmax|colargmin>_<dtype>_<M>x<N>w<warps>_<target>.ttgir``: a column reduction across warps
+  (one and two operands: ``tl.max``, ``tl.argmin``) of four element types and four shapes.
+
+Each is compiled for gfx942, gfx950, gfx1250 and sm90; the dump is ``CompiledKernel.asm["ttgir"]``
+without its location information. ``manifest.json`` has one entry per dump: ``{"file", "target",
+"shared_bytes", "lds" | "shared_mnemonics"}`` -- ``metadata.shared`` and the compiled code's
+shared-memory instructions by exact opcode (``gen_ttgir_corpus.py``'s counters).
+"""
+
+import json
+import os
+import random
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
+
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.experimental import gluon  # noqa: E402
+from triton.experimental.gluon import language as gl  # noqa: E402
+from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
+
+OUT_DIR = os.path.join(base.REPO_ROOT, "tests", "corpus", "scratch")
+
+TARGETS = [
+    ("gfx942", GPUTarget("hip", "gfx942", 64), 64),
+    ("gfx950", GPUTarget("hip", "gfx950", 64), 64),
+    ("gfx1250", GPUTarget("hip", "gfx1250", 32), 32),
+    ("sm90", GPUTarget("cuda", 90, 32), 32),
+]
+SEEDS = [11, 23]
+DRAWS = 40
+SHAPES = [(64, 64), (128, 32), (32, 128), (64, 128), (128, 128)]
+TYPES = [("fp32", 32), ("fp16", 16), ("i8", 8)]
+
+
+@gluon.jit
+def convert(ptr, out, M: gl.constexpr, N: gl.constexpr, A: gl.constexpr, B: gl.constexpr):
+    am = gl.arange(0, M, layout=gl.SliceLayout(1, A))
+    an = gl.arange(0, N, layout=gl.SliceLayout(0, A))
+    x = gl.load(ptr + am[:, None] * N + an[None, :])
+    y = gl.convert_layout(x, B)
+    bm = gl.arange(0, M, layout=gl.SliceLayout(1, B))
+    bn = gl.arange(0, N, layout=gl.SliceLayout(0, B))
+    gl.store(out + bm[:, None] * N + bn[None, :], y)
+
+
+@triton.jit
+def colmax(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)
+    tl.store(y_ptr + on, tl.max(tl.load(x_ptr + om * N + on[None, :]), axis=0))
+
+
+@triton.jit
+def colargmin(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)
+    tl.store(y_ptr + on, tl.argmin(tl.load(x_ptr + om * N + on[None, :]), axis=0))
+
+
+REDUCTIONS = [(colmax, "colmax"), (colargmin, "colargmin")]
+REDUCED_TYPES = ["i32", "fp16", "fp32", "i8"]
+REDUCED_SHAPES = [(256, 16, 8), (128, 64, 4), (64, 128, 8), (512, 8, 8)]
+
+LOC = re.compile(r" loc\((?:[^()]|\([^()]*\))*\)")
+
+
+def without_locations(ttgir):
+    """The dump without ``#loc`` definitions and ``loc(...)`` suffixes (they name this script's
+    lines, which the tests do not need)."""
+    lines = [line for line in ttgir.splitlines() if not line.startswith("#loc")]
+    return "\n".join(LOC.sub("", line) for line in lines) + "\n"
+
+
+def random_blocked(rng, threads, warps, bits):
+    """A blocked layout with 16 bytes per thread along a random dim and lanes and warps split at
+    random between the two dims."""
+    order = rng.choice([[1, 0], [0, 1]])
+    size = [1, 1]
+    size[order[0]] = 128 // bits
+    lanes, w = [1, 1], [1, 1]
+    t = threads
+    while t > 1:
+        lanes[rng.choice([0, 1])] *= 2
+        t //= 2
+    t = warps
+    while t > 1:
+        w[rng.choice([0, 1])] *= 2
+        t //= 2
+    return gl.BlockedLayout(size, lanes, w, order)
+
+
+def cases():
+    """Every (dump name, target name, target, compile) of the corpus, in order; the random
+    draws replay the same from the seeds."""
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        for i in range(DRAWS):
+            dtype, bits = rng.choice(TYPES)
+            m, n = rng.choice(SHAPES)
+            for target_name, target, threads in TARGETS:
+                a = random_blocked(rng, threads, 4, bits)
+                b = random_blocked(rng, threads, 4, bits)
+                src = GluonASTSource(
+                    convert,
+                    signature={"ptr": "*" + dtype, "out": "*" + dtype, "M": "constexpr", "N": "constexpr",
+                               "A": "constexpr", "B": "constexpr"},
+                    constexprs={"M": m, "N": n, "A": a, "B": b})
+                yield (f"convert_{seed}_{i}_{target_name}.ttgir", target_name, target,
+                       lambda src=src, target=target: triton.compile(src, target=target,
+                                                                     options={"num_warps": 4}))
+    for fn, name in REDUCTIONS:
+        for dtype in REDUCED_TYPES:
+            for m, n, warps in REDUCED_SHAPES:
+                for target_name, target, _ in TARGETS:
+                    sig = {"x_ptr": "*" + dtype, "y_ptr": "*i32" if name == "colargmin" else "*" + dtype,
+                           "M": "constexpr", "N": "constexpr"}
+                    yield (f"{name}_{dtype}_{m}x{n}w{warps}_{target_name}.ttgir", target_name, target,
+                           lambda fn=fn, sig=sig, m=m, n=n, target=target, warps=warps: base.compile_case(
+                               fn, sig, {"M": m, "N": n}, ["x_ptr", "y_ptr"], target, {"num_warps": warps}))
+
+
+def entry(file, target_name, target, kernel):
+    """The manifest's entry of one compiled kernel."""
+    asm = kernel.asm["ptx"] if target.backend == "cuda" else kernel.asm["amdgcn"]
+    key = "shared_mnemonics" if target.backend == "cuda" else "lds"
+    count = base.count_shared_mnemonics if target.backend == "cuda" else base.count_lds_mnemonics
+    return {"file": file, "target": target_name, "shared_bytes": kernel.metadata.shared, key: count(asm)}
+
+
+def check(every):
+    """Compiles every `every`-th AMD dump again; exit status 1 unless each gives the recorded
+    entry."""
+    with open(os.path.join(OUT_DIR, "manifest.json")) as f:
+        recorded = {e["file"]: e for e in json.load(f)}
+    differences, compared = [], 0
+    amd = [c for c in cases() if c[2].backend == "hip"]
+    for file, target_name, target, compile_it in amd[::every]:
+        got = entry(file, target_name, target, compile_it())
+        compared += 1
+        if got != recorded.get(file):
+            differences.append(f"{file}: compiled {got}, recorded {recorded.get(file)}")
+    for d in differences:
+        print("DIFFERENT", d)
+    print(f"{compared} dumps compiled again, {len(differences)} differences")
+    return 1 if differences else 0
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+        sys.exit(check(int(sys.argv[2])))
+    os.makedirs(OUT_DIR, exist_ok=True)
+    entries = []
+    for file, target_name, target, compile_it in cases():
+        kernel = compile_it()
+        with open(os.path.join(OUT_DIR, file), "w") as f:
+            f.write(without_locations(kernel.asm["ttgir"]))
+        entries.append(entry(file, target_name, target, kernel))
+        print(f"ok   {file}: shared={kernel.metadata.shared}")
+    with open(os.path.join(OUT_DIR, "manifest.json"), "w") as f:
+        json.dump(entries, f, indent=1)
+        f.write("\n")
+    print(f"{len(entries)} dumps in {OUT_DIR}")
+
+
+if __name__ == "__main__":
+    main()
