@@ -17,7 +17,7 @@ use layout_algebra::{DimName, LinearLayout};
 use layout_syntax::Span;
 
 use crate::context::{Cx, R};
-use crate::diagnostic::{Code, Domain};
+use crate::diagnostic::{Code, Diagnostic, Domain};
 use crate::value::{AccessReport, CountedAccess, Value, shape_text};
 
 const REGISTER: &str = "register";
@@ -125,6 +125,33 @@ fn distributed(ctx: &mut Cx, v: &Value, span: Span) -> R<Distributed> {
     }
 }
 
+/// Why the banks of an access to a partitioned tensor are not modelled, if
+/// they are not. A lane's pieces sit in separate buffers, which the bank
+/// model takes as one address space ([`PartitionedShared::address_layout`]):
+/// that keeps each lane's bank only where a partition's buffer holds whole
+/// rows of banks and its pieces are not padded (Triton pads each piece, and
+/// puts the buffers a partition apart).
+fn unmodelled_partitions(
+    ctx: &Cx,
+    t: &crate::value::TensorLayout,
+    p: &layout_algebra::triton::PartitionedShared,
+) -> Option<String> {
+    if !p.inner.padding().is_empty() {
+        return Some(
+            "the banks of a partitioned tensor with padded pieces are not modelled; ask about the layout inside it"
+                .to_string(),
+        );
+    }
+    let target = ctx.target().bank_target();
+    let row = target.banks as u64 * target.bank_bytes as u64;
+    let buffer_bytes = t.layout.in_dim_size(OFFSET) * t.element_bits.unwrap_or(8).max(8) as u64 / 8;
+    (!buffer_bytes.is_multiple_of(row)).then(|| {
+        format!(
+            "the banks of a partitioned tensor whose partitions hold {buffer_bytes} bytes each, less than whole rows of the {row}-byte banks, are not modelled; ask about the layout inside it"
+        )
+    })
+}
+
 fn shared(ctx: &mut Cx, v: &Value, span: Span) -> R<Shared> {
     // A CuTe shared layout maps an element's index to its offset; the bank
     // model wants the inverse, offset -> element.
@@ -144,12 +171,11 @@ fn shared(ctx: &mut Cx, v: &Value, span: Span) -> R<Shared> {
     let flat = CuteInDims::Flat(DimName::from(OFFSET));
     match v {
         Value::Tensor(t) if t.encoding.is_shared() => {
-            // A partitioned tensor's lanes address its pieces in separate
-            // buffers: the bank model takes them as one address space.
             let layout = match &t.encoding {
-                Encoding::PartitionedShared(p) => {
-                    ctx.alg(p.address_layout(&t.shape), Domain::Bank, span)?
-                }
+                Encoding::PartitionedShared(p) => match unmodelled_partitions(ctx, t, p) {
+                    Some(why) => return Err(ctx.error(Code::UnsupportedEncoding, span, why)),
+                    None => ctx.alg(p.address_layout(&t.shape), Domain::Bank, span)?,
+                },
                 _ => t.layout.clone(),
             };
             Ok(Shared {
@@ -528,7 +554,7 @@ impl From<&AccessReport> for CountedCall {
             direction: a.direction,
             element_bits: a.element_bits,
             vector: a.vector as u64,
-            shared: a.shared.layout.clone(),
+            shared: a.counted.shared.clone(),
             padding: a.shared.encoding.padding().to_vec(),
             instruction: a.instruction,
             instructions: a.instructions,
@@ -692,13 +718,14 @@ pub(crate) fn counted_call(
             .as_ref()
             .map_or(&[][..], Encoding::padding)
             .to_vec(),
-        shared: shared.layout,
+        shared: shared.layout.clone(),
         instruction: mnemonic(ctx, m.instruction, direction, bits),
         instructions: m.wavefronts.instructions,
         wavefronts: m.wavefronts.wavefronts,
         conflicts: m.conflicts,
         counted: CountedAccess {
             distributed: dist.layout,
+            shared: shared.layout,
             instruction: m.instruction,
             target: ctx.target().bank_target(),
         },
@@ -720,6 +747,7 @@ pub(crate) fn memory_access(
         ctx.tensor(&to, to_span, "allocated")?;
         return Ok(to);
     };
+    let result = to.clone();
     let (direction, (d, ds), (s, ss)) = match op {
         MemoryOpKind::Alloc | MemoryOpKind::Store => {
             (Direction::Store, (from, from_span), (to, to_span))
@@ -728,6 +756,17 @@ pub(crate) fn memory_access(
     };
     let distributed = ctx.tensor(&d, ds, "distributed")?;
     let shared_tensor = ctx.tensor(&s, ss, "shared-memory")?;
+    if let Encoding::PartitionedShared(p) = &shared_tensor.encoding
+        && let Some(why) = unmodelled_partitions(ctx, &shared_tensor, p)
+    {
+        // Pasted, not asked about: the op stays valid, only uncounted.
+        ctx.report(Diagnostic::warning(
+            Code::UnmodelledEncoding,
+            ss,
+            format!("{why}; this access is not counted"),
+        ));
+        return Ok(result);
+    }
     let (dist, shared) = matched(ctx, (&d, ds), (&s, ss), span)?;
     ctx.warn_if_default_target(span);
     // Triton stores sub-byte and boolean elements as bytes.
@@ -754,6 +793,7 @@ pub(crate) fn memory_access(
         shared: shared_tensor,
         counted: CountedAccess {
             distributed: dist.layout,
+            shared: shared.layout,
             instruction: m.instruction,
             target: ctx.target().bank_target(),
         },

@@ -70,10 +70,13 @@ pub struct AccessReport {
 }
 
 /// The inputs of an access's count: the distributed layout as matched to
-/// the buffer (a sub-view reaches part of it), the instruction and the banks.
+/// the buffer (a sub-view reaches part of it), the shared layout as counted
+/// (`offset`, `block` -> elements: a partitioned tensor's buffers as one
+/// address space), the instruction and the banks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CountedAccess {
     pub distributed: LinearLayout,
+    pub shared: LinearLayout,
     pub instruction: layout_algebra::bank::Instruction,
     pub target: layout_algebra::bank::BankTarget,
 }

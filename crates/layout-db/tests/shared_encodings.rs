@@ -160,3 +160,57 @@ fn pasted_shared_encodings_are_refused_where_triton_refuses_them() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// An access to a partitioned tensor is counted with its pieces' buffers as
+/// one address space: where a partition's buffer holds whole rows of banks,
+/// each lane keeps the bank of its offset in its piece, so the count equals
+/// that of the same access to the unpartitioned tensor laid out as the
+/// pieces are (a second layout, not the partitioned one). Where a buffer is
+/// smaller than a row of banks, the count is refused with the reason.
+#[test]
+fn partitioned_accesses_count_the_banks_of_their_pieces() {
+    let blocked = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>";
+    let inner = "#ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>";
+    let count = |shared: &str, shape: &str| {
+        let text = format!(
+            "target = gfx1250\nlayout reg = tensor<{shape}xf32, {blocked}>\nlayout smem = tensor<{shape}xf32, {shared}>\nlet w = wavefronts(reg, smem, 32, \"store\")\nlet c = bank_conflicts(reg, smem)\n"
+        );
+        let mut db = Database::default();
+        let file = SourceFile::open(&mut db, "p.lay".into(), text);
+        let report = layout_db::check_file(&db, file);
+        let values = named_values(&db, file);
+        let int = |name: &str| match values.iter().find(|v| v.name == name) {
+            Some(v) => match v.value {
+                Some(Value::Int(n)) => Some(n),
+                _ => None,
+            },
+            None => None,
+        };
+        (int("w"), int("c"), report.diagnostics.clone())
+    };
+    for (pieces, groups) in [(2, 1), (2, 2), (4, 1), (2, 4)] {
+        let partitioned = format!(
+            "#ttg.partitioned_shared<{{numPartitions = {pieces}, numGroups = {groups}, partitionDim = 0, partitionLayout = {inner}}}>"
+        );
+        // Pieces of 128 / (pieces * groups) rows of 64 f32: 256-byte rows.
+        let rows = 128 / (pieces * groups);
+        let (w, c, diags) = count(&partitioned, "128x64");
+        assert!(diags.is_empty(), "{diags:?}");
+        let (w_plain, c_plain, _) = count(inner, &format!("{rows}x64"));
+        // One piece's access, as often as there are pieces.
+        let pieces_total = (pieces * groups) as i64;
+        assert_eq!(w, w_plain.map(|w| w * pieces_total), "{pieces} x {groups}");
+        assert_eq!(c, c_plain, "{pieces} x {groups}");
+    }
+    let small = format!(
+        "#ttg.partitioned_shared<{{numPartitions = 2, numGroups = 1, partitionDim = 0, partitionLayout = {inner}}}>"
+    );
+    let (w, _, diags) = count(&small, "8x4");
+    assert_eq!(w, None);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.message.contains("partitions hold 64 bytes each")),
+        "{diags:?}"
+    );
+}

@@ -20,8 +20,10 @@ cases the hand-written corpora do not hold:
 * ``<colmax|colargmin>_<dtype>_<M>x<N>w<warps>_<target>.ttgir``: a column reduction across warps
   (one and two operands: ``tl.max``, ``tl.argmin``) of four element types and four shapes.
 
-Each is compiled for gfx942, gfx950, gfx1250 and sm90; the dump is ``CompiledKernel.asm["ttgir"]``
-without its location information. ``manifest.json`` has one entry per dump: ``{"file", "target",
+Each reduction is compiled for gfx942, gfx950, gfx1250 and sm90; each draw of a conversion picks
+its two layouts anew for each of those targets (their lane counts differ), so
+``convert_<seed>_<i>_<target>`` are different conversions of one shape and element type. The dump
+is ``CompiledKernel.asm["ttgir"]`` without its location information. ``manifest.json`` has one entry per dump: ``{"file", "target",
 "shared_bytes", "lds" | "shared_mnemonics"}`` -- ``metadata.shared`` and the compiled code's
 shared-memory instructions by exact opcode (``gen_ttgir_corpus.py``'s counters).
 """
@@ -170,8 +172,12 @@ def check(every):
 
 
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+    if sys.argv[1:2] == ["--check"]:
+        if len(sys.argv) != 3 or not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
+            sys.exit("usage: gen_scratch_corpus.py [--check N]  (N >= 1: every N-th AMD dump)")
         sys.exit(check(int(sys.argv[2])))
+    if len(sys.argv) > 1:
+        sys.exit("usage: gen_scratch_corpus.py [--check N]")
     os.makedirs(OUT_DIR, exist_ok=True)
     entries = []
     for file, target_name, target, compile_it in cases():

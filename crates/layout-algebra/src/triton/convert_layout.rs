@@ -553,24 +553,32 @@ fn phase_lanes(lanes: &[u64], vec_elems: u64, bits: u32, banks: u32) -> Vec<u64>
     lanes[..lanes.len().saturating_sub(log2_phase)].to_vec()
 }
 
-/// The lanes one phase of the load side serves (`getLaneTile` with the
-/// machine's load tile): a 128-bit load's named lane bits where the machine
-/// names them, else [`phase_lanes`].
-fn load_phase_lanes(
-    lanes: &[u64],
+/// The lanes one phase of each side serves with plain loads and stores
+/// (`getLaneTile`): the first lanes that fill the banks, except a 128-bit
+/// load on a machine that names its lane groups (`b128_load_lanes`, AMD's
+/// `ds_read_b128`) — as many lanes as a phase holds; a machine whose named
+/// groups do not fit its lanes and banks takes the first lanes.
+fn ld_st_tiles(
+    src_flat: &LinearLayout,
+    dst_flat: &LinearLayout,
     vec_elems: u64,
     bits: u32,
     banks: u32,
     b128_load_lanes: &[usize],
-) -> Vec<u64> {
+) -> Result<(Vec<u64>, Vec<u64>)> {
+    let lane_src = flat_bases(src_flat, LANE)?;
+    let lane_dst = flat_bases(dst_flat, LANE)?;
+    let tile_src = phase_lanes(&lane_src, vec_elems, bits, banks);
+    let first = phase_lanes(&lane_dst, vec_elems, bits, banks);
     let named = vec_elems * bits as u64 == 128
-        && !b128_load_lanes.is_empty()
-        && b128_load_lanes.iter().all(|&i| i < lanes.len());
-    if named {
-        b128_load_lanes.iter().map(|&i| lanes[i]).collect()
+        && b128_load_lanes.len() == first.len()
+        && b128_load_lanes.iter().all(|&i| i < lane_dst.len());
+    let tile_dst = if named {
+        b128_load_lanes.iter().map(|&i| lane_dst[i]).collect()
     } else {
-        phase_lanes(lanes, vec_elems, bits, banks)
-    }
+        first
+    };
+    Ok((tile_src, tile_dst))
 }
 
 fn flat_layout(dims: Vec<(&str, Vec<u64>)>, rank: u32) -> Result<LinearLayout> {
@@ -729,9 +737,14 @@ pub fn optimal_swizzling_ld_st(
     let reg_dst = flat_bases(&dst_flat, REGISTER)?;
     let (vbasis, src_fills_bank) = vector_bases(&src_flat, &dst_flat, bits)?;
     let vec_elems = 1u64 << vbasis.len();
-    let tile_src = phase_lanes(&flat_bases(&src_flat, LANE)?, vec_elems, bits, banks);
-    let lane_dst = flat_bases(&dst_flat, LANE)?;
-    let tile_dst = load_phase_lanes(&lane_dst, vec_elems, bits, banks, b128_load_lanes);
+    let (tile_src, tile_dst) = ld_st_tiles(
+        &src_flat,
+        &dst_flat,
+        vec_elems,
+        bits,
+        banks,
+        b128_load_lanes,
+    )?;
     let mut parts = swizzle_from_tiles(
         &src_flat, &dst_flat, bits, &vbasis, &tile_src, &tile_dst, 0, banks,
     )?;
@@ -865,9 +878,11 @@ pub struct ChosenSwizzle {
     pub write_conflicts: u64,
 }
 
-/// The swizzle for a conversion through shared memory, trying every pair of
+/// The swizzle for a conversion through shared memory as Triton picks it on
+/// the machine (`instructions.swizzle`): on NVIDIA trying every pair of
 /// store and load instructions the target has and keeping the one with the
-/// fewest conflicts (ties: the most rounds, i.e. the smallest buffer).
+/// fewest conflicts (ties: the most rounds, i.e. the smallest buffer); on
+/// AMD the ld/st-only swizzle with the machine's 128-bit load lane groups.
 /// `src` and `dst` must have no zero register bases.
 pub fn optimal_swizzling(
     src: &LinearLayout,
@@ -958,14 +973,14 @@ fn ld_st_swizzle(
     let flat = layout.flatten_outs()?;
     let vec_elems = flat.in_dim_size(VECTOR);
     let segment = flat_bases(&flat, SEGMENT)?;
-    let tile_src = phase_lanes(
-        &flat_bases(&src.flatten_outs()?, LANE)?,
+    let (tile_src, tile_dst) = ld_st_tiles(
+        &src.flatten_outs()?,
+        &dst.flatten_outs()?,
         vec_elems,
         bits,
         banks,
-    );
-    let lane_dst = flat_bases(&dst.flatten_outs()?, LANE)?;
-    let tile_dst = load_phase_lanes(&lane_dst, vec_elems, bits, banks, b128_load_lanes);
+        b128_load_lanes,
+    )?;
     Ok(ChosenSwizzle {
         layout,
         store: Instruction::LD_ST,

@@ -407,7 +407,9 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:70", "ttg.threa
     UnmodelledEncoding = "W0303", "an encoding layoutc does not model",
         r##"An encoding Triton prints that layoutc does not model (Blackwell's tensor
 memory): the declaration is kept, and only a tensor that uses it is an error
-(E0316).
+(E0316). In a dump, an access to a `#ttg.partitioned_shared` tensor whose
+partitions hold less than a row of banks each, or whose pieces are padded,
+is this warning too: layoutc does not count it.
 
 ```lay
 #tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>

@@ -100,21 +100,39 @@ impl Backend {
 }
 
 /// One shared-memory access of the capture traffic: `lanes` scalars of
-/// `bytes` each (a vector when `lanes > 1`), or, `paired`, two scalars of
-/// `bytes` at two offsets of one instruction.
+/// `bytes` each (a vector when `lanes > 1`), at one address or, `pair`, at
+/// the two offsets of one AMD instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Access {
     pub lanes: u64,
     pub bytes: u64,
-    pub paired: bool,
+    pub pair: Option<PairOffsets>,
+}
+
+/// How a paired LDS instruction's two offsets count: in its access's own
+/// width (`ds_load_2addr_b32`), or in 64 of them
+/// (`ds_load_2addr_stride64_b32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairOffsets {
+    Width,
+    Stride64,
 }
 
 impl Access {
-    fn scalar(bytes: u64) -> Access {
+    pub fn scalar(bytes: u64) -> Access {
         Access {
             lanes: 1,
             bytes,
-            paired: false,
+            pair: None,
+        }
+    }
+
+    /// `lanes` words stored at one address (warp specialisation's state).
+    pub fn words(lanes: u64) -> Access {
+        Access {
+            lanes,
+            bytes: 4,
+            pair: None,
         }
     }
 
@@ -138,12 +156,14 @@ impl Access {
                 } else {
                     Direction::Load
                 };
-                let instruction = if self.paired {
-                    Instruction::Paired { bits, st64: false }
-                } else {
-                    Instruction::LdSt {
+                let instruction = match self.pair {
+                    Some(offsets) => Instruction::Paired {
                         bits: self.lanes as u32 * bits,
-                    }
+                        st64: offsets == PairOffsets::Stride64,
+                    },
+                    None => Instruction::LdSt {
+                        bits: self.lanes as u32 * bits,
+                    },
                 };
                 machine.mnemonic(instruction, direction, bits).to_string()
             }
@@ -157,7 +177,7 @@ impl Access {
 
     /// The addresses one instruction serves in turn: a pair's two.
     pub fn addresses(self) -> u64 {
-        if self.paired { 2 } else { 1 }
+        if self.pair.is_some() { 2 } else { 1 }
     }
 }
 
@@ -350,7 +370,7 @@ pub fn vectorise(scalars: &[(u64, u64)], direction: Direction, backend: Backend)
             Access {
                 lanes,
                 bytes,
-                paired: false,
+                pair: None,
             },
         ));
         i += taken;
@@ -361,39 +381,46 @@ pub fn vectorise(scalars: &[(u64, u64)], direction: Direction, backend: Backend)
     }
 }
 
-/// AMDGPU's `SILoadStoreOptimizer` on the accesses left single: two of 4
-/// or 8 bytes, both at offsets that are multiples of their size and at most
-/// 255 sizes apart, become one `ds_*2addr*` instruction. Taken in address
-/// order, each with the next that qualifies.
+/// AMDGPU's `SILoadStoreOptimizer` on the accesses the vectoriser left:
+/// two neighbours (in address order) of 4 or 8 bytes each, both aligned to
+/// their width, become one `ds_*2addr*` instruction when the second lies at
+/// most 255 widths past the first, or 255 times 64 widths with both
+/// offsets multiples of 64 widths (the `stride64` form).
 fn pair(accesses: &[(u64, Access)]) -> Vec<Access> {
-    let pairs = |a: &(u64, Access)| {
-        let (address, access) = *a;
-        access.lanes == 1 && matches!(access.bytes, 4 | 8) && address % access.bytes == 0
+    let width = |a: &Access| a.lanes * a.bytes;
+    let pairable = |(address, access): &(u64, Access)| {
+        matches!(width(access), 4 | 8) && address % width(access) == 0
     };
     let mut out = Vec::new();
-    let mut taken = vec![false; accesses.len()];
-    for i in 0..accesses.len() {
-        if taken[i] {
-            continue;
-        }
-        taken[i] = true;
+    let mut i = 0;
+    while i < accesses.len() {
         let (address, access) = accesses[i];
-        let partner = (i + 1..accesses.len()).find(|&j| {
-            !taken[j]
-                && pairs(&accesses[i])
-                && pairs(&accesses[j])
-                && accesses[j].1.bytes == access.bytes
-                && (accesses[j].0 - address) / access.bytes <= 255
+        let partner = accesses.get(i + 1).filter(|next| {
+            pairable(&accesses[i]) && pairable(next) && width(&next.1) == width(&access)
         });
-        match partner {
-            Some(j) => {
-                taken[j] = true;
+        let offsets = partner.and_then(|&(other, _)| {
+            let w = width(&access);
+            let apart = other.abs_diff(address);
+            if apart / w <= 255 {
+                Some(PairOffsets::Width)
+            } else if address % (64 * w) == 0 && other % (64 * w) == 0 && apart / (64 * w) <= 255 {
+                Some(PairOffsets::Stride64)
+            } else {
+                None
+            }
+        });
+        match offsets {
+            Some(offsets) => {
                 out.push(Access {
-                    paired: true,
+                    pair: Some(offsets),
                     ..access
                 });
+                i += 2;
             }
-            None => out.push(access),
+            None => {
+                out.push(access);
+                i += 1;
+            }
         }
     }
     out
@@ -508,9 +535,14 @@ mod tests {
             amd(&[(0, 8), (16, 4), (24, 4)], Direction::Load),
             ["ds_load_b64", "ds_load_2addr_b32"]
         );
-        // Words 256 words apart are too far for one pair.
+        // Words 256 words apart pair in the stride-64 form; words that far
+        // apart and off its grid do not pair.
         assert_eq!(
             amd(&[(0, 4), (1024, 4)], Direction::Store),
+            ["ds_store_2addr_stride64_b32"]
+        );
+        assert_eq!(
+            amd(&[(4, 4), (1028, 4)], Direction::Store),
             ["ds_store_b32", "ds_store_b32"]
         );
     }

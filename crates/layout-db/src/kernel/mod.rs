@@ -376,15 +376,66 @@ fn pointers_aligned(text: &str, f: &Function, load: &mlir::Op) -> bool {
         }
     }
     // A function argument: its declaration on the `tt.func` line.
-    let Some(header) = text.get(f.span.start..f.span.end) else {
-        return true;
+    match argument_divisibility(text, f, &value) {
+        ArgumentAlignment::NotAnArgument => true,
+        // Two 16-bit or four 8-bit elements per 32-bit register need 4 bytes.
+        ArgumentAlignment::Divisible(bytes) => bytes >= 4,
+    }
+}
+
+/// What the `tt.func` line says of a value's alignment.
+enum ArgumentAlignment {
+    /// Not one of the function's arguments.
+    NotAnArgument,
+    /// An argument, aligned to this many bytes (`tt.divisibility`; 1 when
+    /// the attribute is absent).
+    Divisible(u64),
+}
+
+fn argument_divisibility(text: &str, f: &Function, value: &str) -> ArgumentAlignment {
+    let header = text.get(f.span.start..f.span.end).unwrap_or("");
+    // The argument list: from the `(` after the function's name to its match.
+    let Some(open) = header.find(&format!("@{}(", f.name)) else {
+        return ArgumentAlignment::NotAnArgument;
     };
-    let Some(at) = header.find(&format!("{value}:")) else {
-        return true;
-    };
-    let declaration = &header[at..];
-    let end = declaration.find("loc(").unwrap_or(declaration.len());
-    declaration[..end].contains("tt.divisibility")
+    let list = &header[open + f.name.len() + 2..];
+    let bytes = list.as_bytes();
+    let mut depth = 0i32;
+    let end = list
+        .char_indices()
+        .find(|&(i, c)| {
+            match c {
+                '(' | '<' | '{' | '[' => depth += 1,
+                ')' | '}' | ']' => depth -= 1,
+                // Not the arrow of a function type.
+                '>' if i == 0 || bytes[i - 1] != b'-' => depth -= 1,
+                _ => {}
+            }
+            depth < 0
+        })
+        .map_or(list.len(), |(i, _)| i);
+    for argument in mlir::split_top_level(&list[..end], ',') {
+        let argument = argument.trim();
+        let Some(rest) = argument.strip_prefix(value) else {
+            continue;
+        };
+        if !rest.starts_with(':') {
+            continue;
+        }
+        let rest = rest.split(" loc(").next().unwrap_or(rest);
+        let divisibility = rest
+            .split_once("tt.divisibility = ")
+            .and_then(|(_, v)| {
+                v.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or(1);
+        return ArgumentAlignment::Divisible(divisibility);
+    }
+    ArgumentAlignment::NotAnArgument
 }
 
 /// The summary of every `tt.func` of a dump (empty for a `.lay` file).
@@ -1635,15 +1686,7 @@ fn warp_state_instructions(
         words %= width as u64;
         if n > 0 {
             let bits = 32 * width;
-            // PTX keeps the words in the vector (`st.shared.v2.b32`), AMDGCN
-            // names the bits (`ds_store_b64`).
-            let mnemonic = match machine.vendor {
-                Vendor::Nvidia if width > 1 => format!("st.shared.v{width}.b32"),
-                Vendor::Nvidia => "st.shared.b32".to_string(),
-                Vendor::Amd => machine
-                    .mnemonic(Instruction::LdSt { bits }, Direction::Store, 32)
-                    .to_string(),
-            };
+            let mnemonic = capture::Access::words(width as u64).mnemonic(true, machine);
             let phases = broadcast_wavefronts(&machine.banks, bits, Direction::Store, warp_size);
             out.push(InstructionCount {
                 mnemonic,
@@ -1656,12 +1699,7 @@ fn warp_state_instructions(
         }
     }
     out.push(InstructionCount {
-        mnemonic: match machine.vendor {
-            Vendor::Nvidia => "ld.shared.b8".to_string(),
-            Vendor::Amd => machine
-                .mnemonic(Instruction::LdSt { bits: 8 }, Direction::Load, 8)
-                .to_string(),
-        },
+        mnemonic: capture::Access::scalar(1).mnemonic(false, machine),
         count: 1,
         wavefronts: 1,
         conflicts: 0,
@@ -1961,4 +1999,32 @@ fn tma_instructions(op: &mlir::Op) -> Vec<InstructionCount> {
         one_thread: false,
         warps: None,
     }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn divisibility(header: &str, value: &str) -> Option<u64> {
+        let text = format!("module {{\n  {header} {{\n    tt.return\n  }}\n}}\n");
+        let f = mlir::functions(&text).into_iter().next().unwrap();
+        match argument_divisibility(&text, &f, value) {
+            ArgumentAlignment::NotAnArgument => None,
+            ArgumentAlignment::Divisible(n) => Some(n),
+        }
+    }
+
+    #[test]
+    fn an_argument_s_alignment_is_its_own_divisibility() {
+        // Each argument's own attribute, with or without locations; `%p`
+        // is not `%p2`; an argument without the attribute is aligned to 1.
+        let header = "tt.func public @k(%p: !tt.ptr<f16>, %p2: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 2 : i32})";
+        assert_eq!(divisibility(header, "%p"), Some(1));
+        assert_eq!(divisibility(header, "%p2"), Some(16));
+        assert_eq!(divisibility(header, "%n"), Some(2));
+        assert_eq!(divisibility(header, "%q"), None);
+        let located = r#"tt.func public @k(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc("a"(#loc)), %b: !tt.ptr<f32> loc("b"(#loc)))"#;
+        assert_eq!(divisibility(located, "%a"), Some(16));
+        assert_eq!(divisibility(located, "%b"), Some(1));
+    }
 }
