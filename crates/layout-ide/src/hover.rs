@@ -491,6 +491,10 @@ mod tests {
                 |---|---|---|---|---|
                 | 20 | `ttg.local_alloc` | 32768 | 0 + 65536 |  |
                 | 21 | `ttg.local_alloc` | 32768 | 16384 + 81920 |  |
+                | 25 | `ttg.local_store` | - | - | 16 x `ds_store_b128` |
+                | 30 | `ttg.local_store` | - | - | 16 x `ds_store_b128` |
+                | 34 | `ttg.local_load` | - | - | 16 x `ds_load_b128` |
+                | 35 | `ttg.local_load` | - | - | 16 x `ds_load_b128` |
             "#]],
         );
     }
