@@ -28,6 +28,6 @@ fi
 # sm100's reductions (f32 in 64-bit pairs): every 15th kernel of
 # tests/vectors/triton/sm100_reductions.json compiled again.
 "$venv/bin/python" tests/vectors/triton/gen_sm100_reductions.py --check 15
-# Scratch of random conversions and reductions: every 6th AMD dump of
+# Scratch of random conversions and reductions: every 12th AMD dump of
 # tests/corpus/scratch compiled again (metadata.shared and LDS opcodes).
-"$venv/bin/python" tests/vectors/triton/gen_scratch_corpus.py --check 6
+"$venv/bin/python" tests/vectors/triton/gen_scratch_corpus.py --check 12

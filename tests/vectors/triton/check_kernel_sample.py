@@ -6,7 +6,7 @@ Command (from the repository root, with the Triton 3.9.0 wheel installed)::
     python3 tests/vectors/triton/check_kernel_sample.py [KERNEL ...]
 
 Each named kernel (by default a scan, a pipelined dot, a warp-specialised kernel with a reduction
-in every partition, partitioned tensors, device-built TMA descriptors and warp-specialised
+in every partition, a partitioned tensor, device-built TMA descriptors and warp-specialised
 captures that go through shared memory)
 is compiled again for every target, with ``MLIR_ENABLE_DUMP=1``, and must give the recorded
 ``metadata.shared``, Triton's recorded ``allocation.offset``/``allocation.size`` of every op,
@@ -20,7 +20,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_kernel_corpus as gen  # noqa: E402
 
-DEFAULT = ["cumsum_2d", "matmul_trans_b", "ws_reductions", "partitioned_pair", "partitioned_lanes", "device_descriptors",
+DEFAULT = ["cumsum_2d", "matmul_trans_b", "ws_reductions", "partitioned_pair", "device_descriptors",
            "ws_captures"]
 
 
