@@ -14,8 +14,8 @@ count and its 128-bit load lane groups on AMD). The swizzle decides how many rou
 takes, so a wrong swizzle shows as a scratch twice or half the compiled one. This script draws
 cases the hand-written corpora do not hold:
 
-* ``convert_<seed>_<i>_<target>.ttgir``: a Gluon kernel that loads a tensor in one blocked layout
-  and converts it to another, both drawn at random (16 bytes per thread along a random dim, lanes
+* ``convert_<seed>_<i>_<target>.ttgir``: ``gen_convert_vectors.py``'s Gluon kernel, which loads a
+  tensor in one blocked layout and converts it to another, both drawn at random (16 bytes per thread along a random dim, lanes
   and warps split at random between the dims; f32, f16 or i8; five shapes), from a fixed seed;
 * ``<colmax|colargmin>_<dtype>_<M>x<N>w<warps>_<target>.ttgir``: a column reduction across warps
   (one and two operands: ``tl.max``, ``tl.argmin``) of four element types and four shapes.
@@ -36,11 +36,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
+from gen_convert_vectors import cvt2d  # noqa: E402  (load, gl.convert_layout, store)
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
-from triton.experimental import gluon  # noqa: E402
 from triton.experimental.gluon import language as gl  # noqa: E402
 from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
 
@@ -56,17 +56,6 @@ SEEDS = [11, 23]
 DRAWS = 40
 SHAPES = [(64, 64), (128, 32), (32, 128), (64, 128), (128, 128)]
 TYPES = [("fp32", 32), ("fp16", 16), ("i8", 8)]
-
-
-@gluon.jit
-def convert(ptr, out, M: gl.constexpr, N: gl.constexpr, A: gl.constexpr, B: gl.constexpr):
-    am = gl.arange(0, M, layout=gl.SliceLayout(1, A))
-    an = gl.arange(0, N, layout=gl.SliceLayout(0, A))
-    x = gl.load(ptr + am[:, None] * N + an[None, :])
-    y = gl.convert_layout(x, B)
-    bm = gl.arange(0, M, layout=gl.SliceLayout(1, B))
-    bn = gl.arange(0, N, layout=gl.SliceLayout(0, B))
-    gl.store(out + bm[:, None] * N + bn[None, :], y)
 
 
 @triton.jit
@@ -127,10 +116,10 @@ def cases():
                 a = random_blocked(rng, threads, 4, bits)
                 b = random_blocked(rng, threads, 4, bits)
                 src = GluonASTSource(
-                    convert,
-                    signature={"ptr": "*" + dtype, "out": "*" + dtype, "M": "constexpr", "N": "constexpr",
-                               "A": "constexpr", "B": "constexpr"},
-                    constexprs={"M": m, "N": n, "A": a, "B": b})
+                    cvt2d,
+                    signature={"ptr": "*" + dtype, "out": "*" + dtype, "SRC": "constexpr", "DST": "constexpr",
+                               "M": "constexpr", "N": "constexpr"},
+                    constexprs={"SRC": a, "DST": b, "M": m, "N": n})
                 yield (f"convert_{seed}_{i}_{target_name}.ttgir", target_name, target,
                        lambda src=src, target=target: triton.compile(src, target=target,
                                                                      options={"num_warps": 4}))
