@@ -339,6 +339,12 @@ pub struct TritonTarget {
     /// partitioned). Triton's allocator puts the pieces of a
     /// `#ttg.partitioned_shared` tensor in different partitions.
     pub shared_memory_partition_bytes: u64,
+    /// NVIDIA: `arith.truncf` from f32 to f16 or bf16 converts two values
+    /// into one 32-bit register (`cvt.rn.f16x2.f32`), so LLVM stores such
+    /// halves as 32-bit words (`st.shared.b32` for two, `.v2.b32` for
+    /// four). From sm86 on; sm75 and sm80 convert one value at a time
+    /// (`cvt.rn.f16.f32`), as the PTX of compiled kernels shows.
+    pub packed_half_conversion: bool,
 }
 
 /// Every `ttg.target` layoutc models, one row each.
@@ -348,78 +354,91 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         preset: Some("sm80"),
         shared_memory_bytes: 65536,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: false,
     },
     TritonTarget {
         target: "cuda:80",
         preset: Some("sm80"),
         shared_memory_bytes: 166912,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: false,
     },
     TritonTarget {
         target: "cuda:86",
         preset: Some("sm80"),
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "cuda:87",
         preset: Some("sm80"),
         shared_memory_bytes: 166912,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "cuda:89",
         preset: Some("sm80"),
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "cuda:90",
         preset: Some("sm90"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "cuda:90a",
         preset: Some("sm90"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "cuda:100",
         preset: Some("sm100"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "cuda:100a",
         preset: Some("sm100"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "cuda:103",
         preset: Some("sm100"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "cuda:120",
         preset: Some("sm100"),
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: true,
     },
     TritonTarget {
         target: "hip:gfx942",
         preset: Some("gfx942"),
         shared_memory_bytes: 65536,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: false,
     },
     TritonTarget {
         target: "hip:gfx950",
         preset: Some("gfx950"),
         shared_memory_bytes: 163840,
         shared_memory_partition_bytes: 0,
+        packed_half_conversion: false,
     },
     // CDNA5: 320 KiB of LDS in five partitions of 64 KiB, 32-lane waves.
     TritonTarget {
@@ -427,6 +446,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         preset: Some("gfx1250"),
         shared_memory_bytes: 327680,
         shared_memory_partition_bytes: 65536,
+        packed_half_conversion: false,
     },
 ];
 
@@ -443,6 +463,12 @@ pub fn shared_memory_limit(target: &str) -> Option<u64> {
 /// The preset of a `ttg.target` string (`"cuda:90"`, `"hip:gfx942"`).
 pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
     preset(triton_target(target)?.preset?)
+}
+
+/// Whether a `ttg.target` converts f32 to 16-bit floats two at a time
+/// ([`TritonTarget::packed_half_conversion`]; false where unknown).
+pub fn packed_half_conversion(target: &str) -> bool {
+    triton_target(target).is_some_and(|t| t.packed_half_conversion)
 }
 
 /// The bytes of one physical partition of shared memory on a `ttg.target`

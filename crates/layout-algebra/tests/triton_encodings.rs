@@ -101,3 +101,73 @@ proptest::proptest! {
         }
     }
 }
+
+/// f64's `mma.sync.m8n8k4` (`instrShape = [8, 8]`, `[1, 8, 8]` batched):
+/// the accumulator and both operands, against the bases Triton 3.9's
+/// `GluonOpBuilder.to_linear_layout` gives for
+/// `NVMMADistributedLayout(version=[2, 0], warps_per_cta, instr_shape)` and
+/// `DotOperandLayout(op_idx, parent, k_width=1)` over these shapes. An
+/// operand tile is 8 rows by 4 lanes of K, not m16n8's 16 by 8.
+#[test]
+fn f64_mma_tiles_are_eight_by_eight() {
+    let mma = |warps: serde_json::Value, instr: serde_json::Value| {
+        serde_json::json!({"kind": "nvidia_mma", "versionMajor": 2, "versionMinor": 0,
+                           "warpsPerCTA": warps, "instrShape": instr})
+    };
+    let operand = |op: u32, parent: &serde_json::Value| serde_json::json!({"kind": "dot_op", "opIdx": op, "kWidth": 1, "parent": parent});
+    let flat = mma(serde_json::json!([2, 2]), serde_json::json!([8, 8]));
+    let tall = mma(serde_json::json!([4, 2]), serde_json::json!([8, 8]));
+    let batched = mma(serde_json::json!([2, 2, 1]), serde_json::json!([1, 8, 8]));
+    let cases = [
+        (
+            flat.clone(),
+            vec![64, 64],
+            r#"{"register": [[0, 1], [0, 16], [0, 32], [16, 0], [32, 0]], "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], "warp": [[0, 8], [8, 0]], "block": []}"#,
+        ),
+        (
+            operand(0, &flat),
+            vec![64, 16],
+            r#"{"register": [[0, 4], [0, 8], [16, 0], [32, 0]], "lane": [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], "warp": [[0, 0], [8, 0]], "block": []}"#,
+        ),
+        (
+            operand(1, &flat),
+            vec![16, 64],
+            r#"{"register": [[4, 0], [8, 0], [0, 16], [0, 32]], "lane": [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 8], [0, 0]], "block": []}"#,
+        ),
+        (
+            tall.clone(),
+            vec![32, 64],
+            r#"{"register": [[0, 1], [0, 16], [0, 32]], "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], "warp": [[0, 8], [8, 0], [16, 0]], "block": []}"#,
+        ),
+        (
+            operand(0, &tall),
+            vec![64, 32],
+            r#"{"register": [[0, 4], [0, 8], [0, 16], [32, 0]], "lane": [[0, 1], [0, 2], [1, 0], [2, 0], [4, 0]], "warp": [[0, 0], [8, 0], [16, 0]], "block": []}"#,
+        ),
+        (
+            operand(1, &tall),
+            vec![32, 16],
+            r#"{"register": [[4, 0], [8, 0], [16, 0]], "lane": [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 8], [0, 0], [0, 0]], "block": []}"#,
+        ),
+        (
+            batched.clone(),
+            vec![4, 16, 32],
+            r#"{"register": [[0, 0, 1], [0, 0, 8], [0, 0, 16], [2, 0, 0]], "lane": [[0, 0, 2], [0, 0, 4], [0, 1, 0], [0, 2, 0], [0, 4, 0]], "warp": [[0, 8, 0], [1, 0, 0]], "block": []}"#,
+        ),
+        (
+            operand(0, &batched),
+            vec![4, 16, 8],
+            r#"{"register": [[0, 0, 4], [2, 0, 0]], "lane": [[0, 0, 1], [0, 0, 2], [0, 1, 0], [0, 2, 0], [0, 4, 0]], "warp": [[0, 8, 0], [1, 0, 0]], "block": []}"#,
+        ),
+        (
+            operand(1, &batched),
+            vec![4, 8, 32],
+            r#"{"register": [[0, 4, 0], [0, 0, 8], [0, 0, 16], [2, 0, 0]], "lane": [[0, 1, 0], [0, 2, 0], [0, 0, 1], [0, 0, 2], [0, 0, 4]], "warp": [[0, 0, 0], [1, 0, 0]], "block": []}"#,
+        ),
+    ];
+    for (params, shape, expected) in cases {
+        let layout = encoding(&params).to_linear_layout(&shape).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(expected).unwrap();
+        assert_eq!(bases_object(&layout), expected, "{params} over {shape:?}");
+    }
+}

@@ -188,17 +188,55 @@ impl<'db> Ctx<'db> {
                 {
                     store.mnemonic = crate::kernel::f32_pairs(store.mnemonic, how);
                 }
+                // Halves that live in 32-bit words on one side of the round
+                // trip: LLVM moves them as words there.
+                if let Some(operand) = operand
+                    && let Value::Conversion(c) = &mut v
+                    && let Some([store, load]) = &mut c.round_trip
+                    && let Some(&(_, _, sides)) =
+                        crate::kernel::half_word_conversions(self.cx.db, self.cx.file)
+                            .iter()
+                            .find(|(r, o, _)| *r == name.name && o == operand)
+                {
+                    if sides.store {
+                        store.mnemonic = store.mnemonic.in_words();
+                    }
+                    if sides.load {
+                        load.mnemonic = load.mnemonic.in_words();
+                    }
+                }
                 self.report_in_dump(item, &v);
                 Ok(v)
             }
             ItemKind::Module { attributes, .. } => self.module(attributes),
-            ItemKind::MemoryOp { op, from, to, .. } => {
+            ItemKind::MemoryOp {
+                op,
+                operation,
+                from,
+                to,
+                ..
+            } => {
                 let from = match from {
                     Some(f) => Some((self.expr(f)?, f.span)),
                     None => None,
                 };
                 let to = (self.expr(to)?, to.span);
-                let v = crate::access::memory_access(&mut self.cx, *op, from, to, item.span)?;
+                let mut v = crate::access::memory_access(&mut self.cx, *op, from, to, item.span)?;
+                // Halves made in 32-bit words: LLVM stores them as words.
+                let text = self.item.text(self.cx.db);
+                let stored = text
+                    .get(operation.start..operation.end)
+                    .and_then(|op| op.split_whitespace().nth(1))
+                    .map(|v| v.trim_end_matches(','));
+                if let Value::Access(a) = &mut v
+                    && a.direction == layout_algebra::bank::Direction::Store
+                    && let Some(stored) = stored
+                    && crate::kernel::half_word_stores(self.cx.db, self.cx.file)
+                        .iter()
+                        .any(|v| v == stored)
+                {
+                    a.instruction = a.instruction.in_words();
+                }
                 self.report_in_dump(item, &v);
                 Ok(v)
             }

@@ -336,14 +336,12 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
         "{named} instructions named, {} not in the kernel; {covered} of {kernels} kernels have every shared-memory instruction named",
         wrong.len()
     );
-    // Where the opcode is LLVM's choice, not Triton's: sm80 and sm89 pack
-    // four halves as `v4.b16` or `v2.b32` differently (batched_dot's
-    // conversion), and sm100's vectoriser leaves the partials of
-    // ws_reductions' two-warp partition unpaired (see sm100_reductions.rs).
-    // Nothing else may disagree.
-    assert!(wrong.len() <= 4, "{wrong:#?}");
+    // Where the opcode is LLVM's choice, not Triton's: sm100's vectoriser
+    // leaves the partials of ws_reductions' two-warp partition unpaired
+    // (see sm100_reductions.rs). Nothing else may disagree.
+    assert!(wrong.len() <= 1, "{wrong:#?}");
     assert!(
-        named >= 1492 && covered >= 177,
+        named >= 1573 && covered >= 185,
         "{named} named, {covered} covered"
     );
 }
@@ -724,4 +722,56 @@ fn random_conversions_and_reductions_allocate_what_triton_does() {
     // AMD's `_d16_hi` stores of values LLVM packs after scalar loads are
     // its register allocator's choice; a kernel may have some.
     assert!(covered >= 428, "{covered}");
+}
+
+/// Matmul epilogues of f16 and bf16 (tests/corpus/epilogues,
+/// gen_epilogue_corpus.py) on sm80 to sm100: the halves LLVM moves through
+/// shared memory as 32-bit words are named as words — stored as words when
+/// they were loaded in vectors or converted from f32 in pairs (sm86 on),
+/// loaded as words when a vectorised global store takes them — and the
+/// summary names every shared-memory instruction of the PTX, as often.
+/// sm80 converts in pairs only where its vectoriser chooses to (a product
+/// stored as it is, in these single-tile kernels; not in a K loop, not
+/// when scaled): there the epilogue's stores may be words where the
+/// summary says halves, and nothing else may differ.
+#[test]
+fn epilogue_halves_move_through_shared_memory_as_llvm_types_them() {
+    let as_words = |m: &str| match m {
+        "st.shared.v2.b16" => "st.shared.b32".to_string(),
+        "st.shared.v4.b16" => "st.shared.v2.b32".to_string(),
+        other => other.to_string(),
+    };
+    let (mut exact, mut vectorised_by_llvm, mut wrong) = (0, 0, Vec::new());
+    let dumps = corpus("epilogues");
+    for k in &dumps {
+        let file = k["file"].as_str().unwrap();
+        let summaries = summarise(file, read("epilogues", file));
+        assert_eq!(
+            summaries[0].shared_bytes,
+            k["shared_bytes"].as_u64().unwrap(),
+            "{file}"
+        );
+        let named = named_counts(&summaries, |_| true);
+        let compiled = recorded_counts(k["shared_mnemonics"].as_object().unwrap(), |_| true);
+        if named == compiled {
+            exact += 1;
+            continue;
+        }
+        let mut in_words = BTreeMap::new();
+        for (m, n) in &named {
+            *in_words.entry(as_words(m)).or_insert(0) += n;
+        }
+        if k["target"] == "sm80" && file.contains("_store_") && in_words == compiled {
+            vectorised_by_llvm += 1;
+        } else {
+            wrong.push(format!("{file}: named {named:?}, compiled {compiled:?}"));
+        }
+    }
+    eprintln!(
+        "{} epilogues: {exact} exact, {vectorised_by_llvm} with sm80's vectorised conversions",
+        dumps.len()
+    );
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert_eq!(dumps.len(), 150);
+    assert!(exact >= 135, "{exact}");
 }

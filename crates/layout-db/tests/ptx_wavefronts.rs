@@ -30,10 +30,7 @@ fn predicted(k: &PtxKernel) -> BTreeMap<String, PtxCount> {
 /// Kernels whose compiled shared-memory traffic layoutc does not yet
 /// predict exactly, and why (FIXME: each is a model gap; a kernel that
 /// becomes exact fails the test until it is taken off).
-const NOT_YET_EXACT: &[(&str, &str)] = &[(
-    "batched_dot_sm80.ttgir",
-    "the epilogue's loads of four halves are `ld.shared.v2.b32` here (LLVM keeps them as two words for their use), `ld.shared.v4.b16` in every Gluon conversion of hw_sm90_wavefronts.json; layoutc spells them v4.b16. Counts and wavefronts agree",
-)];
+const NOT_YET_EXACT: &[(&str, &str)] = &[];
 
 #[test]
 fn every_kernel_issues_what_its_ptx_executes() {

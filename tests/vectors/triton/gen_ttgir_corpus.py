@@ -203,6 +203,14 @@ def matmul_fp32(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, B
 
 
 @triton.jit
+def matmul_fp64(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # f64 on tensor cores: mma.sync.m8n8k4 on NVIDIA (instrShape [8, 8]), f64 MFMA/WMMA on AMD.
+    _matmul_body(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, BLOCK_M, BLOCK_N, BLOCK_K,
+                 GROUP_M, tl.float64)
+
+
+@triton.jit
 def matmul_fp16_tma(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     BLOCK_K: tl.constexpr):
     # Same product through device-side tensor descriptors (TMA on sm90).
@@ -306,6 +314,9 @@ CASES = [
      {"num_warps": 4, "num_stages": 3}),
     ("matmul_fp32", matmul_fp32, _mm_sig("*fp32", "*fp32", "*fp32"),
      {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}, MM_DIV,
+     {"num_warps": 4, "num_stages": 3}),
+    ("matmul_fp64", matmul_fp64, _mm_sig("*fp64", "*fp64", "*fp64"),
+     {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 16, "GROUP_M": 8}, MM_DIV,
      {"num_warps": 4, "num_stages": 3}),
     ("matmul_fp16_tma", matmul_fp16_tma,
      {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",

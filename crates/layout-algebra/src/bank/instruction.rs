@@ -247,6 +247,21 @@ impl Mnemonic {
         }
     }
 
+    /// The same NVIDIA `ld/st.shared` of two or four 16-bit operands moving
+    /// them as 32-bit words (`st.shared.b32` for `st.shared.v2.b16`,
+    /// `.v2.b32` for `.v4.b16`): how LLVM emits halves that live packed in
+    /// 32-bit registers, or that a vectorised global store takes as words.
+    /// Other instructions stay as they are.
+    pub fn in_words(self) -> Mnemonic {
+        let words = self.vendor == Vendor::Nvidia
+            && self.operand_bits == 16
+            && matches!(self.instruction, Instruction::LdSt { bits: 32 | 64 });
+        Mnemonic {
+            operand_bits: if words { 32 } else { self.operand_bits },
+            ..self
+        }
+    }
+
     /// The opcode without width or count, as Triton's lowering names its
     /// choice: `st.shared`, `ldmatrix.trans`, `ld.shared::cluster`,
     /// `ds_write`, `ds_read2`.
@@ -812,6 +827,20 @@ mod tests {
         assert_eq!(m(64, 8).to_string(), "st.shared.v2.b32");
         assert_eq!(m(128, 64).to_string(), "st.shared.v2.b64");
         assert_eq!(m(8, 4).to_string(), "st.shared.b8");
+    }
+
+    #[test]
+    fn halves_in_words_move_as_32_bit_operands() {
+        let m = |bits, e| Instruction::LdSt { bits }.mnemonic(Direction::Load, Vendor::Nvidia, e);
+        assert_eq!(m(32, 16).in_words().to_string(), "ld.shared.b32");
+        assert_eq!(m(64, 16).in_words().to_string(), "ld.shared.v2.b32");
+        // Already words, or a single half: as they were.
+        assert_eq!(m(128, 16).in_words().to_string(), "ld.shared.v4.b32");
+        assert_eq!(m(16, 16).in_words().to_string(), "ld.shared.b16");
+        assert_eq!(m(32, 8).in_words().to_string(), "ld.shared.b32");
+        assert_eq!(m(16, 8).in_words().to_string(), "ld.shared.v2.b8");
+        let amd = Instruction::LdSt { bits: 64 }.mnemonic(Direction::Load, Vendor::Amd, 16);
+        assert_eq!(amd.in_words(), amd);
     }
 
     #[test]

@@ -121,12 +121,16 @@ impl DotOperand {
         let rank = shape.len();
         check_rank("dot_op", mma.rank(), shape)?;
         let is_a = self.op_idx == 0;
+        // One instruction's operand: M (16, or 8 for f64) rows by K, where
+        // K holds 4 lanes of kWidth elements once per 8 rows of M.
+        let m = mma.instr_m();
+        let k = self.k_width * 4 * (m / 8);
         let mut tile = vec![1; rank];
         if is_a {
-            tile[rank - 2] = 16;
-            tile[rank - 1] = self.k_width * 8;
+            tile[rank - 2] = m;
+            tile[rank - 1] = k;
         } else {
-            tile[rank - 2] = self.k_width * 8;
+            tile[rank - 2] = k;
             tile[rank - 1] = 8;
         }
         let order = dot_operand_order(self.op_idx, rank, true);

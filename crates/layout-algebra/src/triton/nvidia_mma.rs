@@ -33,13 +33,18 @@ impl NvidiaMma {
         require_cta_rank("CTA placement", self.cga.rank(), rank)?;
         match self.version_major {
             2 => {
-                let ok = (rank == 2 && self.instr_shape == [16, 8])
-                    || (rank == 3 && self.instr_shape == [1, 16, 8]);
-                if !ok {
+                // m16n8 for 8- to 32-bit types; m8n8 for f64 (`mma.sync
+                // .m8n8k4.f64`).
+                let matrix = match rank {
+                    2 => Some(&self.instr_shape[..]),
+                    3 => self.instr_shape.strip_prefix(&[1]),
+                    _ => None,
+                };
+                if !matches!(matrix, Some([16, 8] | [8, 8])) {
                     return Err(LayoutError::invalid(
                         Subject::Param("instrShape"),
                         format!(
-                            "{:?} is not an mma.sync (version 2) shape: [16, 8], or [1, 16, 8] with a batch dim",
+                            "{:?} is not an mma.sync (version 2) shape: [16, 8] or [8, 8] (f64), with a leading 1 for a batch dim",
                             self.instr_shape
                         ),
                     ));
@@ -86,7 +91,17 @@ impl NvidiaMma {
         Ok(())
     }
 
-    /// The accumulator tile (`[16, 8]`, or `[16, N]` for wgmma).
+    /// Rows of one instruction's tile: 16, or 8 for f64's m8n8k4.
+    pub fn instr_m(&self) -> u32 {
+        let matrix = if self.is_hopper() {
+            &self.instr_shape[..]
+        } else {
+            &self.instr_shape[self.instr_shape.len().saturating_sub(2)..]
+        };
+        matrix.first().copied().unwrap_or(16)
+    }
+
+    /// The accumulator tile (`[16, 8]`, `[8, 8]`, or `[16, N]` for wgmma).
     fn tile_shape(&self) -> Vec<u32> {
         if self.is_hopper() {
             self.instr_shape[..2].to_vec()

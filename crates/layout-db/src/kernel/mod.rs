@@ -6,8 +6,10 @@
 pub mod allocator;
 mod capture;
 mod descriptor;
+mod half_words;
 pub mod mlir;
 pub mod scratch;
+pub use half_words::{WordSides, half_word_conversions, half_word_stores};
 
 use std::collections::HashMap;
 
