@@ -368,6 +368,9 @@ CASES = [
      {"M": 16, "N": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
     ("histogram", histogram, {"x_ptr": "*i32", "y_ptr": "*i32", "N": "constexpr", "BINS": "constexpr"},
      {"N": 1024, "BINS": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    # More bins than threads: each thread zeroes and reads several (vectors, AMD's pairs).
+    ("histogram_wide", histogram, {"x_ptr": "*i32", "y_ptr": "*i32", "N": "constexpr", "BINS": "constexpr"},
+     {"N": 4096, "BINS": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
     ("atomic_scalar", atomic_scalar, {"counter_ptr": "*i32", "out_ptr": "*i32"}, {}, ["counter_ptr", "out_ptr"],
      {"num_warps": 4}),
     ("atomic_tensor", atomic_tensor, {"x_ptr": "*fp32", "out_ptr": "*fp32", "N": "constexpr"}, {"N": 256},

@@ -1310,9 +1310,104 @@ impl Context<'_> {
             })
             .collect();
         if op.name == "tt.histogram" {
+            if let Some(bins) = self.histogram_exchange(op) {
+                out = bins;
+            }
             out.extend(self.histogram_adds(op));
         }
         out
+    }
+
+    /// A histogram's bins as Triton 3.9 zeroes and reads them, and LLVM
+    /// merges the accesses: each thread zeroes word `thread + i * threads`
+    /// (AMD pairs two of them into `ds_write2st64_b32` where the offsets
+    /// allow), then reads the bins its result layout holds, consecutive
+    /// ones as one vector (`ld.shared.v4.b32`, `ds_read_b64`).
+    fn histogram_exchange(&self, op: &mlir::Op) -> Option<Vec<InstructionCount>> {
+        use layout_algebra::LinearLayout;
+        let result = scratch::parse_type(op.result_types())?;
+        let (_, read) = self.layout(&result)?;
+        let bins = result.elements();
+        let lanes = self.threads.max(1) as u64;
+        let threads = lanes * self.num_warps.max(1) as u64;
+        let words = bins.max(lanes);
+        let stores = words.div_ceil(threads);
+        // Thread `t`'s `i`-th zero goes to word `t + i * threads`.
+        let strided = |count: u64, stride: u64| -> Vec<Vec<i64>> {
+            (0..count.ilog2())
+                .map(|i| vec![(stride << i) as i64])
+                .collect()
+        };
+        let zeroes = LinearLayout::from_bases_inferring_sizes(
+            vec![
+                ("register", strided(stores.next_power_of_two(), threads)),
+                ("lane", strided(lanes, 1)),
+                ("warp", strided(self.num_warps.max(1) as u64, lanes)),
+                ("block", Vec::new()),
+            ],
+            vec!["dim0"],
+            false,
+        )
+        .ok()?;
+        let buffer = LinearLayout::identity_1d(
+            zeroes.out_dim_size("dim0").max(read.out_dim_size("dim0")) as u32,
+            "offset",
+            "dim0",
+        )
+        .ok()?
+        .product(&LinearLayout::identity_1d(1, "block", "dim0").ok()?)
+        .ok()?;
+        let store = self.plain_access(&zeroes, &buffer, Direction::Store, stores)?;
+        let load = self.plain_access(&read, &buffer, Direction::Load, distinct_registers(&read))?;
+        Some(vec![store, load])
+    }
+
+    /// `elements` 32-bit words per thread of `layout` moved to or from a
+    /// buffer of words, vectorised as far as its registers run along the
+    /// buffer and, on AMD, paired into `ds_read2`/`ds_write2` where the
+    /// offsets allow, as LLVM forms them.
+    fn plain_access(
+        &self,
+        layout: &layout_algebra::LinearLayout,
+        buffer: &layout_algebra::LinearLayout,
+        direction: Direction,
+        elements: u64,
+    ) -> Option<InstructionCount> {
+        use layout_algebra::bank::{self, Access};
+        let vector = bank::compiled_vectorisation(layout, buffer, 32)
+            .unwrap_or(1)
+            .clamp(1, 4);
+        let mut access = Access {
+            distributed: layout,
+            shared: buffer,
+            element_bits: 32,
+            instruction: Instruction::LdSt {
+                bits: vector as u32 * 32,
+            },
+            direction,
+        };
+        if self.vendor == Vendor::Amd
+            && self.machine.lds.paired
+            && let Ok(Some(paired)) = bank::paired_instruction(&access, &[])
+        {
+            access.instruction = paired;
+        }
+        let w = bank::wavefronts_by_enumeration(&access, &self.machine.banks).ok()?;
+        let count = match access.instruction {
+            Instruction::Paired { .. } => w.instructions.max(1),
+            i => (elements * 32).div_ceil(i.bits_per_lane() as u64).max(1),
+        };
+        Some(InstructionCount {
+            mnemonic: self
+                .machine
+                .mnemonic(access.instruction, direction, 32)
+                .to_string(),
+            count,
+            wavefronts: w.wavefronts,
+            conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
+            one_thread: false,
+            warps: None,
+        })
     }
 
     /// The atomic adds into a histogram's bins, as Triton 3.9 lowers them
