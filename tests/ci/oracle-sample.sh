@@ -31,6 +31,6 @@ fi
 # Scratch of random conversions and reductions: every 12th AMD dump of
 # tests/corpus/scratch compiled again (metadata.shared and LDS opcodes).
 "$venv/bin/python" tests/vectors/triton/gen_scratch_corpus.py --check 12
-# Matmul epilogues of halves on sm80 to sm100: every 10th dump of
-# tests/corpus/epilogues compiled again (metadata.shared and PTX opcodes).
-"$venv/bin/python" tests/vectors/triton/gen_epilogue_corpus.py --check 10
+# Narrow elements on sm80 to sm100 (epilogues of halves, fp8 upcasts): every
+# 10th dump of tests/corpus/packed compiled again (metadata.shared and opcodes).
+"$venv/bin/python" tests/vectors/triton/gen_packed_corpus.py --check 10

@@ -210,11 +210,11 @@ impl<'db> Ctx<'db> {
             }
             ItemKind::Module { attributes, .. } => self.module(attributes),
             ItemKind::MemoryOp {
+                name: result,
                 op,
                 operation,
                 from,
                 to,
-                ..
             } => {
                 let from = match from {
                     Some(f) => Some((self.expr(f)?, f.span)),
@@ -234,6 +234,16 @@ impl<'db> Ctx<'db> {
                     && crate::kernel::half_word_stores(self.cx.db, self.cx.file)
                         .iter()
                         .any(|v| v == stored)
+                {
+                    a.instruction = a.instruction.in_words();
+                }
+                // Bytes a packed conversion takes in pairs: LLVM loads them
+                // as 16-bit words.
+                if let Value::Access(a) = &mut v
+                    && a.direction == layout_algebra::bank::Direction::Load
+                    && let Some(result) = result
+                    && crate::kernel::byte_pair_loads(self.cx.db, self.cx.file)
+                        .contains(&result.name)
                 {
                     a.instruction = a.instruction.in_words();
                 }

@@ -247,17 +247,22 @@ impl Mnemonic {
         }
     }
 
-    /// The same NVIDIA `ld/st.shared` of two or four 16-bit operands moving
-    /// them as 32-bit words (`st.shared.b32` for `st.shared.v2.b16`,
-    /// `.v2.b32` for `.v4.b16`): how LLVM emits halves that live packed in
-    /// 32-bit registers, or that a vectorised global store takes as words.
-    /// Other instructions stay as they are.
+    /// The same NVIDIA `ld/st.shared` moving its narrow operands as words:
+    /// two or four halves as 32-bit words (`st.shared.b32` for
+    /// `st.shared.v2.b16`, `.v2.b32` for `.v4.b16`), two bytes as one
+    /// 16-bit word (`ld.shared.b16` for `ld.shared.v2.b8`): how LLVM emits
+    /// elements that live packed in one register, or that the instruction
+    /// using them takes as a word. Other instructions stay as they are.
     pub fn in_words(self) -> Mnemonic {
-        let words = self.vendor == Vendor::Nvidia
-            && self.operand_bits == 16
-            && matches!(self.instruction, Instruction::LdSt { bits: 32 | 64 });
+        let word = match (self.operand_bits, self.instruction) {
+            (16, Instruction::LdSt { bits: 32 | 64 }) => Some(32),
+            (8, Instruction::LdSt { bits: 16 }) => Some(16),
+            _ => None,
+        };
         Mnemonic {
-            operand_bits: if words { 32 } else { self.operand_bits },
+            operand_bits: word
+                .filter(|_| self.vendor == Vendor::Nvidia)
+                .unwrap_or(self.operand_bits),
             ..self
         }
     }
@@ -830,7 +835,7 @@ mod tests {
     }
 
     #[test]
-    fn halves_in_words_move_as_32_bit_operands() {
+    fn narrow_elements_in_words_move_as_word_operands() {
         let m = |bits, e| Instruction::LdSt { bits }.mnemonic(Direction::Load, Vendor::Nvidia, e);
         assert_eq!(m(32, 16).in_words().to_string(), "ld.shared.b32");
         assert_eq!(m(64, 16).in_words().to_string(), "ld.shared.v2.b32");
@@ -838,7 +843,8 @@ mod tests {
         assert_eq!(m(128, 16).in_words().to_string(), "ld.shared.v4.b32");
         assert_eq!(m(16, 16).in_words().to_string(), "ld.shared.b16");
         assert_eq!(m(32, 8).in_words().to_string(), "ld.shared.b32");
-        assert_eq!(m(16, 8).in_words().to_string(), "ld.shared.v2.b8");
+        assert_eq!(m(16, 8).in_words().to_string(), "ld.shared.b16");
+        assert_eq!(m(8, 8).in_words().to_string(), "ld.shared.b8");
         let amd = Instruction::LdSt { bits: 64 }.mnemonic(Direction::Load, Vendor::Amd, 16);
         assert_eq!(amd.in_words(), amd);
     }

@@ -1,4 +1,5 @@
-//! Halves that LLVM moves through shared memory as 32-bit words on NVIDIA.
+//! Halves and bytes that LLVM moves through shared memory as wider words on
+//! NVIDIA.
 //!
 //! Triton's lowering stores and loads a vector of two or four 16-bit
 //! elements as `<2 x half>` / `<4 x half>` (`st.shared.v2.b16`,
@@ -15,7 +16,11 @@
 //! - the load, where the converted value only goes to `tt.store`s that
 //!   write global memory in vectors (Triton's store packs two halves per
 //!   32-bit word, and LLVM folds that packing into the load):
-//!   `ld.shared.b32` / `.v2.b32`.
+//!   `ld.shared.b32` / `.v2.b32`;
+//! - and bytes: a load of two 8-bit floats that only go to `tt.fp_to_fp`
+//!   to a 16-bit float (converted from one packed register) reads one
+//!   16-bit word,
+//!   `ld.shared.b16`, a conversion's load and a `ttg.local_load`'s alike.
 //!
 //! [`TritonTarget::packed_half_conversion`]: layout_algebra::machine::TritonTarget
 
@@ -61,12 +66,16 @@ pub fn half_word_conversions(
             let Some(converted) = scratch::parse_type(op.result_types()) else {
                 continue;
             };
-            if scratch::element_bits(&converted.element) != Some(16) {
-                continue;
-            }
-            let sides = WordSides {
-                store: made_in_words(db, file, text, &f, operand, packed, 0),
-                load: stored_in_words(db, file, text, &f, result, &converted),
+            let sides = match scratch::element_bits(&converted.element) {
+                Some(16) => WordSides {
+                    store: made_in_words(db, file, text, &f, operand, packed, 0),
+                    load: stored_in_words(db, file, text, &f, result, &converted),
+                },
+                Some(8) => WordSides {
+                    store: false,
+                    load: upcast_in_pairs(&f, result, &converted),
+                },
+                _ => continue,
             };
             found.push((result.clone(), operand.clone(), sides));
         }
@@ -121,6 +130,60 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<Strin
         .filter(|(v, words)| *words && found.iter().filter(|(v2, _)| v2 == v).all(|(_, w)| *w))
         .map(|(v, _)| v.clone())
         .collect()
+}
+
+/// The `ttg.local_load`s of an NVIDIA dump whose loaded bytes LLVM reads
+/// as 16-bit words: their results' names (see [`upcast_in_pairs`]).
+#[salsa::tracked(returns(ref))]
+pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let analysed = file.analysed_text(db);
+    let text: &str = &analysed;
+    if nvidia_target(text).is_none() {
+        return Vec::new();
+    }
+    let mut found: Vec<(String, bool)> = Vec::new();
+    for f in mlir::functions(text) {
+        for op in f
+            .ops
+            .iter()
+            .filter(|o| matches!(o.name.as_str(), "ttg.local_load" | "triton_gpu.local_load"))
+        {
+            let (Some(result), Some(loaded)) =
+                (op.results.first(), scratch::parse_types(&op.types).pop())
+            else {
+                continue;
+            };
+            found.push((result.clone(), upcast_in_pairs(&f, result, &loaded)));
+        }
+    }
+    found
+        .iter()
+        .filter(|(v, words)| *words && found.iter().filter(|(v2, _)| v2 == v).all(|(_, w)| *w))
+        .map(|(v, _)| v.clone())
+        .collect()
+}
+
+/// Whether `value`, a tensor of 8-bit floats, only goes to `tt.fp_to_fp`s
+/// to f16 or bf16: Triton converts those two at a time from one packed
+/// register (`cvt.rn.f16x2.e4m3x2` and the like), so LLVM reads two bytes
+/// as one 16-bit word (`ld.shared.b16` for `ld.shared.v2.b8`); to f32 they
+/// stay bytes, as the compiled kernels show.
+fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> bool {
+    if !loaded.element.starts_with("f8") {
+        return false;
+    }
+    let uses: Vec<&mlir::Op> = f
+        .ops
+        .iter()
+        .filter(|o| o.operands.iter().any(|v| v == value))
+        .collect();
+    !uses.is_empty()
+        && uses.iter().all(|o| {
+            o.name == "tt.fp_to_fp"
+                && scratch::parse_types(&o.types)
+                    .last()
+                    .is_some_and(|t| matches!(t.element.as_str(), "f16" | "bf16"))
+        })
 }
 
 /// The module's `ttg.target` where it is an NVIDIA one.

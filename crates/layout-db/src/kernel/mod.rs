@@ -9,7 +9,7 @@ mod descriptor;
 mod half_words;
 pub mod mlir;
 pub mod scratch;
-pub use half_words::{WordSides, half_word_conversions, half_word_stores};
+pub use half_words::{WordSides, byte_pair_loads, half_word_conversions, half_word_stores};
 
 use std::collections::HashMap;
 

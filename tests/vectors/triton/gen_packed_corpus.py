@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Narrow elements on NVIDIA: how LLVM types the halves and bytes it moves through shared memory.
+
+Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed.
+
+Command (from the repository root)::
+
+    python3 tests/vectors/triton/gen_packed_corpus.py            # writes the corpus (about a minute)
+    python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
+
+Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
+bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words. Two families:
+
+* ``epilogue_<M>x<N>w<warps>_<dtype>_<alignment>_<use>_<target>``: one tile product (``tl.dot``,
+  f32 accumulator) truncated to f16 or bf16 (``arith.truncf``), optionally scaled by a constant
+  in 16-bit arithmetic (``use`` = ``store`` / ``scaled``), and stored; the accumulator's layout
+  differs from the store's, so the result goes through shared memory. The halves are stored as
+  words where ``cvt.rn.f16x2.f32`` packs two conversions into one register (sm86 on; sm80's
+  vectoriser packs only some) or a vectorised global load read them, and loaded as words where
+  the global store writes vectors: ``alignment`` = ``aligned`` (pointers and stride divisible by
+  16), ``pointer`` (the output pointer without ``tt.divisibility``), ``stride`` (the row stride
+  without it). Five tile shapes and warp counts (``16x16`` on one warp to ``128x64`` on eight),
+  f16 and bf16 alternately by shape; sm80, sm86, sm89, sm90, sm100.
+* ``upcast_<kind>_<dtype>_<target>``: fp8 (``fp8e4nv``, ``fp8e5``) read from shared memory and
+  converted to a wider float (``tt.fp_to_fp``): ``dot`` and ``dot1`` an fp8 operand of an f16 dot
+  (64x64x64 on four warps, 16x16x32 on one), ``to16`` and ``to32`` a transposing store of fp8
+  converted to f16 or f32. A conversion to a 16-bit float takes two bytes from one 16-bit
+  register, so LLVM reads them as one word; to f32 they stay bytes. sm89, sm90, sm100 (e4m3),
+  and sm80, sm86 too for e5m2.
+
+It writes, under ``tests/corpus/packed/``, the dumps (``CompiledKernel.asm["ttgir"]`` without its
+location information) and ``manifest.json``: one ``{"file", "target", "shared_bytes",
+"shared_mnemonics"}`` per dump -- ``metadata.shared`` and every ``ld/st.shared`` and
+``ld/stmatrix`` opcode of the PTX with its count (``gen_ttgir_corpus.py``'s counter).
+"""
+
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
+from gen_scratch_corpus import without_locations  # noqa: E402
+
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+
+OUT_DIR = os.path.join(base.REPO_ROOT, "tests", "corpus", "packed")
+
+TARGETS = [
+    ("sm80", GPUTarget("cuda", 80, 32)),
+    ("sm86", GPUTarget("cuda", 86, 32)),
+    ("sm89", GPUTarget("cuda", 89, 32)),
+    ("sm90", GPUTarget("cuda", 90, 32)),
+    ("sm100", GPUTarget("cuda", 100, 32)),
+]
+SHAPES = [(16, 16, 16, 1), (32, 32, 32, 2), (64, 64, 32, 4), (128, 64, 32, 8), (64, 16, 16, 2)]
+ALIGNMENTS = {
+    "aligned": ["a_ptr", "b_ptr", "c_ptr", "stride_cm"],
+    "pointer": ["a_ptr", "b_ptr", "stride_cm"],
+    "stride": ["a_ptr", "b_ptr", "c_ptr"],
+}
+
+
+@triton.jit
+def epilogue(a_ptr, b_ptr, c_ptr, stride_cm, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+             SCALED: tl.constexpr):
+    om = tl.arange(0, M)
+    on = tl.arange(0, N)
+    ok = tl.arange(0, K)
+    a = tl.load(a_ptr + om[:, None] * K + ok[None, :])
+    b = tl.load(b_ptr + ok[:, None] * N + on[None, :])
+    c = tl.dot(a, b).to(c_ptr.dtype.element_ty)
+    if SCALED:
+        c = c * 2
+    tl.store(c_ptr + om[:, None] * stride_cm + on[None, :], c)
+
+
+@triton.jit
+def upcast_dot(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    om = tl.arange(0, M)
+    on = tl.arange(0, N)
+    ok = tl.arange(0, K)
+    a = tl.load(a_ptr + om[:, None] * K + ok[None, :]).to(tl.float16)
+    b = tl.load(b_ptr + ok[:, None] * N + on[None, :])
+    tl.store(c_ptr + om[:, None] * N + on[None, :], tl.dot(a, b).to(tl.float16))
+
+
+@triton.jit
+def upcast_transposed(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + om * N + on)
+    tl.store(y_ptr + on * M + om, x.to(y_ptr.dtype.element_ty))
+
+
+UPCASTS = [
+    ("dot", upcast_dot, "fp16", {"M": 64, "N": 64, "K": 64}, 4),
+    ("dot1", upcast_dot, "fp16", {"M": 16, "N": 16, "K": 32}, 1),
+    ("to16", upcast_transposed, "fp16", {"M": 64, "N": 64}, 4),
+    ("to32", upcast_transposed, "fp32", {"M": 64, "N": 64}, 4),
+]
+
+
+def cases():
+    """Every (dump name, target name, target, compile) of the corpus, in order."""
+    for i, (m, n, k, warps) in enumerate(SHAPES):
+        dtype = ["fp16", "bf16"][i % 2]
+        for alignment, divisible in ALIGNMENTS.items():
+            for use in ["store", "scaled"]:
+                for target_name, target in TARGETS:
+                    sig = {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*" + dtype, "stride_cm": "i32",
+                           "M": "constexpr", "N": "constexpr", "K": "constexpr", "SCALED": "constexpr"}
+                    consts = {"M": m, "N": n, "K": k, "SCALED": use == "scaled"}
+                    yield (f"epilogue_{m}x{n}w{warps}_{dtype}_{alignment}_{use}_{target_name}.ttgir", target_name,
+                           target, lambda sig=sig, consts=consts, divisible=divisible, target=target, warps=warps:
+                           base.compile_case(epilogue, sig, consts, divisible, target, {"num_warps": warps}))
+    for kind, fn, out, consts, warps in UPCASTS:
+        for dtype in ["fp8e4nv", "fp8e5"]:
+            for target_name, target in TARGETS:
+                if dtype == "fp8e4nv" and target_name in ("sm80", "sm86"):
+                    continue  # no e4m3 before sm89
+                names = fn.arg_names
+                sig = {names[0]: "*" + dtype, names[1]: "*" + out if fn is upcast_transposed else "*fp16"}
+                if fn is upcast_dot:
+                    sig["c_ptr"] = "*" + out
+                sig.update({k: "constexpr" for k in consts})
+                pointers = [a for a in names if a.endswith("_ptr")]
+                yield (f"upcast_{kind}_{dtype}_{target_name}.ttgir", target_name, target,
+                       lambda fn=fn, sig=sig, consts=consts, pointers=pointers, target=target, warps=warps:
+                       base.compile_case(fn, sig, consts, pointers, target, {"num_warps": warps}))
+
+
+def entry(file, target_name, kernel):
+    """The manifest's entry of one compiled kernel."""
+    return {"file": file, "target": target_name, "shared_bytes": kernel.metadata.shared,
+            "shared_mnemonics": base.count_shared_mnemonics(kernel.asm["ptx"])}
+
+
+def check(every):
+    """Compiles every `every`-th dump again; exit status 1 unless each gives the recorded
+    entry."""
+    with open(os.path.join(OUT_DIR, "manifest.json")) as f:
+        recorded = {e["file"]: e for e in json.load(f)}
+    differences, compared = [], 0
+    for file, target_name, _, compile_it in list(cases())[::every]:
+        got = entry(file, target_name, compile_it())
+        compared += 1
+        if got != recorded.get(file):
+            differences.append(f"{file}: compiled {got}, recorded {recorded.get(file)}")
+    for d in differences:
+        print("DIFFERENT", d)
+    print(f"{compared} dumps compiled again, {len(differences)} differences")
+    return 1 if differences else 0
+
+
+def main():
+    if sys.argv[1:2] == ["--check"]:
+        if len(sys.argv) != 3 or not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
+            sys.exit("usage: gen_packed_corpus.py [--check N]  (N >= 1: every N-th dump)")
+        sys.exit(check(int(sys.argv[2])))
+    if len(sys.argv) > 1:
+        sys.exit("usage: gen_packed_corpus.py [--check N]")
+    for fn in (epilogue, upcast_dot, upcast_transposed):
+        fn.file_name = base.SCRIPT_REL.replace("gen_ttgir_corpus", "gen_packed_corpus")
+    os.makedirs(OUT_DIR, exist_ok=True)
+    entries = []
+    for file, target_name, _, compile_it in cases():
+        kernel = compile_it()
+        with open(os.path.join(OUT_DIR, file), "w") as f:
+            f.write(without_locations(kernel.asm["ttgir"]))
+        entries.append(entry(file, target_name, kernel))
+        print(f"ok   {file}: shared={kernel.metadata.shared}")
+    with open(os.path.join(OUT_DIR, "manifest.json"), "w") as f:
+        json.dump(entries, f, indent=1)
+        f.write("\n")
+    print(f"{len(entries)} dumps in {OUT_DIR}")
+
+
+if __name__ == "__main__":
+    main()
