@@ -762,6 +762,24 @@ pub fn high_half_share(
     packed.then_some(per_register as u64)
 }
 
+/// [`high_half_share`] of a value whose 16-bit elements an arithmetic
+/// conversion made two at a time into one register (`v_cvt_pk_bf16_f32`):
+/// registers `2k` and `2k + 1` share a register whatever dims they step
+/// along, so every second scalar store moves a high half. `Some(2)` when
+/// the access stores one 16-bit element at a time and register 0 and 1
+/// hold different elements; `None` otherwise.
+pub fn high_half_share_of_register_pairs(
+    distributed: &LinearLayout,
+    element_bits: u32,
+    instruction: Instruction,
+) -> Option<u64> {
+    let scalar = element_bits == 16 && instruction == (Instruction::LdSt { bits: 16 });
+    let paired = distributed
+        .basis("register", 0)
+        .is_ok_and(|b| b.iter().any(|&c| c != 0));
+    (scalar && paired).then_some(2)
+}
+
 /// Whether two offsets (in units of the width, `low < high`) fit one paired
 /// instruction, and with which encoding (`Some(true)`: `st64`). LLVM's
 /// SILoadStoreOptimizer (`offsetsCanBeCombined`): both multiples of 64

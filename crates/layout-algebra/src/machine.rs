@@ -339,11 +339,14 @@ pub struct TritonTarget {
     /// partitioned). Triton's allocator puts the pieces of a
     /// `#ttg.partitioned_shared` tensor in different partitions.
     pub shared_memory_partition_bytes: u64,
-    /// NVIDIA: `arith.truncf` from f32 to f16 or bf16 converts two values
-    /// into one 32-bit register (`cvt.rn.f16x2.f32`), so LLVM stores such
-    /// halves as 32-bit words (`st.shared.b32` for two, `.v2.b32` for
-    /// four). From sm86 on; sm75 and sm80 convert one value at a time
-    /// (`cvt.rn.f16.f32`), as the PTX of compiled kernels shows.
+    /// `arith.truncf` from f32 to f16 or bf16 converts two values into one
+    /// 32-bit register, as the compiled kernels show. NVIDIA from sm86 on
+    /// (`cvt.rn.f16x2.f32`; sm75 and sm80 convert one value at a time,
+    /// `cvt.rn.f16.f32`): LLVM stores such halves as 32-bit words
+    /// (`st.shared.b32` for two, `.v2.b32` for four). AMD on gfx950 and
+    /// gfx1250 (`v_cvt_pk_bf16_f32`, `v_cvt_pk_f16_f32`; gfx942 converts
+    /// one at a time): a store of one half at a time takes the high half
+    /// of each register with `ds_write_b16_d16_hi`.
     pub packed_half_conversion: bool,
 }
 
@@ -438,7 +441,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         preset: Some("gfx950"),
         shared_memory_bytes: 163840,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: false,
+        packed_half_conversion: true,
     },
     // CDNA5: 320 KiB of LDS in five partitions of 64 KiB, 32-lane waves.
     TritonTarget {
@@ -446,7 +449,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         preset: Some("gfx1250"),
         shared_memory_bytes: 327680,
         shared_memory_partition_bytes: 65536,
-        packed_half_conversion: false,
+        packed_half_conversion: true,
     },
 ];
 

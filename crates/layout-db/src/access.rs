@@ -789,6 +789,7 @@ pub(crate) fn memory_access(
         instructions: m.wavefronts.instructions,
         wavefronts: m.wavefronts.wavefronts,
         conflicts: m.conflicts,
+        high_half: 0,
         distributed,
         shared: shared_tensor,
         counted: CountedAccess {

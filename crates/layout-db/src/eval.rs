@@ -188,6 +188,19 @@ impl<'db> Ctx<'db> {
                 {
                     store.mnemonic = crate::kernel::f32_pairs(store.mnemonic, how);
                 }
+                // Halves a packed conversion made two to a register, stored
+                // one at a time on AMD: every second one is a high half.
+                if let Some(operand) = operand
+                    && let Value::Conversion(c) = &mut v
+                    && let Some([store, _]) = &mut c.round_trip
+                    && crate::kernel::packed_truncations(self.cx.db, self.cx.file)
+                        .iter()
+                        .any(|v| v == operand)
+                {
+                    *store = store
+                        .clone()
+                        .with_register_pairs(&c.src.layout, c.element_bits);
+                }
                 // Halves that live in 32-bit words on one side of the round
                 // trip: LLVM moves them as words there.
                 if let Some(operand) = operand
@@ -198,10 +211,14 @@ impl<'db> Ctx<'db> {
                             .iter()
                             .find(|(r, o, _)| *r == name.name && o == operand)
                 {
-                    if sides.store {
+                    use crate::kernel::WordSides;
+                    let elements = |side: &crate::round_trip::RoundTripSide| {
+                        side.mnemonic.instruction.bits_per_lane() / c.element_bits.max(1)
+                    };
+                    if WordSides::keeps(sides.store, elements(store)) {
                         store.mnemonic = store.mnemonic.in_words();
                     }
-                    if sides.load {
+                    if WordSides::keeps(sides.load, elements(load)) {
                         load.mnemonic = load.mnemonic.in_words();
                     }
                 }
@@ -231,11 +248,29 @@ impl<'db> Ctx<'db> {
                 if let Value::Access(a) = &mut v
                     && a.direction == layout_algebra::bank::Direction::Store
                     && let Some(stored) = stored
-                    && crate::kernel::half_word_stores(self.cx.db, self.cx.file)
+                    && let Some(&(_, group)) =
+                        crate::kernel::half_word_stores(self.cx.db, self.cx.file)
+                            .iter()
+                            .find(|(v, _)| v == stored)
+                    && crate::kernel::WordSides::keeps(group, a.vector)
+                {
+                    a.instruction = a.instruction.in_words();
+                }
+                // Halves a packed conversion made two to a register, stored
+                // one at a time on AMD: every second one is a high half.
+                if let Value::Access(a) = &mut v
+                    && a.direction == layout_algebra::bank::Direction::Store
+                    && let Some(stored) = stored
+                    && crate::kernel::packed_truncations(self.cx.db, self.cx.file)
                         .iter()
                         .any(|v| v == stored)
                 {
-                    a.instruction = a.instruction.in_words();
+                    a.high_half = layout_algebra::bank::high_half_share_of_register_pairs(
+                        &a.counted.distributed,
+                        a.element_bits,
+                        a.counted.instruction,
+                    )
+                    .map_or(0, |n| a.instructions / n);
                 }
                 // Bytes a packed conversion takes in pairs: LLVM loads them
                 // as 16-bit words.

@@ -49,6 +49,26 @@ impl RoundTripSide {
         self
     }
 
+    /// The store of a value whose 16-bit elements a packed conversion made
+    /// two to a register (`arith.truncf` on a machine with
+    /// `TritonTarget::packed_half_conversion`): on AMD, every second
+    /// scalar store takes the `_d16_hi` form.
+    pub fn with_register_pairs(
+        mut self,
+        layout: &LinearLayout,
+        element_bits: u32,
+    ) -> RoundTripSide {
+        if self.mnemonic.vendor == Vendor::Amd && self.mnemonic.direction == Direction::Store {
+            self.high_half = layout_algebra::bank::high_half_share_of_register_pairs(
+                layout,
+                element_bits,
+                self.mnemonic.instruction,
+            )
+            .map_or(0, |n| self.count / n);
+        }
+        self
+    }
+
     /// The side's instructions by exact opcode: the `_d16_hi` ones apart,
     /// each with its share of the wavefronts (their addresses are the
     /// others' moved by one register's offset, which leaves the banks'

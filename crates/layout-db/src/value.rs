@@ -65,6 +65,10 @@ pub struct AccessReport {
     pub wavefronts: u64,
     /// Triton's measure: extra wavefronts per wavefront.
     pub conflicts: u64,
+    /// How many of `instructions` move the high half of their register
+    /// (AMD's `ds_write_b16_d16_hi`, where a packed conversion made the
+    /// stored halves two to a register).
+    pub high_half: u64,
     /// What was counted, so a picture can walk the same requests.
     pub counted: CountedAccess,
 }

@@ -341,7 +341,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // (see sm100_reductions.rs). Nothing else may disagree.
     assert!(wrong.len() <= 1, "{wrong:#?}");
     assert!(
-        named >= 1594 && covered >= 192,
+        named >= 1684 && covered >= 199,
         "{named} named, {covered} covered"
     );
 }
@@ -474,6 +474,14 @@ fn async_copies_are_counted_as_the_ptx_has_them() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
+/// Kernels whose tensor memory layoutc does not count as Triton's allocator
+/// does, and why (FIXME: a model gap; a kernel that becomes exact fails the
+/// test until it is taken off).
+const TENSOR_MEMORY_NOT_YET_EXACT: &[(&str, &str)] = &[(
+    "causal_attention_sm100.allocated.ttgir",
+    "64-row blocks (`blockM = 64`): Triton places two of them in the same columns at row offsets 0 and 16 and rounds the end column up to a power of two (128); layoutc sums each allocation's columns (96)",
+)];
+
 #[test]
 fn tensor_memory_is_counted_in_columns() {
     let mut compared = 0;
@@ -488,9 +496,14 @@ fn tensor_memory_is_counted_in_columns() {
             continue;
         };
         compared += 1;
-        assert_eq!(s.tensor_memory_columns(), recorded, "{file}");
+        let known = TENSOR_MEMORY_NOT_YET_EXACT.iter().any(|(f, _)| *f == file);
+        if known {
+            assert_ne!(s.tensor_memory_columns(), recorded, "{file} is exact now");
+        } else {
+            assert_eq!(s.tensor_memory_columns(), recorded, "{file}");
+        }
     }
-    assert!(compared >= 2);
+    assert!(compared >= 3);
 }
 
 #[test]
@@ -721,7 +734,10 @@ fn random_conversions_and_reductions_allocate_what_triton_does() {
 /// loaded in vectors or converted from f32 in pairs (sm86 on), loaded as
 /// words when a vectorised global store takes them; two fp8 loaded as one
 /// 16-bit word when they only go to a conversion to f16 or bf16 — and the
-/// summary names every shared-memory instruction of the PTX, as often.
+/// summary names every shared-memory instruction of the PTX, as often: on
+/// matmul epilogues, fp8 upcasts, and Gluon conversions of halves loaded
+/// along or across their contiguous addresses (only a load that moved
+/// vectors gives words, and only a shared vector within one keeps them).
 /// sm80 converts f32 to halves in pairs only where its vectoriser chooses
 /// to (a product stored as it is, in single-tile kernels; not in a K loop,
 /// not when scaled): there the stores of the product's halves may be words
@@ -764,6 +780,34 @@ fn narrow_elements_move_through_shared_memory_as_llvm_types_them() {
         dumps.len()
     );
     assert!(wrong.is_empty(), "{wrong:#?}");
-    assert_eq!(dumps.len(), 182);
-    assert!(exact >= 165, "{exact}");
+    assert_eq!(dumps.len(), 254);
+    assert!(exact >= 237, "{exact}");
+}
+
+/// Causal attention of bf16 on seven targets: every shared-memory
+/// instruction as often as the compiled kernel has it. On gfx950 the
+/// probabilities, converted to bf16 two to a register
+/// (`v_cvt_pk_bf16_f32`), are stored one at a time, every second from the
+/// high half of its register (`ds_write_b16_d16_hi`); gfx942 converts one
+/// at a time and has no such store.
+#[test]
+fn causal_attention_names_the_compiled_instructions_as_often() {
+    let mut checked = 0;
+    for k in corpus("kernels") {
+        let Some(file) = k["file"]
+            .as_str()
+            .filter(|f| f.starts_with("causal_attention"))
+        else {
+            continue;
+        };
+        let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
+        let summaries = summarise(file, read("kernels", file));
+        // TMA copies and device-built descriptors have their own tests.
+        let named = named_counts(&summaries, |m| {
+            !m.starts_with("cp.async.bulk") && !m.starts_with("tensormap")
+        });
+        assert_eq!(named, compiled, "{file}");
+        checked += 1;
+    }
+    assert_eq!(checked, 7);
 }

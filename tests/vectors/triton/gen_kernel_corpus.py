@@ -125,6 +125,30 @@ def gather_rows(src_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
 
 
 @triton.jit
+def causal_attention(q_ptr, k_ptr, v_ptr, o_ptr, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    # Causal attention forward: the probabilities, truncated to bf16, feed the second dot.
+    start = tl.program_id(0) * BM
+    m = start + tl.arange(0, BM)
+    d = tl.arange(0, D)
+    q = tl.load(q_ptr + m[:, None] * D + d[None, :])
+    acc = tl.zeros((BM, D), tl.float32)
+    m_i = tl.full((BM,), -1e9, tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    for s in range(0, start + BM, BN):
+        n = s + tl.arange(0, BN)
+        k = tl.load(k_ptr + n[None, :] * D + d[:, None])
+        v = tl.load(v_ptr + n[:, None] * D + d[None, :])
+        qk = tl.where(m[:, None] >= n[None, :], tl.dot(q, k), -1e9)
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.exp(qk - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    tl.store(o_ptr + m[:, None] * D + d[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty))
+
+
+@triton.jit
 def sort_rows(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     tl.store(y_ptr + offs, tl.sort(tl.load(x_ptr + offs), 1))
@@ -368,6 +392,10 @@ CASES = [
      {"M": 16, "N": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
     ("histogram", histogram, {"x_ptr": "*i32", "y_ptr": "*i32", "N": "constexpr", "BINS": "constexpr"},
      {"N": 1024, "BINS": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("causal_attention", causal_attention,
+     {"q_ptr": "*bf16", "k_ptr": "*bf16", "v_ptr": "*bf16", "o_ptr": "*bf16", "D": "constexpr", "BM": "constexpr",
+      "BN": "constexpr"},
+     {"D": 64, "BM": 64, "BN": 64}, ["q_ptr", "k_ptr", "v_ptr", "o_ptr"], {"num_warps": 4, "num_stages": 2}),
     # More bins than threads: each thread zeroes and reads several (vectors, AMD's pairs).
     ("histogram_wide", histogram, {"x_ptr": "*i32", "y_ptr": "*i32", "N": "constexpr", "BINS": "constexpr"},
      {"N": 4096, "BINS": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),

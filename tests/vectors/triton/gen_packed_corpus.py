@@ -5,11 +5,11 @@ Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed.
 
 Command (from the repository root)::
 
-    python3 tests/vectors/triton/gen_packed_corpus.py            # writes the corpus (about a minute)
+    python3 tests/vectors/triton/gen_packed_corpus.py            # writes the corpus (about 2 minutes)
     python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
 
 Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
-bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words. Two families:
+bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words. Three families:
 
 * ``epilogue_<M>x<N>w<warps>_<dtype>_<alignment>_<use>_<target>``: one tile product (``tl.dot``,
   f32 accumulator) truncated to f16 or bf16 (``arith.truncf``), optionally scaled by a constant
@@ -28,6 +28,14 @@ bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words. Two 
   register, so LLVM reads them as one word; to f32 they stay bytes. sm89, sm90, sm100 (e4m3),
   and sm80, sm86 too for e5m2.
 
+* ``convert_<i>_<mode>_<target>``: a Gluon kernel that loads f16 or bf16 in a blocked layout drawn at
+  random (2, 4 or 8 elements per thread along a random dim: along the rows' contiguous addresses or
+  across them), converts it to a row-major blocked layout of 2 or 4, and stores it, with
+  ``mode`` = ``plain``, ``before`` (squared before the conversion) or ``after`` (doubled after it);
+  24 draws on sm80, sm89, sm90. Halves loaded in vectors are stored as words only where the load
+  moved vectors (its dim is the addresses' contiguous one) and the shared store's vector lies
+  within one; loaded as words only where the global store's vector holds the shared load's.
+
 It writes, under ``tests/corpus/packed/``, the dumps (``CompiledKernel.asm["ttgir"]`` without its
 location information) and ``manifest.json``: one ``{"file", "target", "shared_bytes",
 "shared_mnemonics"}`` per dump -- ``metadata.shared`` and every ``ld/st.shared`` and
@@ -42,9 +50,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
 from gen_scratch_corpus import without_locations  # noqa: E402
 
+import random  # noqa: E402
+
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.experimental import gluon  # noqa: E402
+from triton.experimental.gluon import language as gl  # noqa: E402
+from triton.experimental.gluon._runtime import GluonASTSource  # noqa: E402
 
 OUT_DIR = os.path.join(base.REPO_ROOT, "tests", "corpus", "packed")
 
@@ -95,6 +108,38 @@ def upcast_transposed(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + on * M + om, x.to(y_ptr.dtype.element_ty))
 
 
+@gluon.jit
+def convert(ptr, out, M: gl.constexpr, N: gl.constexpr, A: gl.constexpr, B: gl.constexpr, MODE: gl.constexpr):
+    am = gl.arange(0, M, layout=gl.SliceLayout(1, A))
+    an = gl.arange(0, N, layout=gl.SliceLayout(0, A))
+    x = gl.load(ptr + am[:, None] * N + an[None, :])
+    if MODE == 1:
+        x = x * x
+    y = gl.convert_layout(x, B)
+    if MODE == 2:
+        y = y + y
+    bm = gl.arange(0, M, layout=gl.SliceLayout(1, B))
+    bn = gl.arange(0, N, layout=gl.SliceLayout(0, B))
+    gl.store(out + bm[:, None] * N + bn[None, :], y)
+
+
+CONVERT_DRAWS = 24
+CONVERT_TARGETS = [("sm80", GPUTarget("cuda", 80, 32)), ("sm89", GPUTarget("cuda", 89, 32)),
+                   ("sm90", GPUTarget("cuda", 90, 32))]
+
+
+def random_blocked(rng, vector, order):
+    """``vector`` elements per thread along ``order[0]``; 32 lanes and 4 warps split at random."""
+    size = [1, 1]
+    size[order[0]] = vector
+    lanes, warps = [1, 1], [1, 1]
+    for _ in range(5):
+        lanes[rng.choice([0, 1])] *= 2
+    for _ in range(2):
+        warps[rng.choice([0, 1])] *= 2
+    return gl.BlockedLayout(size, lanes, warps, order)
+
+
 UPCASTS = [
     ("dot", upcast_dot, "fp16", {"M": 64, "N": 64, "K": 64}, 4),
     ("dot1", upcast_dot, "fp16", {"M": 16, "N": 16, "K": 32}, 1),
@@ -130,6 +175,28 @@ def cases():
                 yield (f"upcast_{kind}_{dtype}_{target_name}.ttgir", target_name, target,
                        lambda fn=fn, sig=sig, consts=consts, pointers=pointers, target=target, warps=warps:
                        base.compile_case(fn, sig, consts, pointers, target, {"num_warps": warps}))
+    yield from convert_cases()
+
+
+def convert_cases():
+    """The conversions, drawn from a fixed seed."""
+    rng = random.Random(5)
+    for i in range(CONVERT_DRAWS):
+        dtype = rng.choice(["fp16", "bf16"])
+        m, n = rng.choice([(64, 64), (128, 64), (64, 128)])
+        va, vb = rng.choice([8, 4, 2]), rng.choice([4, 2])
+        a = random_blocked(rng, va, rng.choice([[1, 0], [0, 1]]))
+        b = random_blocked(rng, vb, [1, 0])
+        mode = ["plain", "before", "after"][i % 3]
+        for target_name, target in CONVERT_TARGETS:
+            src = GluonASTSource(
+                convert,
+                signature={"ptr": "*" + dtype, "out": "*" + dtype, "M": "constexpr", "N": "constexpr",
+                           "A": "constexpr", "B": "constexpr", "MODE": "constexpr"},
+                constexprs={"M": m, "N": n, "A": a, "B": b, "MODE": i % 3},
+                attrs={(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]})
+            yield (f"convert_{i}_{mode}_{target_name}.ttgir", target_name, target,
+                   lambda src=src, target=target: triton.compile(src, target=target, options={"num_warps": 4}))
 
 
 def entry(file, target_name, kernel):

@@ -28,14 +28,23 @@ use layout_algebra::machine::Vendor;
 use layout_algebra::triton::Encoding;
 
 use super::mlir::{self, Function};
-use super::{ModuleFacts, encoding_named, pointers_aligned, scratch};
+use super::{ModuleFacts, contiguity, encoding_named, pointers_aligned, scratch};
 use crate::SourceFile;
 
-/// Which sides of a conversion move its halves as 32-bit words.
+/// Which sides of a conversion move its narrow elements as words, and up
+/// to how many elements one instruction may move for LLVM to keep them so
+/// (a vector within one global access's; 0: that side does not).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct WordSides {
-    pub store: bool,
-    pub load: bool,
+    pub store: u32,
+    pub load: u32,
+}
+
+impl WordSides {
+    /// Whether a side moving `elements` at a time moves them as words.
+    pub fn keeps(group: u32, elements: u32) -> bool {
+        elements >= 2 && elements <= group
+    }
 }
 
 /// The `ttg.convert_layout`s (result, operand, sides) of an NVIDIA dump
@@ -68,12 +77,16 @@ pub fn half_word_conversions(
             };
             let sides = match scratch::element_bits(&converted.element) {
                 Some(16) => WordSides {
-                    store: made_in_words(db, file, text, &f, operand, packed, 0),
-                    load: stored_in_words(db, file, text, &f, result, &converted),
+                    store: made_in_words(db, file, text, &f, operand, Made::InWords { packed }, 0),
+                    load: stored_in_words(db, file, text, &f, result),
                 },
                 Some(8) => WordSides {
-                    store: false,
-                    load: upcast_in_pairs(&f, result, &converted),
+                    store: 0,
+                    load: if upcast_in_pairs(&f, result, &converted) {
+                        2
+                    } else {
+                        0
+                    },
                 },
                 _ => continue,
             };
@@ -85,7 +98,7 @@ pub fn half_word_conversions(
     found
         .iter()
         .filter(|(r, o, sides)| {
-            *sides != WordSides::default()
+            (sides.store > 0 || sides.load > 0)
                 && found
                     .iter()
                     .filter(|(r2, o2, _)| r2 == r && o2 == o)
@@ -96,17 +109,18 @@ pub fn half_word_conversions(
 }
 
 /// The `ttg.local_alloc`s and `ttg.local_store`s of an NVIDIA dump whose
-/// stored halves were made in 32-bit words: their stored value's names.
-/// Keyed by names, as `half_word_conversions` is.
+/// stored halves were made in 32-bit words: their stored value's names,
+/// each with the most elements a store may move for LLVM to keep them
+/// words ([`WordSides`]). Keyed by names, as `half_word_conversions` is.
 #[salsa::tracked(returns(ref))]
-pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(String, u32)> {
     let analysed = file.analysed_text(db);
     let text: &str = &analysed;
     let Some(target) = nvidia_target(text) else {
         return Vec::new();
     };
     let packed = layout_algebra::machine::packed_half_conversion(&target);
-    let mut found: Vec<(String, bool)> = Vec::new();
+    let mut found: Vec<(String, u32)> = Vec::new();
     for f in mlir::functions(text) {
         for op in f.ops.iter().filter(|o| {
             matches!(
@@ -120,15 +134,21 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<Strin
             if let Some(value) = op.operands.first() {
                 found.push((
                     value.clone(),
-                    made_in_words(db, file, text, &f, value, packed, 0),
+                    made_in_words(db, file, text, &f, value, Made::InWords { packed }, 0),
                 ));
             }
         }
     }
     found
         .iter()
-        .filter(|(v, words)| *words && found.iter().filter(|(v2, _)| v2 == v).all(|(_, w)| *w))
-        .map(|(v, _)| v.clone())
+        .filter(|(v, group)| {
+            *group > 0
+                && found
+                    .iter()
+                    .filter(|(v2, _)| v2 == v)
+                    .all(|(_, g)| g == group)
+        })
+        .cloned()
         .collect()
 }
 
@@ -186,6 +206,47 @@ fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> boo
         })
 }
 
+/// The values of an AMD dump that `arith.truncf` made two to a register on
+/// a target that converts in pairs (`v_cvt_pk_bf16_f32`,
+/// [`TritonTarget::packed_half_conversion`]), directly or through 16-bit
+/// float arithmetic with constants, and that a conversion, `local_alloc`
+/// or `local_store` stores: their names. A store of one half at a time
+/// takes every second one's high half with `ds_write_b16_d16_hi`.
+///
+/// [`TritonTarget::packed_half_conversion`]: layout_algebra::machine::TritonTarget
+#[salsa::tracked(returns(ref))]
+pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let analysed = file.analysed_text(db);
+    let text: &str = &analysed;
+    let Some(target) = ModuleFacts::read(text).target else {
+        return Vec::new();
+    };
+    let amd = layout_algebra::machine::preset_for_triton_target(&target)
+        .is_some_and(|p| p.vendor == Vendor::Amd);
+    if !amd || !layout_algebra::machine::packed_half_conversion(&target) {
+        return Vec::new();
+    }
+    let mut found: Vec<(String, bool)> = Vec::new();
+    for f in mlir::functions(text) {
+        for op in f.ops.iter().filter(|o| {
+            matches!(
+                o.name.as_str(),
+                "ttg.local_alloc" | "ttg.local_store" | "ttg.convert_layout"
+            )
+        }) {
+            if let Some(value) = op.operands.first() {
+                let made = made_in_words(db, file, text, &f, value, Made::ByConversion, 0) > 0;
+                found.push((value.clone(), made));
+            }
+        }
+    }
+    found
+        .iter()
+        .filter(|(v, made)| *made && found.iter().filter(|(v2, _)| v2 == v).all(|(_, m)| *m))
+        .map(|(v, _)| v.clone())
+        .collect()
+}
+
 /// The module's `ttg.target` where it is an NVIDIA one.
 fn nvidia_target(text: &str) -> Option<String> {
     let target = ModuleFacts::read(text).target?;
@@ -194,22 +255,32 @@ fn nvidia_target(text: &str) -> Option<String> {
         .then_some(target)
 }
 
-/// Whether `value`'s halves were made in 32-bit words: loaded from global
-/// memory two or more at a time, by `arith.truncf` of f32 to a 16-bit
-/// float where the target converts in pairs (`packed`), or by 16-bit float
-/// arithmetic on such values and constants (packed `mul.f16x2` and the
-/// like keep them in words).
+/// How `value`'s halves were made in 32-bit words: loaded from global
+/// memory two or more at a time (up to the load's vector: a shared-memory
+/// vector within it stays words), by `arith.truncf` of f32 to a 16-bit
+/// float where the target converts in pairs (any vector of pairs), or by
+/// 16-bit float arithmetic on such values and constants (packed
+/// `mul.f16x2` and the like keep them in words). 0 where they were not.
+/// Which makings of halves in words count.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Made {
+    /// Vector loads, and conversions where the target converts in pairs.
+    InWords { packed: bool },
+    /// Conversions in pairs only (the target converts in pairs).
+    ByConversion,
+}
+
 fn made_in_words(
     db: &dyn salsa::Database,
     file: SourceFile,
     text: &str,
     f: &Function,
     value: &str,
-    packed: bool,
+    made: Made,
     depth: usize,
-) -> bool {
+) -> u32 {
     let Some(producer) = f.ops.iter().find(|o| o.results.iter().any(|r| r == value)) else {
-        return false;
+        return 0;
     };
     let types = scratch::parse_types(&producer.types);
     let half = |t: Option<&scratch::TypeText>| {
@@ -217,55 +288,76 @@ fn made_in_words(
     };
     match producer.name.as_str() {
         // `tt.load %ptrs : tensor<...x!tt.ptr<f16>, #blocked>`: the pointers' type.
-        "tt.load" => {
-            types.first().is_some_and(|t| {
-                let pointee = t
-                    .element
+        "tt.load" if made != Made::ByConversion => types
+            .first()
+            .filter(|t| {
+                t.element
                     .strip_prefix("!tt.ptr<")
-                    .and_then(|e| e.strip_suffix('>'));
-                pointee.and_then(scratch::element_bits) == Some(16)
-                    && two_along_fastest_dim(db, file, t)
-            }) && pointers_aligned(text, f, producer)
-        }
+                    .and_then(|e| e.strip_suffix('>'))
+                    .and_then(scratch::element_bits)
+                    == Some(16)
+            })
+            .map_or(0, |t| in_vectors(db, file, text, f, producer, t)),
         "arith.truncf" => {
-            packed && types.first().is_some_and(|t| t.element == "f32") && half(types.get(1))
+            let made_here = made != (Made::InWords { packed: false })
+                && types.first().is_some_and(|t| t.element == "f32")
+                && half(types.get(1));
+            if made_here { u32::MAX } else { 0 }
         }
         "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.negf"
         | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf"
             if depth < 16 && half(types.last()) =>
         {
-            let made: Vec<bool> = producer
+            producer
                 .operands
                 .iter()
                 .filter(|v| !is_constant(f, v))
-                .map(|v| made_in_words(db, file, text, f, v, packed, depth + 1))
-                .collect();
-            !made.is_empty() && made.iter().all(|&m| m)
+                .map(|v| made_in_words(db, file, text, f, v, made, depth + 1))
+                .min()
+                .unwrap_or(0)
         }
-        _ => false,
+        _ => 0,
     }
 }
 
-/// Whether a tensor type's blocked layout holds two or more elements of a
-/// thread along its fastest dim: the vector Triton's coalescing gives a
-/// global access from its pointers' contiguity and alignment, whose
-/// halves travel in 32-bit words.
-fn two_along_fastest_dim(
+/// How many elements the global access `op` (a `tt.load` or `tt.store` of
+/// pointers of type `t`) moves at a time, where more than one: its blocked
+/// layout holds them along its fastest dim (at most 16 bytes), the
+/// pointers step one element at a time along that dim
+/// (`contiguity::unit_step_dim`) and their argument is aligned. Their
+/// halves travel in 32-bit words. 0 otherwise.
+fn in_vectors(
     db: &dyn salsa::Database,
     file: SourceFile,
+    text: &str,
+    f: &Function,
+    op: &mlir::Op,
     t: &scratch::TypeText,
-) -> bool {
-    t.encoding
+) -> u32 {
+    let Some(Encoding::Blocked(b)) = t
+        .encoding
         .as_deref()
         .and_then(|e| encoding_named(db, file, e))
-        .is_some_and(|e| match e {
-            Encoding::Blocked(b) => b
-                .order
-                .first()
-                .and_then(|&d| b.size_per_thread.get(d))
-                .is_some_and(|&n| n >= 2),
-            _ => false,
-        })
+    else {
+        return 0;
+    };
+    let Some((&fastest, &held)) = b
+        .order
+        .first()
+        .and_then(|d| Some((d, b.size_per_thread.get(*d)?)))
+    else {
+        return 0;
+    };
+    let contiguous = op
+        .operands
+        .first()
+        .and_then(|p| contiguity::unit_step_dim(f, p))
+        == Some(fastest);
+    if held >= 2 && contiguous && pointers_aligned(text, f, op) {
+        held.min(8)
+    } else {
+        0
+    }
 }
 
 fn is_constant(f: &Function, value: &str) -> bool {
@@ -275,31 +367,32 @@ fn is_constant(f: &Function, value: &str) -> bool {
         .is_some_and(|o| o.name == "arith.constant")
 }
 
-/// Whether every use of `value` is a `tt.store` of it that writes global
-/// memory at least two elements at a time: its pointers aligned (their
-/// argument's `tt.divisibility`) and its blocked layout holding two or more
-/// elements along its fastest dim, as Triton's coalescing sizes it from
-/// the pointers' contiguity and alignment.
+/// Where every use of `value` is a `tt.store` of it that writes global
+/// memory two or more elements at a time ([`in_vectors`]): the fewest
+/// elements one of them writes at a time (a shared-memory load within it
+/// reads words); 0 otherwise.
 fn stored_in_words(
     db: &dyn salsa::Database,
     file: SourceFile,
     text: &str,
     f: &Function,
     value: &str,
-    converted: &scratch::TypeText,
-) -> bool {
+) -> u32 {
     let uses: Vec<&mlir::Op> = f
         .ops
         .iter()
         .filter(|o| o.operands.iter().any(|v| v == value))
         .collect();
-    let vectorised = two_along_fastest_dim(db, file, converted);
-    vectorised
-        && !uses.is_empty()
-        && uses.iter().all(|o| {
-            o.name == "tt.store"
+    uses.iter()
+        .map(|o| {
+            let stores_it = o.name == "tt.store"
                 && o.operands.get(1).is_some_and(|v| v == value)
-                && o.operands.first() != Some(&value.to_string())
-                && pointers_aligned(text, f, o)
+                && o.operands.first().is_some_and(|p| p != value);
+            match scratch::parse_type(&o.types) {
+                Some(pointers) if stores_it => in_vectors(db, file, text, f, o, &pointers),
+                _ => 0,
+            }
         })
+        .min()
+        .unwrap_or(0)
 }

@@ -5,11 +5,14 @@
 
 pub mod allocator;
 mod capture;
+mod contiguity;
 mod descriptor;
 mod half_words;
 pub mod mlir;
 pub mod scratch;
-pub use half_words::{WordSides, byte_pair_loads, half_word_conversions, half_word_stores};
+pub use half_words::{
+    WordSides, byte_pair_loads, half_word_conversions, half_word_stores, packed_truncations,
+};
 
 use std::collections::HashMap;
 
@@ -1044,14 +1047,32 @@ impl Context<'_> {
     /// access the checker analysed on that line.
     fn access_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
         match self.value_on(op.span) {
-            Some(Value::Access(a)) => vec![InstructionCount {
-                mnemonic: a.instruction.to_string(),
-                count: a.instructions,
-                wavefronts: a.wavefronts,
-                conflicts: a.conflicts,
-                one_thread: false,
-                warps: None,
-            }],
+            Some(Value::Access(a)) => {
+                // The `_d16_hi` stores apart, each with its share of the
+                // wavefronts (their addresses are the others' moved by
+                // one element, which leaves the banks' load as it is).
+                let high = a.high_half.min(a.instructions);
+                let high_wavefronts = a.wavefronts * high / a.instructions.max(1);
+                [
+                    (
+                        a.instruction,
+                        a.instructions - high,
+                        a.wavefronts - high_wavefronts,
+                    ),
+                    (a.instruction.on_high_half(), high, high_wavefronts),
+                ]
+                .into_iter()
+                .filter(|&(_, count, _)| count > 0)
+                .map(|(mnemonic, count, wavefronts)| InstructionCount {
+                    mnemonic: mnemonic.to_string(),
+                    count,
+                    wavefronts,
+                    conflicts: a.conflicts,
+                    one_thread: false,
+                    warps: None,
+                })
+                .collect()
+            }
             _ => Vec::new(),
         }
     }
