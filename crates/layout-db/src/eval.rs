@@ -201,6 +201,17 @@ impl<'db> Ctx<'db> {
                         .clone()
                         .with_register_pairs(&c.src.layout, c.element_bits);
                 }
+                // Booleans that only serve as conditions or masks: LLVM
+                // reads their bytes apart.
+                if let Some(operand) = operand
+                    && let Value::Conversion(c) = &mut v
+                    && let Some([_, load]) = &mut c.round_trip
+                    && crate::kernel::boolean_conversions(self.cx.db, self.cx.file)
+                        .iter()
+                        .any(|(r, o)| *r == name.name && o == operand)
+                {
+                    *load = load.clone().booleans_apart();
+                }
                 // Halves that live in 32-bit words on one side of the round
                 // trip: LLVM moves them as words there.
                 if let Some(operand) = operand

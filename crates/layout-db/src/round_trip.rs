@@ -24,6 +24,9 @@ pub struct RoundTripSide {
     /// How many of `count` move the high half of their register (AMD's
     /// `_d16_hi` form of an 8- or 16-bit store).
     pub high_half: u64,
+    /// NVIDIA: a load of booleans LLVM splits into its bytes (see
+    /// [`RoundTripSide::booleans_apart`]).
+    pub bytes_apart: bool,
 }
 
 impl RoundTripSide {
@@ -69,11 +72,46 @@ impl RoundTripSide {
         self
     }
 
+    /// The load of a conversion of `i1` whose value only serves as a
+    /// condition or a mask: LLVM reads each two- or four-byte vector as
+    /// `<16 x i1>` / `<32 x i1>`, which NVPTX splits into its bytes — two
+    /// `ld.shared.b8`, or `ld.shared.b16` and two `ld.shared.b8` — as the
+    /// PTX of compiled kernels shows. Wider vectors stay as they are.
+    pub fn booleans_apart(mut self) -> RoundTripSide {
+        self.bytes_apart = self.mnemonic.vendor == Vendor::Nvidia
+            && self.mnemonic.direction == Direction::Load
+            && matches!(
+                self.mnemonic.instruction,
+                Instruction::LdSt { bits: 16 | 32 }
+            );
+        self
+    }
+
     /// The side's instructions by exact opcode: the `_d16_hi` ones apart,
     /// each with its share of the wavefronts (their addresses are the
     /// others' moved by one register's offset, which leaves the banks'
     /// load as it is).
     pub fn by_opcode(&self) -> Vec<RoundTripSide> {
+        if self.bytes_apart {
+            // Each piece reads some of the vector's bytes, in the same
+            // words: as many wavefronts as the vector took.
+            let piece = |bits: u32, per_vector: u64| RoundTripSide {
+                mnemonic: Instruction::LdSt { bits }.mnemonic(
+                    Direction::Load,
+                    Vendor::Nvidia,
+                    bits,
+                ),
+                count: self.count * per_vector,
+                wavefronts: self.wavefronts * per_vector,
+                high_half: 0,
+                bytes_apart: false,
+                ..self.clone()
+            };
+            return match self.mnemonic.instruction {
+                Instruction::LdSt { bits: 32 } => vec![piece(16, 1), piece(8, 2)],
+                _ => vec![piece(8, 2)],
+            };
+        }
         if self.high_half == 0 || self.high_half >= self.count {
             return vec![self.clone()];
         }
@@ -83,6 +121,7 @@ impl RoundTripSide {
                 count: self.count - self.high_half,
                 wavefronts: self.wavefronts - high_wavefronts,
                 high_half: 0,
+                bytes_apart: false,
                 ..self.clone()
             },
             RoundTripSide {
@@ -90,6 +129,7 @@ impl RoundTripSide {
                 count: self.high_half,
                 wavefronts: high_wavefronts,
                 high_half: 0,
+                bytes_apart: false,
                 ..self.clone()
             },
         ]
@@ -209,6 +249,7 @@ impl RoundTrip<'_> {
                 // Which registers share a 32-bit register depends on how
                 // the value was made (`with_packed_registers`).
                 high_half: 0,
+                bytes_apart: false,
             }
         };
         Some([side(0), side(1)])

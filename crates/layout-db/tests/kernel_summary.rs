@@ -737,7 +737,9 @@ fn random_conversions_and_reductions_allocate_what_triton_does() {
 /// summary names every shared-memory instruction of the PTX, as often: on
 /// matmul epilogues, fp8 upcasts, and Gluon conversions of halves loaded
 /// along or across their contiguous addresses (only a load that moved
-/// vectors gives words, and only a shared vector within one keeps them).
+/// vectors gives words, and only a shared vector within one keeps them),
+/// and conversions of booleans (a condition, a mask or a number reads
+/// its two- and four-byte vectors' bytes apart; a stored value does not).
 /// sm80 converts f32 to halves in pairs only where its vectoriser chooses
 /// to (a product stored as it is, in single-tile kernels; not in a K loop,
 /// not when scaled): there the stores of the product's halves may be words
@@ -780,8 +782,8 @@ fn narrow_elements_move_through_shared_memory_as_llvm_types_them() {
         dumps.len()
     );
     assert!(wrong.is_empty(), "{wrong:#?}");
-    assert_eq!(dumps.len(), 254);
-    assert!(exact >= 237, "{exact}");
+    assert_eq!(dumps.len(), 282);
+    assert!(exact >= 265, "{exact}");
 }
 
 /// Causal attention of bf16 on seven targets: every shared-memory

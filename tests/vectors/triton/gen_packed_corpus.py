@@ -9,7 +9,8 @@ Command (from the repository root)::
     python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
 
 Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
-bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words. Three families:
+bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Four
+families:
 
 * ``epilogue_<M>x<N>w<warps>_<dtype>_<alignment>_<use>_<target>``: one tile product (``tl.dot``,
   f32 accumulator) truncated to f16 or bf16 (``arith.truncf``), optionally scaled by a constant
@@ -35,6 +36,12 @@ bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words. Thre
   24 draws on sm80, sm89, sm90. Halves loaded in vectors are stored as words only where the load
   moved vectors (its dim is the addresses' contiguous one) and the shared store's vector lies
   within one; loaded as words only where the global store's vector holds the shared load's.
+
+* ``mask_<i>_<use>_<target>``: a Gluon kernel that compares bytes loaded in one blocked layout
+  (``i1``), converts the booleans to another (both drawn at random, 1 to 16 bytes per thread), and
+  uses them as a ``where`` condition (``where``), as a float (``value``, extended) or as a store's mask
+  (``mask``); 14 draws on sm80 and sm90. A condition or a mask is read as ``<16 x i1>`` /
+  ``<32 x i1>``, whose bytes NVPTX loads apart (``ld.shared.b8``, ``ld.shared.b16``).
 
 It writes, under ``tests/corpus/packed/``, the dumps (``CompiledKernel.asm["ttgir"]`` without its
 location information) and ``manifest.json``: one ``{"file", "target", "shared_bytes",
@@ -140,6 +147,30 @@ def random_blocked(rng, vector, order):
     return gl.BlockedLayout(size, lanes, warps, order)
 
 
+@gluon.jit
+def _offsets(L: gl.constexpr, M: gl.constexpr, N: gl.constexpr):
+    om = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+    on = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+    return om[:, None] * N + on[None, :]
+
+
+@gluon.jit
+def mask(m_ptr, x_ptr, y_ptr, SRC: gl.constexpr, DST: gl.constexpr, M: gl.constexpr, N: gl.constexpr,
+         USE: gl.constexpr):
+    c = gl.convert_layout(gl.load(m_ptr + _offsets(SRC, M, N)) != 0, DST)
+    x = gl.load(x_ptr + _offsets(DST, M, N))
+    if USE == 0:
+        gl.store(y_ptr + _offsets(DST, M, N), gl.where(c, x, 0.0))
+    elif USE == 1:
+        gl.store(y_ptr + _offsets(DST, M, N), x + c.to(gl.float32))
+    else:
+        gl.store(y_ptr + _offsets(DST, M, N), x, mask=c)
+
+
+MASK_DRAWS = 14
+MASK_TARGETS = [("sm80", GPUTarget("cuda", 80, 32)), ("sm90", GPUTarget("cuda", 90, 32))]
+
+
 UPCASTS = [
     ("dot", upcast_dot, "fp16", {"M": 64, "N": 64, "K": 64}, 4),
     ("dot1", upcast_dot, "fp16", {"M": 16, "N": 16, "K": 32}, 1),
@@ -176,6 +207,7 @@ def cases():
                        lambda fn=fn, sig=sig, consts=consts, pointers=pointers, target=target, warps=warps:
                        base.compile_case(fn, sig, consts, pointers, target, {"num_warps": warps}))
     yield from convert_cases()
+    yield from mask_cases()
 
 
 def convert_cases():
@@ -196,6 +228,26 @@ def convert_cases():
                 constexprs={"M": m, "N": n, "A": a, "B": b, "MODE": i % 3},
                 attrs={(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]]})
             yield (f"convert_{i}_{mode}_{target_name}.ttgir", target_name, target,
+                   lambda src=src, target=target: triton.compile(src, target=target, options={"num_warps": 4}))
+
+
+def mask_cases():
+    """The boolean conversions, drawn from a fixed seed."""
+    rng = random.Random(7)
+    for i in range(MASK_DRAWS):
+        m, n = rng.choice([(64, 64), (32, 128), (128, 32)])
+        va, vb = rng.choice([1, 2, 4, 8, 16]), rng.choice([1, 2, 4, 8, 16])
+        use = i % 3
+        for target_name, target in MASK_TARGETS:
+            a = random_blocked(rng, va, rng.choice([[1, 0], [0, 1]]))
+            b = random_blocked(rng, vb, rng.choice([[1, 0], [0, 1]]))
+            src = GluonASTSource(
+                mask,
+                signature={"m_ptr": "*i8", "x_ptr": "*fp32", "y_ptr": "*fp32", "SRC": "constexpr",
+                           "DST": "constexpr", "M": "constexpr", "N": "constexpr", "USE": "constexpr"},
+                constexprs={"SRC": a, "DST": b, "M": m, "N": n, "USE": use},
+                attrs={(k,): [["tt.divisibility", 16]] for k in range(3)})
+            yield (f"mask_{i}_{['where', 'value', 'mask'][use]}_{target_name}.ttgir", target_name, target,
                    lambda src=src, target=target: triton.compile(src, target=target, options={"num_warps": 4}))
 
 

@@ -247,6 +247,77 @@ pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<Str
         .collect()
 }
 
+/// The `ttg.convert_layout`s (result, operand) of an NVIDIA dump of `i1`
+/// whose result only serves as a condition (`arith.select`), a mask
+/// (`tt.load`, `tt.store`) or a number (`arith.uitofp`, `arith.sitofp`):
+/// each keeps the truncation of the loaded bytes to `i1`, which LLVM folds
+/// into a load of `<N x i1>` and reads bytes apart
+/// (`RoundTripSide::booleans_apart`). A result stored as a value keeps
+/// its vectors (the store's extension cancels the truncation).
+#[salsa::tracked(returns(ref))]
+pub fn boolean_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<(String, String)> {
+    let analysed = file.analysed_text(db);
+    let text: &str = &analysed;
+    if nvidia_target(text).is_none() {
+        return Vec::new();
+    }
+    let mut found: Vec<(String, String, bool)> = Vec::new();
+    for f in mlir::functions(text) {
+        for op in f.ops.iter().filter(|o| {
+            matches!(
+                o.name.as_str(),
+                "ttg.convert_layout" | "triton_gpu.convert_layout"
+            )
+        }) {
+            let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
+                continue;
+            };
+            let boolean = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "i1");
+            found.push((
+                result.clone(),
+                operand.clone(),
+                boolean && kept_as_bits(&f, result),
+            ));
+        }
+    }
+    found
+        .iter()
+        .filter(|(r, o, yes)| {
+            *yes && found
+                .iter()
+                .filter(|(r2, o2, _)| r2 == r && o2 == o)
+                .all(|(_, _, y)| *y)
+        })
+        .map(|(r, o, _)| (r.clone(), o.clone()))
+        .collect()
+}
+
+/// Whether every use of `value` takes it as a condition, a mask or a
+/// number, and only there.
+fn kept_as_bits(f: &Function, value: &str) -> bool {
+    let uses: Vec<&mlir::Op> = f
+        .ops
+        .iter()
+        .filter(|o| o.operands.iter().any(|v| v == value))
+        .collect();
+    !uses.is_empty()
+        && uses.iter().all(|o| {
+            let at = |i: usize| {
+                o.operands
+                    .iter()
+                    .enumerate()
+                    .all(|(k, v)| (v == value) == (k == i))
+            };
+            match o.name.as_str() {
+                "arith.select" => at(0),
+                "tt.store" => at(2),
+                "tt.load" => at(1),
+                "arith.uitofp" | "arith.sitofp" => at(0),
+                _ => false,
+            }
+        })
+}
+
 /// The module's `ttg.target` where it is an NVIDIA one.
 fn nvidia_target(text: &str) -> Option<String> {
     let target = ModuleFacts::read(text).target?;

@@ -11,7 +11,8 @@ mod half_words;
 pub mod mlir;
 pub mod scratch;
 pub use half_words::{
-    WordSides, byte_pair_loads, half_word_conversions, half_word_stores, packed_truncations,
+    WordSides, boolean_conversions, byte_pair_loads, half_word_conversions, half_word_stores,
+    packed_truncations,
 };
 
 use std::collections::HashMap;
