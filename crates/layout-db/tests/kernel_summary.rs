@@ -474,16 +474,14 @@ fn async_copies_are_counted_as_the_ptx_has_them() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
-/// Kernels whose tensor memory layoutc does not count as Triton's allocator
-/// does, and why (FIXME: a model gap; a kernel that becomes exact fails the
-/// test until it is taken off).
-const TENSOR_MEMORY_NOT_YET_EXACT: &[(&str, &str)] = &[(
-    "causal_attention_sm100.allocated.ttgir",
-    "64-row blocks (`blockM = 64`): Triton places two of them in the same columns at row offsets 0 and 16 and rounds the end column up to a power of two (128); layoutc sums each allocation's columns (96)",
-)];
-
+/// Blackwell's tensor memory as Triton's allocator places it: every
+/// `ttng.tmem_alloc`'s column (where the dump records it) and the kernel's
+/// columns (`ttg.tensor_memory_size` of the dumps after allocation,
+/// `metadata.tmem_size` of tests/corpus/ttgir): matmul accumulators, and
+/// attention, whose 64-row blocks share columns in the two halves of the
+/// lanes and whose 128-row ones do not.
 #[test]
-fn tensor_memory_is_counted_in_columns() {
+fn tensor_memory_is_allocated_as_triton_does() {
     let mut compared = 0;
     for k in corpus("kernels") {
         let Some(file) = k["allocated"].as_str() else {
@@ -496,14 +494,22 @@ fn tensor_memory_is_counted_in_columns() {
             continue;
         };
         compared += 1;
-        let known = TENSOR_MEMORY_NOT_YET_EXACT.iter().any(|(f, _)| *f == file);
-        if known {
-            assert_ne!(s.tensor_memory_columns(), recorded, "{file} is exact now");
-        } else {
-            assert_eq!(s.tensor_memory_columns(), recorded, "{file}");
+        assert_eq!(s.tensor_memory_columns(), recorded, "{file}");
+        for t in &s.tensor_memory {
+            assert_eq!(Some(t.column), t.recorded_column, "{file}");
         }
     }
-    assert!(compared >= 3);
+    for k in corpus("ttgir") {
+        let (Some(file), Some(recorded)) =
+            (k["file"].as_str(), k["tensor_memory_columns"].as_u64())
+        else {
+            continue;
+        };
+        let summaries = summarise(file, read("ttgir", file));
+        assert_eq!(summaries[0].tensor_memory_columns(), recorded, "{file}");
+        compared += 1;
+    }
+    assert!(compared >= 9, "{compared}");
 }
 
 #[test]

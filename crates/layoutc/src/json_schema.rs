@@ -418,7 +418,14 @@ pub struct Instruction {
 #[derive(Serialize)]
 pub struct TensorMemory {
     pub line: usize,
+    /// 32-bit columns it takes.
     pub columns: u64,
+    /// Lanes it takes: 128, or 64 for 64-row blocks.
+    pub lanes: u64,
+    /// Where Triton's allocator puts it: the first column, and the first
+    /// lane (Triton's `tensor_memory_row_offset`, 0 or 16).
+    pub column: u64,
+    pub row: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triton_column: Option<u64>,
 }

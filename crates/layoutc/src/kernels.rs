@@ -57,6 +57,9 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::
                 .map(|t| schema::TensorMemory {
                     line: line(t.span.start),
                     columns: t.columns,
+                    lanes: t.rows,
+                    column: t.column,
+                    row: t.row,
                     triton_column: t.recorded_column,
                 })
                 .collect()
@@ -156,10 +159,17 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
     }
     for t in &k.tensor_memory {
         out += &format!(
-            "  line {:<5} {:<36} {} columns of tensor memory\n",
+            "  line {:<5} {:<36} {} columns of tensor memory ({} lanes) at column {}{}\n",
             line(t.span.start),
             "ttng.tmem_alloc",
-            t.columns
+            t.columns,
+            t.rows,
+            t.column,
+            if t.row > 0 {
+                ", second half of the lanes"
+            } else {
+                ""
+            }
         );
     }
     for (span, op) in &k.unmeasured {

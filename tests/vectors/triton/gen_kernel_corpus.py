@@ -125,30 +125,6 @@ def gather_rows(src_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
 
 
 @triton.jit
-def causal_attention(q_ptr, k_ptr, v_ptr, o_ptr, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
-    # Causal attention forward: the probabilities, truncated to bf16, feed the second dot.
-    start = tl.program_id(0) * BM
-    m = start + tl.arange(0, BM)
-    d = tl.arange(0, D)
-    q = tl.load(q_ptr + m[:, None] * D + d[None, :])
-    acc = tl.zeros((BM, D), tl.float32)
-    m_i = tl.full((BM,), -1e9, tl.float32)
-    l_i = tl.zeros((BM,), tl.float32)
-    for s in range(0, start + BM, BN):
-        n = s + tl.arange(0, BN)
-        k = tl.load(k_ptr + n[None, :] * D + d[:, None])
-        v = tl.load(v_ptr + n[:, None] * D + d[None, :])
-        qk = tl.where(m[:, None] >= n[None, :], tl.dot(q, k), -1e9)
-        m_new = tl.maximum(m_i, tl.max(qk, 1))
-        p = tl.exp(qk - m_new[:, None])
-        alpha = tl.exp(m_i - m_new)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
-        m_i = m_new
-    tl.store(o_ptr + m[:, None] * D + d[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty))
-
-
-@triton.jit
 def sort_rows(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     tl.store(y_ptr + offs, tl.sort(tl.load(x_ptr + offs), 1))
@@ -378,6 +354,31 @@ def device_descriptors(a_ptr, b_ptr, c_ptr, d_ptr, M, N, P):
 
 
 MM_DIV = ["a_ptr", "b_ptr", "c_ptr", "K", "stride_am", "stride_bn", "stride_bk", "stride_cm"]
+
+
+@triton.jit
+def causal_attention(q_ptr, k_ptr, v_ptr, o_ptr, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    # Causal attention forward: the probabilities, truncated to bf16, feed the second dot.
+    start = tl.program_id(0) * BM
+    m = start + tl.arange(0, BM)
+    d = tl.arange(0, D)
+    q = tl.load(q_ptr + m[:, None] * D + d[None, :])
+    acc = tl.zeros((BM, D), tl.float32)
+    m_i = tl.full((BM,), -1e9, tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    for s in range(0, start + BM, BN):
+        n = s + tl.arange(0, BN)
+        k = tl.load(k_ptr + n[None, :] * D + d[:, None])
+        v = tl.load(v_ptr + n[:, None] * D + d[None, :])
+        qk = tl.where(m[:, None] >= n[None, :], tl.dot(q, k), -1e9)
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.exp(qk - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    tl.store(o_ptr + m[:, None] * D + d[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty))
+
 
 CASES = [
     ("cumsum_1d", cumsum_1d, {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "constexpr"}, {"N": 1024},

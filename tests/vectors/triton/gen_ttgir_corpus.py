@@ -22,7 +22,7 @@ and writes, under ``tests/corpus/ttgir/``:
 * ``<kernel>_<target>.ttgir`` -- ``CompiledKernel.asm["ttgir"]`` verbatim;
 * ``manifest.json`` -- a list with one entry per (kernel, target) pair, in a fixed order:
   ``{"file", "kernel", "target", "num_warps", "num_stages", "shared_bytes", "instructions"}``.
-  ``shared_bytes`` is ``CompiledKernel.metadata.shared``; ``instructions`` counts selected
+  ``shared_bytes`` is ``CompiledKernel.metadata.shared`` (``tensor_memory_columns``: ``tmem_size``); ``instructions`` counts selected
   instructions in ``asm["ptx"]``/``asm["amdgcn"]`` (``PTX_KEYS``, ``AMDGCN_KEYS``); exact opcodes in
   ``lds`` (AMD, ``ds_read2st64_b64``) and ``shared_mnemonics`` (NVIDIA, ``st.shared.v4.b32``); on AMD
   ``async_copies``, the copies into and out of LDS by exact opcode.
@@ -203,14 +203,6 @@ def matmul_fp32(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, B
 
 
 @triton.jit
-def matmul_fp64(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, BLOCK_M: tl.constexpr,
-                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
-    # f64 on tensor cores: mma.sync.m8n8k4 on NVIDIA (instrShape [8, 8]), f64 MFMA/WMMA on AMD.
-    _matmul_body(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, BLOCK_M, BLOCK_N, BLOCK_K,
-                 GROUP_M, tl.float64)
-
-
-@triton.jit
 def matmul_fp16_tma(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     BLOCK_K: tl.constexpr):
     # Same product through device-side tensor descriptors (TMA on sm90).
@@ -272,6 +264,14 @@ def flash_attention_fwd(q_ptr, k_ptr, v_ptr, o_ptr, stride_qm, stride_kn, stride
 MM_SIG_INT = {"M": "i32", "N": "i32", "K": "i32", "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32"}
 MM_DIV = ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_bk", "stride_cm"]
 MM_CONST = ["BLOCK_M", "BLOCK_N", "BLOCK_K", "GROUP_M"]
+
+
+@triton.jit
+def matmul_fp64(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # f64 on tensor cores: mma.sync.m8n8k4 on NVIDIA (instrShape [8, 8]), f64 MFMA/WMMA on AMD.
+    _matmul_body(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, BLOCK_M, BLOCK_N, BLOCK_K,
+                 GROUP_M, tl.float64)
 
 
 def _mm_sig(a, b, c):
@@ -515,6 +515,9 @@ def main():
             entry["num_warps"] = k.metadata.num_warps
             entry["num_stages"] = k.metadata.num_stages
             entry["shared_bytes"] = k.metadata.shared
+            if getattr(k.metadata, "tmem_size", 0):
+                # Blackwell's tensor memory: the columns Triton allocates.
+                entry["tensor_memory_columns"] = k.metadata.tmem_size
             entry["instructions"] = count_instructions(asm, backend)
             if backend == "hip":
                 entry["lds"] = count_lds_mnemonics(asm)

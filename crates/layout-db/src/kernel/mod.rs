@@ -10,6 +10,7 @@ mod descriptor;
 mod half_words;
 pub mod mlir;
 pub mod scratch;
+mod tensor_memory;
 pub use half_words::{
     WordSides, boolean_conversions, byte_pair_loads, half_word_conversions, half_word_stores,
     packed_truncations,
@@ -62,16 +63,32 @@ pub struct KernelSummary {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TensorMemoryAlloc {
     pub span: Span,
+    /// 32-bit columns it takes.
     pub columns: u64,
+    /// Lanes it takes: 128, or 64 for 64-row blocks.
+    pub rows: u64,
+    /// Where Triton's allocator puts it (`kernel::tensor_memory`): the
+    /// first column and lane (0 or 16).
+    pub column: u64,
+    pub row: u64,
     pub recorded_column: Option<u64>,
 }
 
 impl KernelSummary {
-    /// Columns of tensor memory the kernel's allocations take together
-    /// (Triton shares columns between allocations that are not live at the
-    /// same time, so this is at most what it allocates).
+    /// Columns of tensor memory the kernel allocates: the end of the
+    /// highest allocation, rounded up to 32, 64, 128, 256 or 512
+    /// (`ttg.tensor_memory_size`).
     pub fn tensor_memory_columns(&self) -> u64 {
-        self.tensor_memory.iter().map(|t| t.columns).sum()
+        let end = self
+            .tensor_memory
+            .iter()
+            .map(|t| t.column + t.columns)
+            .max()
+            .unwrap_or(0);
+        [0, 32, 64, 128, 256, 512]
+            .into_iter()
+            .find(|&s| end <= s)
+            .unwrap_or(end)
     }
 }
 
@@ -835,21 +852,101 @@ impl Context<'_> {
             ops,
             unmeasured,
             complete: f.complete,
-            tensor_memory: f
-                .ops
-                .iter()
-                .filter(|op| op.name == "ttng.tmem_alloc")
-                .filter_map(|op| {
-                    let t = scratch::parse_type(op.result_types())?;
-                    Some(TensorMemoryAlloc {
-                        span: op.span,
-                        columns: scratch::tensor_memory_columns(&t)?,
-                        recorded_column: Function::int_attribute(op, "tensor_memory_col_offset"),
-                    })
-                })
-                .collect(),
+            tensor_memory: self.tensor_memory(f, &ids, &users),
             recorded_tensor_memory_columns: module.tensor_memory,
         }
+    }
+
+    /// Every `ttng.tmem_alloc`, sized and placed as Triton's tensor-memory
+    /// allocator does (`kernel::tensor_memory`).
+    fn tensor_memory(
+        &self,
+        f: &Function,
+        ids: &[usize],
+        users: &HashMap<&str, Vec<OpId>>,
+    ) -> Vec<TensorMemoryAlloc> {
+        let aliases = memdesc_aliases(f);
+        let mut allocs: Vec<(OpId, tensor_memory::TensorMemorySize)> = f
+            .ops
+            .iter()
+            .enumerate()
+            .filter(|(_, op)| op.name == "ttng.tmem_alloc")
+            .filter_map(|(id, op)| {
+                let t = scratch::parse_type(op.result_types())?;
+                let encoding = self.alias_text(t.encoding.as_deref()?)?;
+                let bits = scratch::element_bits(&t.element)?;
+                Some((
+                    id,
+                    tensor_memory::size(&t.allocation_shape(), bits, &encoding)?,
+                ))
+            })
+            .collect();
+        allocs.sort_by_key(|&(id, _)| ids[id]);
+        // An MMA with its A operand in tensor memory in 64-row blocks needs
+        // it in the accumulator's half of the lanes.
+        let alloc_of = |value: &str| aliases.get(value).and_then(|a| a.first().copied());
+        let mut group: HashMap<OpId, usize> = HashMap::new();
+        for op in f.ops.iter().filter(|o| o.name == "ttng.tc_gen5_mma") {
+            let a_in_tmem = scratch::parse_types(&op.types)
+                .first()
+                .is_some_and(|t| t.in_tensor_memory());
+            let (Some(a), Some(acc)) = (
+                op.operands.first().and_then(|v| alloc_of(v)),
+                op.operands.get(2).and_then(|v| alloc_of(v)),
+            ) else {
+                continue;
+            };
+            let a_rows = allocs.iter().find(|(id, _)| *id == a).map(|(_, s)| s.rows);
+            if a_in_tmem && a_rows == Some(64) {
+                let g = group
+                    .get(&a)
+                    .or_else(|| group.get(&acc))
+                    .copied()
+                    .unwrap_or(a);
+                group.insert(a, g);
+                group.insert(acc, g);
+            }
+        }
+        let requests: Vec<tensor_memory::Request> = allocs
+            .iter()
+            .map(|&(id, size)| tensor_memory::Request {
+                size,
+                live: explicit_liveness(f, ids, users, &aliases, id),
+                group: group.get(&id).copied(),
+            })
+            .collect();
+        let (placed, _) = tensor_memory::place(&requests);
+        allocs
+            .iter()
+            .zip(placed)
+            .map(|(&(id, size), (column, row))| TensorMemoryAlloc {
+                span: f.ops[id].span,
+                columns: size.columns,
+                rows: size.rows,
+                column,
+                row,
+                recorded_column: Function::int_attribute(&f.ops[id], "tensor_memory_col_offset"),
+            })
+            .collect()
+    }
+
+    /// The attribute an alias names (`#tmem` -> `#ttng.tensor_memory_encoding<...>`),
+    /// or the attribute itself when written inline.
+    fn alias_text(&self, name: &str) -> Option<String> {
+        let name = name.trim();
+        if name.contains('<') {
+            return Some(name.to_string());
+        }
+        self.text.lines().find_map(|line| {
+            let rest = line.strip_prefix(name)?.trim_start().strip_prefix('=')?;
+            Some(
+                rest.split(" loc(")
+                    .next()
+                    .unwrap_or(rest)
+                    .trim()
+                    .to_string(),
+            )
+        })
     }
 
     /// The encoding a type names (`#blocked`), from the dump's aliases.
@@ -1862,7 +1959,7 @@ fn in_partition(
 fn memdesc_aliases(f: &Function) -> HashMap<String, Vec<OpId>> {
     let mut aliases: HashMap<String, Vec<OpId>> = HashMap::new();
     for (id, op) in f.ops.iter().enumerate() {
-        if op.name.ends_with("local_alloc")
+        if (op.name.ends_with("local_alloc") || op.name == "ttng.tmem_alloc")
             && let Some(r) = op.results.first()
         {
             aliases.insert(r.clone(), vec![id]);

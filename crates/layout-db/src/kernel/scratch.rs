@@ -307,17 +307,6 @@ pub fn local_alloc(memdesc: &TypeText, encoding: Option<&Encoding>) -> Option<(u
     Some((elements * bits / 8, alignment))
 }
 
-/// 32-bit columns of Blackwell's tensor memory (128 lanes) a
-/// `ttng.tmem_alloc` of `memdesc` takes: its 32-bit words over the lanes,
-/// in whole allocation granules (a power of two, at least 32 columns).
-pub fn tensor_memory_columns(memdesc: &TypeText) -> Option<u64> {
-    let bits = element_bits(&memdesc.element)? as u64;
-    let columns = (memdesc.allocation_elements() * bits)
-        .div_ceil(32)
-        .div_ceil(128);
-    Some(columns.next_power_of_two().max(32))
-}
-
 /// The axis of `tt.reduce`/`tt.scan`/`tt.gather` from its line
 /// (`<{axis = 1 : i32}>`).
 pub fn axis(line: &str) -> Option<usize> {
