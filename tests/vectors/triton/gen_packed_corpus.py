@@ -20,7 +20,8 @@ families:
   vectoriser packs only some) or a vectorised global load read them, and loaded as words where
   the global store writes vectors: ``alignment`` = ``aligned`` (pointers and stride divisible by
   16), ``pointer`` (the output pointer without ``tt.divisibility``), ``stride`` (the row stride
-  without it). Five tile shapes and warp counts (``16x16`` on one warp to ``128x64`` on eight),
+  without it), ``masked`` / ``ragged`` (the store masked by a column bound with and without
+  ``tt.divisibility``: a mask keeps the vector only as wide as its runs of equal bits). Five tile shapes and warp counts (``16x16`` on one warp to ``128x64`` on eight),
   f16 and bf16 alternately by shape; sm80, sm86, sm89, sm90, sm100.
 * ``upcast_<kind>_<dtype>_<target>``: fp8 (``fp8e4nv``, ``fp8e5``) read from shared memory and
   converted to a wider float (``tt.fp_to_fp``): ``dot`` and ``dot1`` an fp8 operand of an f16 dot
@@ -95,6 +96,17 @@ def epilogue(a_ptr, b_ptr, c_ptr, stride_cm, M: tl.constexpr, N: tl.constexpr, K
     if SCALED:
         c = c * 2
     tl.store(c_ptr + om[:, None] * stride_cm + on[None, :], c)
+
+
+@triton.jit
+def masked_epilogue(a_ptr, b_ptr, c_ptr, stride_cm, n, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    om = tl.arange(0, M)
+    on = tl.arange(0, N)
+    ok = tl.arange(0, K)
+    a = tl.load(a_ptr + om[:, None] * K + ok[None, :])
+    b = tl.load(b_ptr + ok[:, None] * N + on[None, :])
+    c = tl.dot(a, b).to(c_ptr.dtype.element_ty)
+    tl.store(c_ptr + om[:, None] * stride_cm + on[None, :], c, mask=on[None, :] < n)
 
 
 @triton.jit
@@ -192,6 +204,18 @@ def cases():
                     yield (f"epilogue_{m}x{n}w{warps}_{dtype}_{alignment}_{use}_{target_name}.ttgir", target_name,
                            target, lambda sig=sig, consts=consts, divisible=divisible, target=target, warps=warps:
                            base.compile_case(epilogue, sig, consts, divisible, target, {"num_warps": warps}))
+    # A store masked by its columns' bound: the bound's divisibility caps the vector.
+    for i, (m, n, k, warps) in enumerate(SHAPES):
+        dtype = ["fp16", "bf16"][i % 2]
+        for bound, divisible in [("masked", ["a_ptr", "b_ptr", "c_ptr", "stride_cm", "n"]),
+                                 ("ragged", ["a_ptr", "b_ptr", "c_ptr", "stride_cm"])]:
+            for target_name, target in TARGETS:
+                sig = {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*" + dtype, "stride_cm": "i32",
+                       "n": "i32", "M": "constexpr", "N": "constexpr", "K": "constexpr"}
+                consts = {"M": m, "N": n, "K": k}
+                yield (f"epilogue_{m}x{n}w{warps}_{dtype}_{bound}_store_{target_name}.ttgir", target_name, target,
+                       lambda sig=sig, consts=consts, divisible=divisible, target=target, warps=warps:
+                       base.compile_case(masked_epilogue, sig, consts, divisible, target, {"num_warps": warps}))
     for kind, fn, out, consts, warps in UPCASTS:
         for dtype in ["fp8e4nv", "fp8e5"]:
             for target_name, target in TARGETS:
@@ -281,7 +305,7 @@ def main():
         sys.exit(check(int(sys.argv[2])))
     if len(sys.argv) > 1:
         sys.exit("usage: gen_packed_corpus.py [--check N]")
-    for fn in (epilogue, upcast_dot, upcast_transposed):
+    for fn in (epilogue, masked_epilogue, upcast_dot, upcast_transposed):
         fn.file_name = base.SCRIPT_REL.replace("gen_ttgir_corpus", "gen_packed_corpus")
     os.makedirs(OUT_DIR, exist_ok=True)
     entries = []

@@ -5,6 +5,8 @@
 //! Gluon kernel may hold a vector along a dim whose addresses are strided,
 //! and then each element is loaded on its own.
 
+use std::collections::HashMap;
+
 use super::mlir::{Function, Op};
 
 /// How a tensor's values step along its dims.
@@ -64,107 +66,180 @@ impl Steps {
 }
 
 /// The dim along which `value` (a tensor of pointers or integers) steps
-/// by one element, where the ops that made it say so.
-pub(super) fn unit_step_dim(f: &Function, value: &str) -> Option<usize> {
-    match steps(f, value, 0) {
+/// by one element, where the ops that made it say so. `text` is the dump
+/// (the function's line declares its arguments' types).
+pub(super) fn unit_step_dim(text: &str, f: &Function, value: &str) -> Option<usize> {
+    let mut walk = Walk {
+        text,
+        f,
+        known: HashMap::new(),
+    };
+    match walk.steps(value, 0) {
         Steps::Unit(d) => Some(d),
         _ => None,
     }
 }
 
-fn steps(f: &Function, value: &str, depth: usize) -> Steps {
-    if depth > 64 {
-        return Steps::Unknown;
-    }
-    let Some(producer) = f
-        .ops
-        .iter()
-        .skip(1)
-        .find(|o| o.results.iter().any(|r| r == value))
-    else {
-        return block_argument(f, value, depth);
-    };
-    let operand = |i: usize| -> Steps {
-        producer
-            .operands
-            .get(i)
-            .map_or(Steps::Unknown, |v| steps(f, v, depth + 1))
-    };
-    match producer.name.as_str() {
-        "arith.constant" | "tt.splat" | "tt.get_program_id" | "tt.get_num_programs" => {
-            Steps::Uniform
-        }
-        "tt.make_range" => Steps::Unit(0),
-        "tt.expand_dims" => match (operand(0), axis(producer)) {
-            (s, Some(axis)) => {
-                let shift = |d: usize| if d >= axis { d + 1 } else { d };
-                match s {
-                    Steps::Unit(d) => Steps::Unit(shift(d)),
-                    Steps::Strided(m) => Steps::Strided(
-                        (0..64)
-                            .filter(|&d| m & (1 << d) != 0)
-                            .map(|d| 1u64 << shift(d).min(63))
-                            .fold(0, |a, b| a | b),
-                    ),
-                    other => other,
-                }
-            }
-            _ => Steps::Unknown,
-        },
-        "tt.broadcast"
-        | "ttg.convert_layout"
-        | "triton_gpu.convert_layout"
-        | "arith.extsi"
-        | "arith.extui"
-        | "arith.trunci"
-        | "arith.index_cast" => operand(0),
-        "arith.addi" | "tt.addptr" => Steps::sum(operand(0), operand(1)),
-        "arith.subi" => match (operand(0), operand(1)) {
-            (Steps::Unit(d), other) if other.varying().is_some_and(|m| m & (1 << d) == 0) => {
-                Steps::Unit(d)
-            }
-            (a, b) => Steps::mixed(a, b),
-        },
-        "arith.muli" | "arith.shli" | "arith.divsi" | "arith.divui" | "arith.remsi"
-        | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori" | "arith.maxsi"
-        | "arith.minsi" => Steps::mixed(operand(0), operand(1)),
-        _ => Steps::Unknown,
-    }
+/// The walk over a value's makers, each value's answer kept (a value used
+/// twice is asked once, so shared subexpressions cost no more).
+struct Walk<'a> {
+    text: &'a str,
+    f: &'a Function,
+    known: HashMap<String, Steps>,
 }
 
-/// A loop's iteration argument steps as its initial value does (the
-/// loop adds uniform strides to pointers); the induction variable and a
-/// function's scalar arguments are uniform.
-fn block_argument(f: &Function, value: &str, depth: usize) -> Steps {
-    if f.ops
-        .first()
-        .is_some_and(|func| func.operands.iter().any(|v| v == value))
-        || f.blocks
+impl Walk<'_> {
+    fn steps(&mut self, value: &str, depth: usize) -> Steps {
+        if let Some(&s) = self.known.get(value) {
+            return s;
+        }
+        let s = if depth > 64 {
+            Steps::Unknown
+        } else {
+            self.made(value, depth)
+        };
+        self.known.insert(value.to_string(), s);
+        s
+    }
+
+    fn made(&mut self, value: &str, depth: usize) -> Steps {
+        let f = self.f;
+        let Some(producer) = f
+            .ops
+            .iter()
+            .skip(1)
+            .find(|o| o.results.iter().any(|r| r == value))
+        else {
+            return self.block_argument(value, depth);
+        };
+        let mut operand = |i: usize| -> Steps {
+            match producer.operands.get(i) {
+                Some(v) => self.steps(v, depth + 1),
+                None => Steps::Unknown,
+            }
+        };
+        match producer.name.as_str() {
+            "arith.constant" | "tt.splat" | "tt.get_program_id" | "tt.get_num_programs" => {
+                Steps::Uniform
+            }
+            "tt.make_range" => Steps::Unit(0),
+            "tt.expand_dims" => match (operand(0), axis(producer)) {
+                (s, Some(axis)) if axis < 63 => {
+                    let shift = |d: usize| if d >= axis { d + 1 } else { d };
+                    match s {
+                        Steps::Unit(d) if d < 63 => Steps::Unit(shift(d)),
+                        Steps::Strided(m) => Steps::Strided(
+                            (0..63)
+                                .filter(|&d| m & (1 << d) != 0)
+                                .map(|d| 1u64 << shift(d))
+                                .fold(0, |a, b| a | b),
+                        ),
+                        Steps::Uniform => Steps::Uniform,
+                        _ => Steps::Unknown,
+                    }
+                }
+                _ => Steps::Unknown,
+            },
+            "tt.broadcast"
+            | "ttg.convert_layout"
+            | "triton_gpu.convert_layout"
+            | "arith.extsi"
+            | "arith.extui"
+            | "arith.trunci"
+            | "arith.index_cast" => operand(0),
+            "arith.addi" | "tt.addptr" => {
+                let (a, b) = (operand(0), operand(1));
+                Steps::sum(a, b)
+            }
+            "arith.subi" => match (operand(0), operand(1)) {
+                (Steps::Unit(d), other) if other.varying().is_some_and(|m| m & (1 << d) == 0) => {
+                    Steps::Unit(d)
+                }
+                (a, b) => Steps::mixed(a, b),
+            },
+            "arith.muli" | "arith.shli" | "arith.divsi" | "arith.divui" | "arith.remsi"
+            | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori" | "arith.maxsi"
+            | "arith.minsi" => {
+                let (a, b) = (operand(0), operand(1));
+                Steps::mixed(a, b)
+            }
+            _ => Steps::Unknown,
+        }
+    }
+
+    /// A function's scalar argument is uniform; a loop's induction variable
+    /// too; a loop's iteration argument steps as its initial value does
+    /// when each iteration adds something uniform to it.
+    fn block_argument(&mut self, value: &str, depth: usize) -> Steps {
+        let f = self.f;
+        if f.blocks
             .first()
             .is_some_and(|b| b.arguments.iter().any(|a| a == value))
-    {
-        return Steps::Uniform;
-    }
-    for block in &f.blocks {
-        let Some(k) = block.arguments.iter().position(|a| a == value) else {
-            continue;
-        };
-        let owner: &Op = &f.ops[block.owner];
-        if owner.name != "scf.for" {
-            return Steps::Unknown;
+        {
+            return if self.tensor_argument(value) {
+                Steps::Unknown
+            } else {
+                Steps::Uniform
+            };
         }
-        // `scf.for %iv = %lb to %ub step %s iter_args(%a = %x, ...)`: the
-        // block's arguments are `%iv, %a, ...`; its operands `%lb, %ub,
-        // %s, %x, ...`.
-        return match k {
-            0 => Steps::Uniform,
-            k => owner
-                .operands
-                .get(2 + k)
-                .map_or(Steps::Unknown, |init| steps(f, init, depth + 1)),
-        };
+        for block in &f.blocks {
+            let Some(k) = block.arguments.iter().position(|a| a == value) else {
+                continue;
+            };
+            let owner: &Op = &f.ops[block.owner];
+            if owner.name != "scf.for" {
+                return Steps::Unknown;
+            }
+            if k == 0 {
+                return Steps::Uniform;
+            }
+            // `scf.for %iv = %lb to %ub step %s iter_args(%a = %x, ...)`:
+            // the block's arguments are `%iv, %a, ...`, its operands `%lb,
+            // %ub, %s, %x, ...`, and its `scf.yield` gives `%a`'s next value.
+            let advanced = block
+                .ops
+                .last()
+                .map(|&y| &f.ops[y])
+                .filter(|y| y.name == "scf.yield")
+                .and_then(|y| y.operands.get(k - 1))
+                .and_then(|next| f.ops.iter().find(|o| o.results.iter().any(|r| r == next)))
+                .filter(|step| matches!(step.name.as_str(), "tt.addptr" | "arith.addi"))
+                .and_then(|step| {
+                    let other = match step.operands.as_slice() {
+                        [a, b] if a == value => b,
+                        [a, b] if b == value => a,
+                        _ => return None,
+                    };
+                    Some(other.clone())
+                });
+            let Some(step) = advanced else {
+                return Steps::Unknown;
+            };
+            if self.steps(&step, depth + 1) != Steps::Uniform {
+                return Steps::Unknown;
+            }
+            return match owner.operands.get(2 + k) {
+                Some(init) => {
+                    let init = init.clone();
+                    self.steps(&init, depth + 1)
+                }
+                None => Steps::Unknown,
+            };
+        }
+        Steps::Unknown
     }
-    Steps::Unknown
+
+    /// Whether the function's line declares `value` a tensor.
+    fn tensor_argument(&self, value: &str) -> bool {
+        let header = self
+            .text
+            .get(self.f.span.start..self.f.span.end)
+            .unwrap_or("");
+        header
+            .find(&format!("{value}:"))
+            .map(|at| &header[at + value.len() + 1..])
+            .is_none_or(|rest| rest.trim_start().starts_with("tensor<"))
+    }
 }
 
 /// `{axis = 1 : i32}`.
@@ -176,4 +251,58 @@ fn axis(op: &Op) -> Option<usize> {
         .collect::<String>()
         .parse()
         .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::mlir;
+
+    fn dim_of(body: &str, value: &str) -> Option<usize> {
+        let text = format!(
+            "module {{\n  tt.func public @k(%p: !tt.ptr<f16>, %n: i32, %t: tensor<64xi32>) {{\n{body}    tt.return\n  }}\n}}\n"
+        );
+        let f = mlir::functions(&text).into_iter().next().unwrap();
+        unit_step_dim(&text, &f, value)
+    }
+
+    /// Row-major offsets step by one along the columns; a strided or
+    /// transposed index does not; a tensor argument is not known.
+    #[test]
+    fn offsets_step_by_one_along_the_dim_their_range_runs() {
+        let body = "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n    \
+                    %c = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>\n    \
+                    %w = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>\n    \
+                    %s = arith.constant dense<64> : tensor<64x1xi32>\n    \
+                    %m = arith.muli %w, %s : tensor<64x1xi32>\n    \
+                    %bm = tt.broadcast %m : tensor<64x1xi32> -> tensor<64x64xi32>\n    \
+                    %bc = tt.broadcast %c : tensor<1x64xi32> -> tensor<64x64xi32>\n    \
+                    %o = arith.addi %bm, %bc : tensor<64x64xi32>\n    \
+                    %pp = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>\n    \
+                    %a = tt.addptr %pp, %o : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>\n    \
+                    %x = arith.muli %bc, %bm : tensor<64x64xi32>\n    \
+                    %y = tt.addptr %t, %r : tensor<64xi32>, tensor<64xi32>\n";
+        assert_eq!(dim_of(body, "%a"), Some(1));
+        assert_eq!(dim_of(body, "%o"), Some(1));
+        assert_eq!(dim_of(body, "%bm"), None);
+        assert_eq!(dim_of(body, "%x"), None);
+        assert_eq!(dim_of(body, "%y"), None);
+    }
+
+    /// Forty sums that each use the one before twice: each value is
+    /// walked once, not 2^40 times.
+    #[test]
+    fn shared_operands_are_walked_once() {
+        let mut body = String::from(
+            "    %v0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n",
+        );
+        for i in 1..=40 {
+            body += &format!(
+                "    %v{i} = arith.addi %v{}, %v{} : tensor<64xi32>\n",
+                i - 1,
+                i - 1
+            );
+        }
+        assert_eq!(dim_of(&body, "%v40"), None);
+    }
 }

@@ -1,5 +1,6 @@
 //! Halves and bytes that LLVM moves through shared memory as wider words on
-//! NVIDIA.
+//! NVIDIA, booleans it reads bytes apart there, and AMD's halves made two
+//! to a register that it stores from the high half (`_d16_hi`).
 //!
 //! Triton's lowering stores and loads a vector of two or four 16-bit
 //! elements as `<2 x half>` / `<4 x half>` (`st.shared.v2.b16`,
@@ -28,7 +29,10 @@ use layout_algebra::machine::Vendor;
 use layout_algebra::triton::Encoding;
 
 use super::mlir::{self, Function};
-use super::{ModuleFacts, contiguity, encoding_named, pointers_aligned, scratch};
+use super::{
+    ArgumentAlignment, ModuleFacts, argument_divisibility, contiguity, encoding_named,
+    pointer_alignment, pointers_aligned, scratch,
+};
 use crate::SourceFile;
 
 /// Which sides of a conversion move its narrow elements as words, and up
@@ -77,7 +81,15 @@ pub fn half_word_conversions(
             };
             let sides = match scratch::element_bits(&converted.element) {
                 Some(16) => WordSides {
-                    store: made_in_words(db, file, text, &f, operand, Made::InWords { packed }, 0),
+                    store: made_in_words(
+                        db,
+                        file,
+                        text,
+                        &f,
+                        operand,
+                        Made::InWords { packed },
+                        &mut 64,
+                    ),
                     load: stored_in_words(db, file, text, &f, result),
                 },
                 Some(8) => WordSides {
@@ -134,7 +146,7 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
             if let Some(value) = op.operands.first() {
                 found.push((
                     value.clone(),
-                    made_in_words(db, file, text, &f, value, Made::InWords { packed }, 0),
+                    made_in_words(db, file, text, &f, value, Made::InWords { packed }, &mut 64),
                 ));
             }
         }
@@ -231,11 +243,17 @@ pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<Str
         for op in f.ops.iter().filter(|o| {
             matches!(
                 o.name.as_str(),
-                "ttg.local_alloc" | "ttg.local_store" | "ttg.convert_layout"
+                "ttg.local_alloc"
+                    | "ttg.local_store"
+                    | "ttg.convert_layout"
+                    | "triton_gpu.local_alloc"
+                    | "triton_gpu.local_store"
+                    | "triton_gpu.convert_layout"
             )
         }) {
             if let Some(value) = op.operands.first() {
-                let made = made_in_words(db, file, text, &f, value, Made::ByConversion, 0) > 0;
+                let made =
+                    made_in_words(db, file, text, &f, value, Made::ByConversion, &mut 64) > 0;
                 found.push((value.clone(), made));
             }
         }
@@ -326,12 +344,6 @@ fn nvidia_target(text: &str) -> Option<String> {
         .then_some(target)
 }
 
-/// How `value`'s halves were made in 32-bit words: loaded from global
-/// memory two or more at a time (up to the load's vector: a shared-memory
-/// vector within it stays words), by `arith.truncf` of f32 to a 16-bit
-/// float where the target converts in pairs (any vector of pairs), or by
-/// 16-bit float arithmetic on such values and constants (packed
-/// `mul.f16x2` and the like keep them in words). 0 where they were not.
 /// Which makings of halves in words count.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Made {
@@ -341,6 +353,12 @@ enum Made {
     ByConversion,
 }
 
+/// How `value`'s halves were made in 32-bit words: loaded from global
+/// memory two or more at a time (up to the load's vector: a shared-memory
+/// vector within it stays words), by `arith.truncf` of f32 to a 16-bit
+/// float where the target converts in pairs (any vector of pairs), or by
+/// 16-bit float arithmetic on such values and constants (packed
+/// `mul.f16x2` and the like keep them in words). 0 where they were not.
 fn made_in_words(
     db: &dyn salsa::Database,
     file: SourceFile,
@@ -348,8 +366,14 @@ fn made_in_words(
     f: &Function,
     value: &str,
     made: Made,
-    depth: usize,
+    visits: &mut u32,
 ) -> u32 {
+    // A budget of ops to look at: shared operands are not walked twice
+    // over without end.
+    if *visits == 0 {
+        return 0;
+    }
+    *visits -= 1;
     let Some(producer) = f.ops.iter().find(|o| o.results.iter().any(|r| r == value)) else {
         return 0;
     };
@@ -377,15 +401,14 @@ fn made_in_words(
         }
         "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.negf"
         | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf"
-            if depth < 16 && half(types.last()) =>
+            if half(types.last()) =>
         {
-            producer
-                .operands
-                .iter()
-                .filter(|v| !is_constant(f, v))
-                .map(|v| made_in_words(db, file, text, f, v, made, depth + 1))
-                .min()
-                .unwrap_or(0)
+            let mut fewest: Option<u32> = None;
+            for v in producer.operands.iter().filter(|v| !is_constant(f, v)) {
+                let here = made_in_words(db, file, text, f, v, made, visits);
+                fewest = Some(fewest.map_or(here, |m| m.min(here)));
+            }
+            fewest.unwrap_or(0)
         }
         _ => 0,
     }
@@ -422,20 +445,178 @@ fn in_vectors(
     let contiguous = op
         .operands
         .first()
-        .and_then(|p| contiguity::unit_step_dim(f, p))
+        .and_then(|p| contiguity::unit_step_dim(text, f, p))
         == Some(fastest);
-    if held >= 2 && contiguous && pointers_aligned(text, f, op) {
-        held.min(8)
-    } else {
-        0
+    if held < 2 || !contiguous || !pointers_aligned(text, f, op) {
+        return 0;
+    }
+    // Triton's vector: no wider than the pointers' alignment, 16 bytes,
+    // or the run of equal mask bits along the dim.
+    let bytes = t
+        .element
+        .strip_prefix("!tt.ptr<")
+        .and_then(|e| e.strip_suffix('>'))
+        .and_then(scratch::element_bits)
+        .map_or(2, |b| (b / 8).max(1)) as u64;
+    let aligned = pointer_alignment(text, f, op).map_or(u64::MAX, |a| a / bytes);
+    let mask = match op.name.as_str() {
+        "tt.store" => op.operands.get(2),
+        "tt.load" => op.operands.get(1),
+        _ => None,
+    };
+    let masked = mask.map_or(u64::MAX, |m| mask_run(text, f, m, fastest, &mut 64));
+    (held as u64).min(16 / bytes).min(aligned).min(masked) as u32
+}
+
+/// How many consecutive elements along `dim` a mask keeps equal (Triton's
+/// `getMaskAlignment`): all of them where it does not vary along the dim;
+/// for `offsets < bound` with offsets stepping by one along it, the
+/// bound's divisibility (a constant's power-of-two factor, an argument's
+/// `tt.divisibility`); 1 otherwise.
+fn mask_run(text: &str, f: &Function, mask: &str, dim: usize, visits: &mut u32) -> u64 {
+    if *visits == 0 {
+        return 1;
+    }
+    *visits -= 1;
+    let Some(producer) = f
+        .ops
+        .iter()
+        .skip(1)
+        .find(|o| o.results.iter().any(|r| r == mask))
+    else {
+        return 1;
+    };
+    let operand = |i: usize| producer.operands.get(i).map(String::as_str);
+    match producer.name.as_str() {
+        "arith.constant" | "tt.splat" => u64::MAX,
+        "tt.broadcast" | "ttg.convert_layout" => match operand(0) {
+            Some(m) => mask_run(text, f, m, dim, visits),
+            None => 1,
+        },
+        "tt.expand_dims" => {
+            let axis = producer
+                .attributes
+                .split_once("axis = ")
+                .and_then(|(_, r)| r.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse::<usize>().ok());
+            match (axis, operand(0)) {
+                (Some(a), _) if a == dim => u64::MAX,
+                (Some(a), Some(m)) => {
+                    mask_run(text, f, m, if dim > a { dim - 1 } else { dim }, visits)
+                }
+                _ => 1,
+            }
+        }
+        "arith.andi" | "arith.ori" => {
+            let (Some(a), Some(b)) = (operand(0), operand(1)) else {
+                return 1;
+            };
+            mask_run(text, f, a, dim, visits).min(mask_run(text, f, b, dim, visits))
+        }
+        "arith.cmpi" => {
+            let (Some(a), Some(b)) = (operand(0), operand(1)) else {
+                return 1;
+            };
+            let along = |v: &str| contiguity::unit_step_dim(text, f, v) == Some(dim);
+            let bound = if along(a) {
+                b
+            } else if along(b) {
+                a
+            } else {
+                return 1;
+            };
+            divisibility(text, f, bound)
+        }
+        _ => 1,
     }
 }
 
-fn is_constant(f: &Function, value: &str) -> bool {
-    f.ops
+/// What is known to divide a uniform integer, as Triton's axis analysis
+/// derives it: a constant's power-of-two factor, an argument's
+/// `tt.divisibility`, a sum's or difference's common factor, a product's
+/// factors together, a loop counter's start and step; 1 otherwise.
+fn divisibility(text: &str, f: &Function, value: &str) -> u64 {
+    divisibility_within(text, f, value, &mut 64)
+}
+
+fn divisibility_within(text: &str, f: &Function, value: &str, visits: &mut u32) -> u64 {
+    if *visits == 0 {
+        return 1;
+    }
+    *visits -= 1;
+    let Some(producer) = f
+        .ops
         .iter()
+        .skip(1)
         .find(|o| o.results.iter().any(|r| r == value))
-        .is_some_and(|o| o.name == "arith.constant")
+    else {
+        // A loop's counter steps from its start by its step.
+        if let Some(block) = f
+            .blocks
+            .iter()
+            .find(|b| b.arguments.first().is_some_and(|a| a == value))
+            && f.ops[block.owner].name == "scf.for"
+        {
+            let owner = &f.ops[block.owner];
+            let (Some(start), Some(step)) = (owner.operands.first(), owner.operands.get(2)) else {
+                return 1;
+            };
+            let (start, step) = (start.clone(), step.clone());
+            return gcd(
+                divisibility_within(text, f, &start, visits),
+                divisibility_within(text, f, &step, visits),
+            );
+        }
+        return match argument_divisibility(text, f, value) {
+            ArgumentAlignment::Divisible(d) => d.max(1),
+            ArgumentAlignment::NotAnArgument => 1,
+        };
+    };
+    let operands: Vec<String> = producer.operands.clone();
+    let mut of = |i: usize| match operands.get(i) {
+        Some(v) => divisibility_within(text, f, v, visits),
+        None => 1,
+    };
+    match producer.name.as_str() {
+        "tt.splat" | "tt.broadcast" | "arith.extsi" | "arith.extui" | "arith.index_cast" => of(0),
+        "arith.addi" | "arith.subi" => {
+            let a = of(0);
+            gcd(a, of(1))
+        }
+        "arith.muli" => of(0).saturating_mul(of(1)),
+        "arith.constant" => {
+            let line = text
+                .get(producer.span.start..producer.span.end)
+                .unwrap_or("");
+            let number = line
+                .split_once("dense<")
+                .map(|(_, r)| r)
+                .or_else(|| line.split_once("arith.constant ").map(|(_, r)| r))
+                .and_then(|r| r.split(|c: char| !c.is_ascii_digit() && c != '-').next())
+                .and_then(|n| n.parse::<i64>().ok());
+            match number {
+                Some(0) => u64::MAX,
+                Some(n) => 1u64 << n.unsigned_abs().trailing_zeros().min(62),
+                None => 1,
+            }
+        }
+        _ => 1,
+    }
+}
+
+/// The greatest common power-of-two factor (divisibilities are powers of
+/// two or "anything", `u64::MAX`).
+fn gcd(a: u64, b: u64) -> u64 {
+    match (a, b) {
+        (u64::MAX, x) | (x, u64::MAX) => x,
+        (a, b) => {
+            let (mut a, mut b) = (a, b);
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a.max(1)
+        }
+    }
 }
 
 /// Where every use of `value` is a `tt.store` of it that writes global
@@ -466,4 +647,11 @@ fn stored_in_words(
         })
         .min()
         .unwrap_or(0)
+}
+
+fn is_constant(f: &Function, value: &str) -> bool {
+    f.ops
+        .iter()
+        .find(|o| o.results.iter().any(|r| r == value))
+        .is_some_and(|o| o.name == "arith.constant")
 }

@@ -82,7 +82,7 @@ impl KernelSummary {
         let end = self
             .tensor_memory
             .iter()
-            .map(|t| t.column + t.columns)
+            .map(|t| t.column.saturating_add(t.columns))
             .max()
             .unwrap_or(0);
         [0, 32, 64, 128, 256, 512]
@@ -381,28 +381,30 @@ fn loaded_along(
 /// argument to be aligned to one element only, and loads element by element
 /// (each 8- or 16-bit value in the low half of its own register).
 fn pointers_aligned(text: &str, f: &Function, load: &mlir::Op) -> bool {
-    let Some(mut value) = load.operands.first().cloned() else {
-        return true;
-    };
+    // Two 16-bit or four 8-bit elements per 32-bit register need 4 bytes.
+    pointer_alignment(text, f, load).is_none_or(|bytes| bytes >= 4)
+}
+
+/// The bytes a global access's pointers are aligned to, as their
+/// function argument's `tt.divisibility` says (1 without it); `None` where
+/// they do not come from an argument.
+fn pointer_alignment(text: &str, f: &Function, load: &mlir::Op) -> Option<u64> {
+    let mut value = load.operands.first().cloned()?;
     // Through the ops that offset or spread a pointer, to its base.
     for _ in 0..f.ops.len() {
         let producer = f.ops.iter().skip(1).find(|o| o.results.contains(&value));
         match producer {
             Some(p) if matches!(p.name.as_str(), "tt.addptr" | "tt.splat" | "tt.broadcast") => {
-                match p.operands.first() {
-                    Some(v) => value = v.clone(),
-                    None => return true,
-                }
+                value = p.operands.first()?.clone();
             }
-            Some(_) => return true,
+            Some(_) => return None,
             None => break,
         }
     }
     // A function argument: its declaration on the `tt.func` line.
     match argument_divisibility(text, f, &value) {
-        ArgumentAlignment::NotAnArgument => true,
-        // Two 16-bit or four 8-bit elements per 32-bit register need 4 bytes.
-        ArgumentAlignment::Divisible(bytes) => bytes >= 4,
+        ArgumentAlignment::NotAnArgument => None,
+        ArgumentAlignment::Divisible(bytes) => Some(bytes),
     }
 }
 
@@ -1450,6 +1452,10 @@ impl Context<'_> {
         let lanes = self.threads.max(1) as u64;
         let threads = lanes * self.num_warps.max(1) as u64;
         let words = bins.max(lanes);
+        // Enumerating the warp's requests is for tensors a kernel holds.
+        if words > 1 << 16 {
+            return None;
+        }
         let stores = words.div_ceil(threads);
         // Thread `t`'s `i`-th zero goes to word `t + i * threads`.
         let strided = |count: u64, stride: u64| -> Vec<Vec<i64>> {

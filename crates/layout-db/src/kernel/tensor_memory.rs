@@ -54,13 +54,26 @@ pub fn size(shape: &[u32], bits: u32, encoding: &str) -> Option<TensorMemorySize
     } else {
         key("colStride").unwrap_or(1)
     };
-    let stages: u64 = shape[..shape.len() - 2].iter().map(|&d| d as u64).product();
-    let columns = stages * m.div_ceil(block_m) * (n * bits * stride).div_ceil(32);
+    let stages = shape[..shape.len() - 2]
+        .iter()
+        .try_fold(1u64, |a, &d| a.checked_mul(d as u64))?;
+    let columns = stages
+        .checked_mul(m.div_ceil(block_m))?
+        .checked_mul(n.checked_mul(bits)?.checked_mul(stride)?.div_ceil(32))?;
+    // Far beyond the 512 columns a CTA has: not a tensor this allocator
+    // places (and not one to lay out column by column).
+    if columns > MAX_COLUMNS {
+        return None;
+    }
     Some(TensorMemorySize {
         columns,
         rows: if block_m == 64 { 64 } else { 128 },
     })
 }
+
+/// The most columns one allocation may ask for and still be placed (the
+/// hardware has 512; a kernel over that is reported, not placed).
+const MAX_COLUMNS: u64 = 1 << 16;
 
 /// One allocation to place.
 #[derive(Clone, Debug)]
@@ -96,7 +109,11 @@ pub fn place(requests: &[Request]) -> (Vec<(u64, u64)>, u64) {
         });
         let cols = r.size.columns as usize;
         let halves = if r.size.rows <= 64 { 1 } else { 2 };
-        let wanted = r.group.and_then(|g| group_half.get(&g).copied());
+        // Only a 64-row block has a half to share with its group.
+        let wanted = r
+            .group
+            .filter(|_| halves == 1)
+            .and_then(|g| group_half.get(&g).copied());
         let free = |used: &Vec<[bool; 2]>, col: usize, half: usize| {
             (col..col + cols)
                 .all(|c| (half..half + halves).all(|h| !used.get(c).is_some_and(|u| u[h])))
@@ -109,6 +126,10 @@ pub fn place(requests: &[Request]) -> (Vec<(u64, u64)>, u64) {
             if let Some(h) = fit {
                 break (col, h);
             }
+            // Past every used column both halves are free.
+            if col >= used.len() {
+                break (col, wanted.unwrap_or(0));
+            }
             col += ALIGNMENT;
         };
         if used.len() < col + cols {
@@ -117,7 +138,7 @@ pub fn place(requests: &[Request]) -> (Vec<(u64, u64)>, u64) {
         mark(&mut used, (col, cols, half, halves), true);
         chunks.push((col, cols, half, halves));
         live.push((i, r.live));
-        if let Some(g) = r.group {
+        if let Some(g) = r.group.filter(|_| halves == 1) {
             group_half.entry(g).or_insert(half);
         }
         placed.push((col as u64, half as u64 * 16));
@@ -199,5 +220,37 @@ mod tests {
                 rows: 128
             })
         );
+    }
+}
+
+#[cfg(test)]
+mod edge_cases {
+    use super::*;
+
+    /// A 64-row operand that lands in the second half does not hold its
+    /// 128-row accumulator to that half (which could never fit it).
+    #[test]
+    fn a_whole_lane_allocation_ignores_its_group_s_half() {
+        let block = |columns, rows, group| Request {
+            size: TensorMemorySize { columns, rows },
+            live: Interval { start: 0, end: 10 },
+            group,
+        };
+        let (placed, total) = place(&[
+            block(64, 64, None),
+            block(32, 64, Some(0)),
+            block(128, 128, Some(0)),
+        ]);
+        assert_eq!(placed, [(0, 0), (0, 16), (64, 0)]);
+        assert_eq!(total, 256);
+    }
+
+    /// Sizes that overflow, or far beyond the hardware, are not placed.
+    #[test]
+    fn huge_allocations_are_not_sized() {
+        let enc = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>";
+        assert_eq!(size(&[u32::MAX, u32::MAX, u32::MAX], 32, enc), None);
+        let strided = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 18446744073709551615>";
+        assert_eq!(size(&[128, 128], 32, strided), None);
     }
 }
