@@ -57,6 +57,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
 from gen_scratch_corpus import without_locations  # noqa: E402
+from gen_ptx_answers import _offsets  # noqa: E402  (row-major offsets of a Gluon layout)
 
 import random  # noqa: E402
 
@@ -85,8 +86,8 @@ ALIGNMENTS = {
 
 
 @triton.jit
-def epilogue(a_ptr, b_ptr, c_ptr, stride_cm, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
-             SCALED: tl.constexpr):
+def epilogue(a_ptr, b_ptr, c_ptr, stride_cm, n, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+             SCALED: tl.constexpr, MASKED: tl.constexpr):
     om = tl.arange(0, M)
     on = tl.arange(0, N)
     ok = tl.arange(0, K)
@@ -95,18 +96,10 @@ def epilogue(a_ptr, b_ptr, c_ptr, stride_cm, M: tl.constexpr, N: tl.constexpr, K
     c = tl.dot(a, b).to(c_ptr.dtype.element_ty)
     if SCALED:
         c = c * 2
-    tl.store(c_ptr + om[:, None] * stride_cm + on[None, :], c)
-
-
-@triton.jit
-def masked_epilogue(a_ptr, b_ptr, c_ptr, stride_cm, n, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
-    om = tl.arange(0, M)
-    on = tl.arange(0, N)
-    ok = tl.arange(0, K)
-    a = tl.load(a_ptr + om[:, None] * K + ok[None, :])
-    b = tl.load(b_ptr + ok[:, None] * N + on[None, :])
-    c = tl.dot(a, b).to(c_ptr.dtype.element_ty)
-    tl.store(c_ptr + om[:, None] * stride_cm + on[None, :], c, mask=on[None, :] < n)
+    if MASKED:
+        tl.store(c_ptr + om[:, None] * stride_cm + on[None, :], c, mask=on[None, :] < n)
+    else:
+        tl.store(c_ptr + om[:, None] * stride_cm + on[None, :], c)
 
 
 @triton.jit
@@ -160,13 +153,6 @@ def random_blocked(rng, vector, order):
 
 
 @gluon.jit
-def _offsets(L: gl.constexpr, M: gl.constexpr, N: gl.constexpr):
-    om = gl.arange(0, M, layout=gl.SliceLayout(1, L))
-    on = gl.arange(0, N, layout=gl.SliceLayout(0, L))
-    return om[:, None] * N + on[None, :]
-
-
-@gluon.jit
 def mask(m_ptr, x_ptr, y_ptr, SRC: gl.constexpr, DST: gl.constexpr, M: gl.constexpr, N: gl.constexpr,
          USE: gl.constexpr):
     c = gl.convert_layout(gl.load(m_ptr + _offsets(SRC, M, N)) != 0, DST)
@@ -199,8 +185,9 @@ def cases():
             for use in ["store", "scaled"]:
                 for target_name, target in TARGETS:
                     sig = {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*" + dtype, "stride_cm": "i32",
-                           "M": "constexpr", "N": "constexpr", "K": "constexpr", "SCALED": "constexpr"}
-                    consts = {"M": m, "N": n, "K": k, "SCALED": use == "scaled"}
+                           "n": "i32", "M": "constexpr", "N": "constexpr", "K": "constexpr",
+                           "SCALED": "constexpr", "MASKED": "constexpr"}
+                    consts = {"M": m, "N": n, "K": k, "SCALED": use == "scaled", "MASKED": False}
                     yield (f"epilogue_{m}x{n}w{warps}_{dtype}_{alignment}_{use}_{target_name}.ttgir", target_name,
                            target, lambda sig=sig, consts=consts, divisible=divisible, target=target, warps=warps:
                            base.compile_case(epilogue, sig, consts, divisible, target, {"num_warps": warps}))
@@ -211,11 +198,12 @@ def cases():
                                  ("ragged", ["a_ptr", "b_ptr", "c_ptr", "stride_cm"])]:
             for target_name, target in TARGETS:
                 sig = {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*" + dtype, "stride_cm": "i32",
-                       "n": "i32", "M": "constexpr", "N": "constexpr", "K": "constexpr"}
-                consts = {"M": m, "N": n, "K": k}
+                       "n": "i32", "M": "constexpr", "N": "constexpr", "K": "constexpr",
+                       "SCALED": "constexpr", "MASKED": "constexpr"}
+                consts = {"M": m, "N": n, "K": k, "SCALED": False, "MASKED": True}
                 yield (f"epilogue_{m}x{n}w{warps}_{dtype}_{bound}_store_{target_name}.ttgir", target_name, target,
                        lambda sig=sig, consts=consts, divisible=divisible, target=target, warps=warps:
-                       base.compile_case(masked_epilogue, sig, consts, divisible, target, {"num_warps": warps}))
+                       base.compile_case(epilogue, sig, consts, divisible, target, {"num_warps": warps}))
     for kind, fn, out, consts, warps in UPCASTS:
         for dtype in ["fp8e4nv", "fp8e5"]:
             for target_name, target in TARGETS:
@@ -305,7 +293,7 @@ def main():
         sys.exit(check(int(sys.argv[2])))
     if len(sys.argv) > 1:
         sys.exit("usage: gen_packed_corpus.py [--check N]")
-    for fn in (epilogue, masked_epilogue, upcast_dot, upcast_transposed):
+    for fn in (epilogue, upcast_dot, upcast_transposed):
         fn.file_name = base.SCRIPT_REL.replace("gen_ttgir_corpus", "gen_packed_corpus")
     os.makedirs(OUT_DIR, exist_ok=True)
     entries = []

@@ -243,7 +243,7 @@ impl Walk<'_> {
 }
 
 /// `{axis = 1 : i32}`.
-fn axis(op: &Op) -> Option<usize> {
+pub(super) fn axis(op: &Op) -> Option<usize> {
     let at = op.attributes.find("axis = ")? + "axis = ".len();
     op.attributes[at..]
         .chars()

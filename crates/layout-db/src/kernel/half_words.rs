@@ -30,8 +30,8 @@ use layout_algebra::triton::Encoding;
 
 use super::mlir::{self, Function};
 use super::{
-    ArgumentAlignment, ModuleFacts, argument_divisibility, contiguity, encoding_named,
-    pointer_alignment, pointers_aligned, scratch,
+    ArgumentAlignment, ModuleFacts, agreed, argument_divisibility, contiguity, encoding_named,
+    is_ttg, pointer_alignment, pointers_aligned, scratch,
 };
 use crate::SourceFile;
 
@@ -65,14 +65,9 @@ pub fn half_word_conversions(
         return Vec::new();
     };
     let packed = layout_algebra::machine::packed_half_conversion(&target);
-    let mut found: Vec<(String, String, WordSides)> = Vec::new();
+    let mut found = Vec::new();
     for f in mlir::functions(text) {
-        for op in f.ops.iter().filter(|o| {
-            matches!(
-                o.name.as_str(),
-                "ttg.convert_layout" | "triton_gpu.convert_layout"
-            )
-        }) {
+        for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
             let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
                 continue;
             };
@@ -102,21 +97,13 @@ pub fn half_word_conversions(
                 },
                 _ => continue,
             };
-            found.push((result.clone(), operand.clone(), sides));
+            let some = sides.store > 0 || sides.load > 0;
+            found.push(((result.clone(), operand.clone()), some.then_some(sides)));
         }
     }
-    // Each function numbers its values afresh: a name two conversions of
-    // the file share counts only where both agree.
-    found
-        .iter()
-        .filter(|(r, o, sides)| {
-            (sides.store > 0 || sides.load > 0)
-                && found
-                    .iter()
-                    .filter(|(r2, o2, _)| r2 == r && o2 == o)
-                    .all(|(_, _, s)| s == sides)
-        })
-        .cloned()
+    agreed(&found)
+        .into_iter()
+        .map(|((r, o), sides)| (r, o, sides))
         .collect()
 }
 
@@ -132,36 +119,21 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
         return Vec::new();
     };
     let packed = layout_algebra::machine::packed_half_conversion(&target);
-    let mut found: Vec<(String, u32)> = Vec::new();
+    let mut found = Vec::new();
     for f in mlir::functions(text) {
-        for op in f.ops.iter().filter(|o| {
-            matches!(
-                o.name.as_str(),
-                "ttg.local_alloc"
-                    | "ttg.local_store"
-                    | "triton_gpu.local_alloc"
-                    | "triton_gpu.local_store"
-            )
-        }) {
+        for op in f
+            .ops
+            .iter()
+            .filter(|o| is_ttg(o, "local_alloc") || is_ttg(o, "local_store"))
+        {
             if let Some(value) = op.operands.first() {
-                found.push((
-                    value.clone(),
-                    made_in_words(db, file, text, &f, value, Made::InWords { packed }, &mut 64),
-                ));
+                let group =
+                    made_in_words(db, file, text, &f, value, Made::InWords { packed }, &mut 64);
+                found.push((value.clone(), (group > 0).then_some(group)));
             }
         }
     }
-    found
-        .iter()
-        .filter(|(v, group)| {
-            *group > 0
-                && found
-                    .iter()
-                    .filter(|(v2, _)| v2 == v)
-                    .all(|(_, g)| g == group)
-        })
-        .cloned()
-        .collect()
+    agreed(&found)
 }
 
 /// The `ttg.local_load`s of an NVIDIA dump whose loaded bytes LLVM reads
@@ -173,26 +145,19 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
     if nvidia_target(text).is_none() {
         return Vec::new();
     }
-    let mut found: Vec<(String, bool)> = Vec::new();
+    let mut found = Vec::new();
     for f in mlir::functions(text) {
-        for op in f
-            .ops
-            .iter()
-            .filter(|o| matches!(o.name.as_str(), "ttg.local_load" | "triton_gpu.local_load"))
-        {
+        for op in f.ops.iter().filter(|o| is_ttg(o, "local_load")) {
             let (Some(result), Some(loaded)) =
                 (op.results.first(), scratch::parse_types(&op.types).pop())
             else {
                 continue;
             };
-            found.push((result.clone(), upcast_in_pairs(&f, result, &loaded)));
+            let pairs = upcast_in_pairs(&f, result, &loaded);
+            found.push((result.clone(), pairs.then_some(())));
         }
     }
-    found
-        .iter()
-        .filter(|(v, words)| *words && found.iter().filter(|(v2, _)| v2 == v).all(|(_, w)| *w))
-        .map(|(v, _)| v.clone())
-        .collect()
+    agreed(&found).into_iter().map(|(v, ())| v).collect()
 }
 
 /// Whether `value`, a tensor of 8-bit floats, only goes to `tt.fp_to_fp`s
@@ -238,31 +203,21 @@ pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<Str
     if !amd || !layout_algebra::machine::packed_half_conversion(&target) {
         return Vec::new();
     }
-    let mut found: Vec<(String, bool)> = Vec::new();
+    let mut found = Vec::new();
     for f in mlir::functions(text) {
         for op in f.ops.iter().filter(|o| {
-            matches!(
-                o.name.as_str(),
-                "ttg.local_alloc"
-                    | "ttg.local_store"
-                    | "ttg.convert_layout"
-                    | "triton_gpu.local_alloc"
-                    | "triton_gpu.local_store"
-                    | "triton_gpu.convert_layout"
-            )
+            ["local_alloc", "local_store", "convert_layout"]
+                .iter()
+                .any(|name| is_ttg(o, name))
         }) {
             if let Some(value) = op.operands.first() {
                 let made =
                     made_in_words(db, file, text, &f, value, Made::ByConversion, &mut 64) > 0;
-                found.push((value.clone(), made));
+                found.push((value.clone(), made.then_some(())));
             }
         }
     }
-    found
-        .iter()
-        .filter(|(v, made)| *made && found.iter().filter(|(v2, _)| v2 == v).all(|(_, m)| *m))
-        .map(|(v, _)| v.clone())
-        .collect()
+    agreed(&found).into_iter().map(|(v, ())| v).collect()
 }
 
 /// The `ttg.convert_layout`s (result, operand) of an NVIDIA dump of `i1`
@@ -279,35 +234,18 @@ pub fn boolean_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<(S
     if nvidia_target(text).is_none() {
         return Vec::new();
     }
-    let mut found: Vec<(String, String, bool)> = Vec::new();
+    let mut found = Vec::new();
     for f in mlir::functions(text) {
-        for op in f.ops.iter().filter(|o| {
-            matches!(
-                o.name.as_str(),
-                "ttg.convert_layout" | "triton_gpu.convert_layout"
-            )
-        }) {
+        for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
             let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
                 continue;
             };
             let boolean = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "i1");
-            found.push((
-                result.clone(),
-                operand.clone(),
-                boolean && kept_as_bits(&f, result),
-            ));
+            let apart = boolean && kept_as_bits(&f, result);
+            found.push(((result.clone(), operand.clone()), apart.then_some(())));
         }
     }
-    found
-        .iter()
-        .filter(|(r, o, yes)| {
-            *yes && found
-                .iter()
-                .filter(|(r2, o2, _)| r2 == r && o2 == o)
-                .all(|(_, _, y)| *y)
-        })
-        .map(|(r, o, _)| (r.clone(), o.clone()))
-        .collect()
+    agreed(&found).into_iter().map(|(k, ())| k).collect()
 }
 
 /// Whether every use of `value` takes it as a condition, a mask or a
@@ -493,20 +431,11 @@ fn mask_run(text: &str, f: &Function, mask: &str, dim: usize, visits: &mut u32) 
             Some(m) => mask_run(text, f, m, dim, visits),
             None => 1,
         },
-        "tt.expand_dims" => {
-            let axis = producer
-                .attributes
-                .split_once("axis = ")
-                .and_then(|(_, r)| r.split(|c: char| !c.is_ascii_digit()).next())
-                .and_then(|n| n.parse::<usize>().ok());
-            match (axis, operand(0)) {
-                (Some(a), _) if a == dim => u64::MAX,
-                (Some(a), Some(m)) => {
-                    mask_run(text, f, m, if dim > a { dim - 1 } else { dim }, visits)
-                }
-                _ => 1,
-            }
-        }
+        "tt.expand_dims" => match (contiguity::axis(producer), operand(0)) {
+            (Some(a), _) if a == dim => u64::MAX,
+            (Some(a), Some(m)) => mask_run(text, f, m, if dim > a { dim - 1 } else { dim }, visits),
+            _ => 1,
+        },
         "arith.andi" | "arith.ori" => {
             let (Some(a), Some(b)) = (operand(0), operand(1)) else {
                 return 1;

@@ -275,12 +275,7 @@ pub fn f32_pair_conversions(
     let analysed = file.analysed_text(db);
     let mut found: Vec<(String, String, Option<PairedF32>)> = Vec::new();
     for f in mlir::functions(&analysed) {
-        for op in f.ops.iter().filter(|o| {
-            matches!(
-                o.name.as_str(),
-                "ttg.convert_layout" | "triton_gpu.convert_layout"
-            )
-        }) {
+        for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
             let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
                 continue;
             };
@@ -292,19 +287,40 @@ pub fn f32_pair_conversions(
             found.push((result.clone(), operand.clone(), how));
         }
     }
-    // Each function numbers its values afresh: a name two conversions of
-    // the file share counts only where both were made the same way.
+    let found: Vec<((String, String), Option<PairedF32>)> =
+        found.into_iter().map(|(r, o, how)| ((r, o), how)).collect();
+    agreed(&found)
+        .into_iter()
+        .map(|((r, o), how)| (r, o, how))
+        .collect()
+}
+
+/// Facts found per value name in each function of a file, keeping a name
+/// only where every finding has the fact and agrees on it: each function
+/// numbers its values afresh, so two functions may share a name.
+pub(super) fn agreed<K: PartialEq + Clone, V: PartialEq + Clone>(
+    found: &[(K, Option<V>)],
+) -> Vec<(K, V)> {
     found
         .iter()
-        .filter_map(|(r, o, how)| {
-            let how = (*how)?;
+        .filter_map(|(k, v)| {
+            let v = v.clone()?;
             found
                 .iter()
-                .filter(|(r2, o2, _)| r2 == r && o2 == o)
-                .all(|(_, _, h)| *h == Some(how))
-                .then(|| (r.clone(), o.clone(), how))
+                .filter(|(k2, _)| k2 == k)
+                .all(|(_, v2)| v2.as_ref() == Some(&v))
+                .then(|| (k.clone(), v))
         })
         .collect()
+}
+
+/// Whether `op` is the TritonGPU operation `name` (`convert_layout`),
+/// under either prefix the dialect has had (`ttg.`, `triton_gpu.`).
+pub(super) fn is_ttg(op: &mlir::Op, name: &str) -> bool {
+    op.name
+        .strip_prefix("ttg.")
+        .or_else(|| op.name.strip_prefix("triton_gpu."))
+        == Some(name)
 }
 
 /// How the f32 result of op `id` was made, where paired arithmetic made it.
