@@ -104,12 +104,7 @@ impl Walk<'_> {
 
     fn made(&mut self, value: &str, depth: usize) -> Steps {
         let f = self.f;
-        let Some(producer) = f
-            .ops
-            .iter()
-            .skip(1)
-            .find(|o| o.results.iter().any(|r| r == value))
-        else {
+        let Some(producer) = f.producer(value) else {
             return self.block_argument(value, depth);
         };
         let mut operand = |i: usize| -> Steps {
@@ -202,7 +197,7 @@ impl Walk<'_> {
                 .map(|&y| &f.ops[y])
                 .filter(|y| y.name == "scf.yield")
                 .and_then(|y| y.operands.get(k - 1))
-                .and_then(|next| f.ops.iter().find(|o| o.results.iter().any(|r| r == next)))
+                .and_then(|next| f.producer(next))
                 .filter(|step| matches!(step.name.as_str(), "tt.addptr" | "arith.addi"))
                 .and_then(|step| {
                     let other = match step.operands.as_slice() {

@@ -308,11 +308,10 @@ fn made_in_words(
 ) -> u32 {
     // A budget of ops to look at: shared operands are not walked twice
     // over without end.
-    if *visits == 0 {
+    if !spend(visits) {
         return 0;
     }
-    *visits -= 1;
-    let Some(producer) = f.ops.iter().find(|o| o.results.iter().any(|r| r == value)) else {
+    let Some(producer) = f.producer(value) else {
         return 0;
     };
     let types = scratch::parse_types(&producer.types);
@@ -412,16 +411,10 @@ fn in_vectors(
 /// bound's divisibility (a constant's power-of-two factor, an argument's
 /// `tt.divisibility`); 1 otherwise.
 fn mask_run(text: &str, f: &Function, mask: &str, dim: usize, visits: &mut u32) -> u64 {
-    if *visits == 0 {
+    if !spend(visits) {
         return 1;
     }
-    *visits -= 1;
-    let Some(producer) = f
-        .ops
-        .iter()
-        .skip(1)
-        .find(|o| o.results.iter().any(|r| r == mask))
-    else {
+    let Some(producer) = f.producer(mask) else {
         return 1;
     };
     let operand = |i: usize| producer.operands.get(i).map(String::as_str);
@@ -469,16 +462,10 @@ fn divisibility(text: &str, f: &Function, value: &str) -> u64 {
 }
 
 fn divisibility_within(text: &str, f: &Function, value: &str, visits: &mut u32) -> u64 {
-    if *visits == 0 {
+    if !spend(visits) {
         return 1;
     }
-    *visits -= 1;
-    let Some(producer) = f
-        .ops
-        .iter()
-        .skip(1)
-        .find(|o| o.results.iter().any(|r| r == value))
-    else {
+    let Some(producer) = f.producer(value) else {
         // A loop's counter steps from its start by its step.
         if let Some(block) = f
             .blocks
@@ -579,8 +566,16 @@ fn stored_in_words(
 }
 
 fn is_constant(f: &Function, value: &str) -> bool {
-    f.ops
-        .iter()
-        .find(|o| o.results.iter().any(|r| r == value))
+    f.producer(value)
         .is_some_and(|o| o.name == "arith.constant")
+}
+
+/// Takes one visit from a walk's budget; false once it is spent (a walk
+/// over shared operands ends instead of growing without bound).
+fn spend(visits: &mut u32) -> bool {
+    if *visits == 0 {
+        return false;
+    }
+    *visits -= 1;
+    true
 }

@@ -84,6 +84,15 @@ impl Op {
 }
 
 impl Function {
+    /// The operation whose result `value` is (not the function itself);
+    /// `None` for a block argument or a name nothing defines.
+    pub fn producer(&self, value: &str) -> Option<&Op> {
+        self.ops
+            .iter()
+            .skip(1)
+            .find(|o| o.results.iter().any(|r| r == value))
+    }
+
     /// Operations in post order (an operation after everything nested in
     /// it), as Triton's allocator numbers them.
     pub fn post_order(&self) -> Vec<OpId> {
