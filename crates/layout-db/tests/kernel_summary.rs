@@ -744,8 +744,10 @@ fn random_conversions_and_reductions_allocate_what_triton_does() {
 /// matmul epilogues, fp8 upcasts, and Gluon conversions of halves loaded
 /// along or across their contiguous addresses (only a load that moved
 /// vectors gives words, and only a shared vector within one keeps them),
-/// and conversions of booleans (a condition, a mask or a number reads
-/// its two- and four-byte vectors' bytes apart; a stored value does not).
+/// conversions of booleans (a condition, a mask or a number reads its
+/// two- and four-byte vectors' bytes apart; a stored value does not), and
+/// the tutorial's masked matmul with small tiles (masks whose bounds are
+/// divisible keep the global vectors, so the epilogue loads words).
 /// sm80 converts f32 to halves in pairs only where its vectoriser chooses
 /// to (a product stored as it is, in single-tile kernels; not in a K loop,
 /// not when scaled): there the stores of the product's halves may be words
@@ -767,7 +769,9 @@ fn narrow_elements_move_through_shared_memory_as_llvm_types_them() {
             k["shared_bytes"].as_u64().unwrap(),
             "{file}"
         );
-        let named = named_counts(&summaries, |_| true);
+        // Loads and stores; the pipelined matmuls' copies (cp.async) are
+        // the kernel corpora's.
+        let named = named_counts(&summaries, |m| !m.starts_with("cp.async"));
         let compiled = recorded_counts(k["shared_mnemonics"].as_object().unwrap(), |_| true);
         if named == compiled {
             exact += 1;
@@ -788,8 +792,8 @@ fn narrow_elements_move_through_shared_memory_as_llvm_types_them() {
         dumps.len()
     );
     assert!(wrong.is_empty(), "{wrong:#?}");
-    assert_eq!(dumps.len(), 332);
-    assert!(exact >= 305, "{exact}");
+    assert_eq!(dumps.len(), 362);
+    assert!(exact >= 335, "{exact}");
 }
 
 /// Causal attention of bf16 on seven targets: every shared-memory

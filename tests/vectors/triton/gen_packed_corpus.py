@@ -9,7 +9,7 @@ Command (from the repository root)::
     python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
 
 Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
-bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Four
+bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Five
 families:
 
 * ``epilogue_<M>x<N>w<warps>_<dtype>_<alignment>_<use>_<target>``: one tile product (``tl.dot``,
@@ -30,6 +30,10 @@ families:
   register, so LLVM reads them as one word; to f32 they stay bytes. sm89, sm90, sm100 (e4m3),
   and sm80, sm86 too for e5m2.
 
+* ``matmul_<M>x<N>x<K>w<warps>s<stages>_<dtype>_<target>``: ``gen_ttgir_corpus.py``'s tutorial matmul
+  (masked loads and stores whose bounds are divisible by 16, as a launch specialises them) with small
+  tiles, f16 and bf16 results, on sm80, sm89, sm90: the masks keep the global vectors, so the
+  epilogue's loads are words.
 * ``convert_<i>_<mode>_<target>``: a Gluon kernel that loads f16 or bf16 in a blocked layout drawn at
   random (2, 4 or 8 elements per thread along a random dim: along the rows' contiguous addresses or
   across them), converts it to a row-major blocked layout of 2 or 4, and stores it, with
@@ -169,6 +173,9 @@ MASK_DRAWS = 14
 MASK_TARGETS = [("sm80", GPUTarget("cuda", 80, 32)), ("sm90", GPUTarget("cuda", 90, 32))]
 
 
+MATMULS = [(32, 32, 32, 1, 2), (16, 64, 32, 2, 3), (64, 32, 16, 2, 1), (32, 64, 64, 4, 2), (64, 64, 32, 4, 1)]
+
+
 UPCASTS = [
     ("dot", upcast_dot, "fp16", {"M": 64, "N": 64, "K": 64}, 4),
     ("dot1", upcast_dot, "fp16", {"M": 16, "N": 16, "K": 32}, 1),
@@ -218,6 +225,16 @@ def cases():
                 yield (f"upcast_{kind}_{dtype}_{target_name}.ttgir", target_name, target,
                        lambda fn=fn, sig=sig, consts=consts, pointers=pointers, target=target, warps=warps:
                        base.compile_case(fn, sig, consts, pointers, target, {"num_warps": warps}))
+    # The tutorial's pipelined matmul of halves (masked loads and stores, bounds divisible by 16).
+    for m, n, k, warps, stages in MATMULS:
+        for dtype in ["fp16", "bf16"]:
+            for target_name, target in CONVERT_TARGETS:
+                sig = base._mm_sig("*" + dtype, "*" + dtype, "*" + dtype)
+                consts = {"BLOCK_M": m, "BLOCK_N": n, "BLOCK_K": k, "GROUP_M": 8}
+                yield (f"matmul_{m}x{n}x{k}w{warps}s{stages}_{dtype}_{target_name}.ttgir", target_name, target,
+                       lambda sig=sig, consts=consts, target=target, warps=warps, stages=stages: base.compile_case(
+                           base.matmul_fp16, sig, consts, base.MM_DIV, target,
+                           {"num_warps": warps, "num_stages": stages}))
     yield from convert_cases()
     yield from mask_cases()
 

@@ -80,6 +80,19 @@ pub(super) fn unit_step_dim(text: &str, f: &Function, value: &str) -> Option<usi
     }
 }
 
+/// Whether `value` changes along `dim`: `Some(false)` where the ops that
+/// made it keep it the same along the dim, `None` where they do not say.
+pub(super) fn varies_along(text: &str, f: &Function, value: &str, dim: usize) -> Option<bool> {
+    let mut walk = Walk {
+        text,
+        f,
+        known: HashMap::new(),
+    };
+    walk.steps(value, 0)
+        .varying()
+        .map(|m| dim < 64 && m & (1 << dim) != 0)
+}
+
 /// The walk over a value's makers, each value's answer kept (a value used
 /// twice is asked once, so shared subexpressions cost no more).
 struct Walk<'a> {

@@ -439,6 +439,10 @@ fn mask_run(text: &str, f: &Function, mask: &str, dim: usize, visits: &mut u32) 
             let (Some(a), Some(b)) = (operand(0), operand(1)) else {
                 return 1;
             };
+            let steady = |v: &str| contiguity::varies_along(text, f, v, dim) == Some(false);
+            if steady(a) && steady(b) {
+                return u64::MAX;
+            }
             let along = |v: &str| contiguity::unit_step_dim(text, f, v) == Some(dim);
             let bound = if along(a) {
                 b
