@@ -54,13 +54,12 @@ location information) and ``manifest.json``: one ``{"file", "target", "shared_by
 ``ld/stmatrix`` opcode of the PTX with its count (``gen_ttgir_corpus.py``'s counter).
 """
 
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
-from gen_scratch_corpus import without_locations  # noqa: E402
+import gen_scratch_corpus as scratch  # noqa: E402  (random layouts' helpers, the command line)
 from gen_ptx_answers import _offsets  # noqa: E402  (row-major offsets of a Gluon layout)
 
 import random  # noqa: E402
@@ -280,50 +279,10 @@ def mask_cases():
                    lambda src=src, target=target: triton.compile(src, target=target, options={"num_warps": 4}))
 
 
-def entry(file, target_name, kernel):
-    """The manifest's entry of one compiled kernel."""
-    return {"file": file, "target": target_name, "shared_bytes": kernel.metadata.shared,
-            "shared_mnemonics": base.count_shared_mnemonics(kernel.asm["ptx"])}
-
-
-def check(every):
-    """Compiles every `every`-th dump again; exit status 1 unless each gives the recorded
-    entry."""
-    with open(os.path.join(OUT_DIR, "manifest.json")) as f:
-        recorded = {e["file"]: e for e in json.load(f)}
-    differences, compared = [], 0
-    for file, target_name, _, compile_it in list(cases())[::every]:
-        got = entry(file, target_name, compile_it())
-        compared += 1
-        if got != recorded.get(file):
-            differences.append(f"{file}: compiled {got}, recorded {recorded.get(file)}")
-    for d in differences:
-        print("DIFFERENT", d)
-    print(f"{compared} dumps compiled again, {len(differences)} differences")
-    return 1 if differences else 0
-
-
 def main():
-    if sys.argv[1:2] == ["--check"]:
-        if len(sys.argv) != 3 or not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
-            sys.exit("usage: gen_packed_corpus.py [--check N]  (N >= 1: every N-th dump)")
-        sys.exit(check(int(sys.argv[2])))
-    if len(sys.argv) > 1:
-        sys.exit("usage: gen_packed_corpus.py [--check N]")
     for fn in (epilogue, upcast_dot, upcast_transposed):
         fn.file_name = base.SCRIPT_REL.replace("gen_ttgir_corpus", "gen_packed_corpus")
-    os.makedirs(OUT_DIR, exist_ok=True)
-    entries = []
-    for file, target_name, _, compile_it in cases():
-        kernel = compile_it()
-        with open(os.path.join(OUT_DIR, file), "w") as f:
-            f.write(without_locations(kernel.asm["ttgir"]))
-        entries.append(entry(file, target_name, kernel))
-        print(f"ok   {file}: shared={kernel.metadata.shared}")
-    with open(os.path.join(OUT_DIR, "manifest.json"), "w") as f:
-        json.dump(entries, f, indent=1)
-        f.write("\n")
-    print(f"{len(entries)} dumps in {OUT_DIR}")
+    scratch.run("gen_packed_corpus.py", OUT_DIR, cases)
 
 
 if __name__ == "__main__":

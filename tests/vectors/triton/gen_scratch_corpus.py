@@ -142,14 +142,13 @@ def entry(file, target_name, target, kernel):
     return {"file": file, "target": target_name, "shared_bytes": kernel.metadata.shared, key: count(asm)}
 
 
-def check(every):
-    """Compiles every `every`-th AMD dump again; exit status 1 unless each gives the recorded
-    entry."""
-    with open(os.path.join(OUT_DIR, "manifest.json")) as f:
+def check(every, out_dir, cases_to_check):
+    """Compiles every `every`-th of `cases_to_check` again; exit status 1 unless each gives the
+    entry `out_dir`'s manifest records."""
+    with open(os.path.join(out_dir, "manifest.json")) as f:
         recorded = {e["file"]: e for e in json.load(f)}
     differences, compared = [], 0
-    amd = [c for c in cases() if c[2].backend == "hip"]
-    for file, target_name, target, compile_it in amd[::every]:
+    for file, target_name, target, compile_it in cases_to_check[::every]:
         got = entry(file, target_name, target, compile_it())
         compared += 1
         if got != recorded.get(file):
@@ -160,25 +159,37 @@ def check(every):
     return 1 if differences else 0
 
 
-def main():
-    if sys.argv[1:2] == ["--check"]:
-        if len(sys.argv) != 3 or not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
-            sys.exit("usage: gen_scratch_corpus.py [--check N]  (N >= 1: every N-th AMD dump)")
-        sys.exit(check(int(sys.argv[2])))
-    if len(sys.argv) > 1:
-        sys.exit("usage: gen_scratch_corpus.py [--check N]")
-    os.makedirs(OUT_DIR, exist_ok=True)
+def write(out_dir, all_cases):
+    """Compiles every case and writes its dump and the manifest."""
+    os.makedirs(out_dir, exist_ok=True)
     entries = []
-    for file, target_name, target, compile_it in cases():
+    for file, target_name, target, compile_it in all_cases:
         kernel = compile_it()
-        with open(os.path.join(OUT_DIR, file), "w") as f:
+        with open(os.path.join(out_dir, file), "w") as f:
             f.write(without_locations(kernel.asm["ttgir"]))
         entries.append(entry(file, target_name, target, kernel))
         print(f"ok   {file}: shared={kernel.metadata.shared}")
-    with open(os.path.join(OUT_DIR, "manifest.json"), "w") as f:
+    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(entries, f, indent=1)
         f.write("\n")
-    print(f"{len(entries)} dumps in {OUT_DIR}")
+    print(f"{len(entries)} dumps in {out_dir}")
+
+
+def run(script, out_dir, all_cases, checked=lambda cs: cs, sample="dump"):
+    """A corpus generator's command line: no argument writes the corpus; ``--check N`` compiles
+    every N-th of the ``checked`` cases again."""
+    if sys.argv[1:2] == ["--check"]:
+        if len(sys.argv) != 3 or not sys.argv[2].isdigit() or int(sys.argv[2]) < 1:
+            sys.exit(f"usage: {script} [--check N]  (N >= 1: every N-th {sample})")
+        sys.exit(check(int(sys.argv[2]), out_dir, checked(list(all_cases()))))
+    if len(sys.argv) > 1:
+        sys.exit(f"usage: {script} [--check N]")
+    write(out_dir, all_cases())
+
+
+def main():
+    run("gen_scratch_corpus.py", OUT_DIR, cases, checked=lambda cs: [c for c in cs if c[2].backend == "hip"],
+        sample="AMD dump")
 
 
 if __name__ == "__main__":
