@@ -1,13 +1,14 @@
 //! The kernel summary against the GPU: every sm90 kernel of both corpora
 //! (tests/corpus/ttgir and tests/corpus/kernels), run once on an H200 (sm90
-//! shared memory, as on an H100) with every loop taken once
+//! shared memory, as on an H100; the six added later on an H100) with
+//! every loop taken once
 //! (tests/vectors/triton/gen_kernel_hw.py, measure_kernel_hw.sh). What
 //! layoutc says each op's instructions cost, times the warps that issue
 //! them, summed over the kernel's ops and the functions it calls, is what
 //! Nsight Compute counted: instructions executed and wavefronts served,
 //! loads and stores apart, per SASS instruction.
 
-use layout_test_support::{HwWholeKernel, hw_whole_kernels};
+use layout_test_support::{HwWholeKernel, hw_corpus_kernels, hw_whole_kernels};
 
 /// What a kernel's shared-memory traffic adds up to, in the GPU's counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -137,9 +138,9 @@ fn predicted(k: &HwWholeKernel) -> Traffic {
 }
 
 /// Kernels whose traffic layoutc does not yet predict exactly, and why
-/// (FIXME: each is a model gap, kept here so that a fix shows and no other
-/// kernel slips).
-const NOT_YET_EXACT: [(&str, &str); 2] = [
+/// (FIXME: each is a gap of the PTX-level model, kept here so that a fix
+/// shows and no other kernel slips).
+const NOT_YET_EXACT: [(&str, &str); 4] = [
     (
         "matmul_fp16_tma",
         "device-side TMA descriptors and mbarriers: 21 loads and 27 stores of their own",
@@ -147,6 +148,14 @@ const NOT_YET_EXACT: [(&str, &str); 2] = [
     (
         "matmul_ws",
         "device-side TMA descriptors: ptxas turns each tensormap.replace into loads and stores of the descriptor's words in shared memory (one warp: 28 loads and 39 stores)",
+    ),
+    (
+        "device_descriptors",
+        "device-side TMA descriptors, as matmul_ws: 26 loads and 37 stores of the descriptors' words that the PTX does not have",
+    ),
+    (
+        "ws_captures_aligned",
+        "ptxas splits the 4-warp partition's ld.shared.v2.b64 of its captures into the three loads of the words it uses (LDS.64, LDS, LDS): the same wavefronts, 3 instructions where the PTX has 1",
     ),
 ];
 
@@ -211,7 +220,7 @@ fn every_kernel_moves_what_the_gpu_counted() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert_eq!(exact + NOT_YET_EXACT.len(), kernels.len());
-    assert_eq!(kernels.len(), 27);
+    assert_eq!(kernels.len(), 33);
 }
 
 /// The builds that ran are the corpus's: their PTX names the same
@@ -243,5 +252,87 @@ fn the_measured_builds_are_the_corpus_kernels() {
             .map(|(m, n)| (m.clone(), *n))
             .collect();
         assert_eq!(ran, recorded, "{}", k.kernel);
+    }
+}
+
+/// What the GPU counted for a kernel measured without per-instruction
+/// counters: the kernel-wide ones (a load's wavefronts count `ldmatrix`'s).
+fn measured_kernel_wide(k: &HwWholeKernel) -> Traffic {
+    let hw = k.hw.as_ref().expect("measured");
+    let m = |name: &str| hw[name];
+    Traffic {
+        loads: m("smsp__inst_executed_op_shared_ld") - k.sass_never_executed_loads * k.num_warps,
+        stores: m("smsp__inst_executed_op_shared_st"),
+        ldmatrix: m("smsp__inst_executed_op_ldsm"),
+        load_wavefronts: m("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld"),
+        store_wavefronts: m("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st"),
+    }
+}
+
+/// The random conversions and column reductions of tests/corpus/scratch
+/// (sm90) and the epilogues, upcasts, matmuls, conversions of halves and
+/// boolean conversions of tests/corpus/packed (sm80, sm86, sm89 and sm90;
+/// the older targets' PTX assembled for sm90), each run once on an H100:
+/// every instruction layoutc names, as often as it says, with the bank
+/// conflicts it says.
+///
+/// The kernel-wide counters of all 426 were read in one pass; where they
+/// differed from layoutc's (32 dumps), the kernel was measured again per
+/// SASS instruction (`sass_shared`, in the same order), and that is the
+/// GPU's count here: in 21 of them the kernel-wide wavefront counters held
+/// wavefronts no instruction took (1 to 5 in most; about 160 loads in
+/// `convert_11_2_sm90`, 10 to 30 stores in `convert_11_38_sm90` and the byte
+/// reductions, differing from run to run), in 8 reductions some warps exit
+/// before the last load, and in the 6 argmins layoutc counted one load per
+/// warp that LLVM drops (the value nothing uses; now modelled).
+#[test]
+fn corpus_dumps_move_what_the_gpu_counted() {
+    let kernels = hw_corpus_kernels();
+    let (mut wrong, mut per_instruction, mut early_exits) = (Vec::new(), 0, 0);
+    for k in &kernels {
+        assert!(k.fault.is_none(), "{}: {:?}", k.kernel, k.fault);
+        let m = if k.sass_shared.is_some() {
+            per_instruction += 1;
+            let past_exits = measured_past_exits(k);
+            early_exits += usize::from(past_exits != measured(k));
+            past_exits
+        } else {
+            measured_kernel_wide(k)
+        };
+        let p = predicted(k);
+        if p != m {
+            wrong.push(format!("{}: layoutc {p:?}\n    gpu     {m:?}", k.kernel));
+        }
+    }
+    eprintln!(
+        "{} of {} dumps exact ({per_instruction} counted per instruction, {early_exits} with early exits)",
+        kernels.len() - wrong.len(),
+        kernels.len()
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(kernels.len(), 426);
+}
+
+/// The corpus dumps that ran are the corpus's: their PTX names the same
+/// shared-memory opcodes, as often, as the corpus manifests recorded.
+#[test]
+fn the_measured_corpus_builds_are_the_corpus_dumps() {
+    let mut recorded = std::collections::BTreeMap::new();
+    for corpus in ["scratch", "packed"] {
+        let manifest =
+            layout_test_support::vectors_text(&format!("../corpus/{corpus}/manifest.json"));
+        let manifest: Vec<serde_json::Value> = serde_json::from_str(&manifest).unwrap();
+        for e in manifest {
+            recorded.insert(
+                (corpus.to_string(), e["file"].as_str().unwrap().to_string()),
+                e["shared_mnemonics"].clone(),
+            );
+        }
+    }
+    for k in hw_corpus_kernels() {
+        let entry = &recorded[&(k.corpus.clone(), k.file.clone())];
+        let entry: std::collections::BTreeMap<String, u64> =
+            serde_json::from_value(entry.clone()).unwrap();
+        assert_eq!(k.ptx_shared_opcodes, entry, "{}", k.kernel);
     }
 }

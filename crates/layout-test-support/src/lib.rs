@@ -222,6 +222,10 @@ pub struct HwWholeKernel {
     pub kernel: String,
     /// The dump in that directory.
     pub file: String,
+    /// The target whose PTX ran, where it is not sm90 (hw_sm90_corpora.json:
+    /// sm80, sm86 and sm89 builds assembled for sm90).
+    #[serde(default)]
+    pub ptx_target: Option<String>,
     pub num_warps: u64,
     pub shared_bytes: u64,
     /// Exact PTX shared-memory opcodes of the build that ran.
@@ -378,4 +382,16 @@ pub fn hw_whole_kernels() -> Vec<HwWholeKernel> {
         kernels: Vec<HwWholeKernel>,
     }
     typed_vectors::<Measured>("triton/hw_sm90_kernels.json").kernels
+}
+
+/// Every kernel of `triton/hw_sm90_corpora.json` (gen_corpus_hw.py,
+/// measure_corpus_hw.sh, collect_kernel_hw.py --corpora): the dumps of
+/// `tests/corpus/scratch` and `tests/corpus/packed` an sm90 GPU can run,
+/// each run once, with kernel-wide counters.
+pub fn hw_corpus_kernels() -> Vec<HwWholeKernel> {
+    #[derive(Deserialize)]
+    struct Measured {
+        kernels: Vec<HwWholeKernel>,
+    }
+    typed_vectors::<Measured>("triton/hw_sm90_corpora.json").kernels
 }

@@ -4,6 +4,8 @@
 Command (from the repository root)::
 
     python3 tests/vectors/triton/collect_kernel_hw.py HW_DIR MEASURED_DIR
+    python3 tests/vectors/triton/collect_kernel_hw.py --corpora HW_DIR MEASURED_DIR
+    python3 tests/vectors/triton/collect_kernel_hw.py --add OUT_NAME HW_DIR MEASURED_DIR
 
 writes ``tests/vectors/triton/hw_sm90_kernels.json``: for every kernel its corpus and dump file
 (``tests/corpus/<corpus>/<file>``), warps, shared bytes, the PTX shared-memory opcodes of the
@@ -13,8 +15,17 @@ read the counters per SASS instruction (``SOURCE=1``), ``sass_shared`` lists eve
 shared-memory instruction of the kernel in address order with the warp-instructions executed,
 the wavefronts it took and the wavefronts it would take without conflicts (Nsight Compute's
 "L1 Wavefronts Shared" and "... Ideal").
+
+With ``--corpora`` it joins a ``gen_corpus_hw.py`` manifest with what ``measure_corpus_hw.sh``
+read (one row of kernel-wide counters per launch, in the order of each ``batch.NN.txt``) and writes
+``hw_sm90_corpora.json`` in the same form, each kernel with ``ptx_target`` and no ``sass_shared``.
+
+With ``--add`` it adds a later ``measure_kernel_hw.sh`` run (of a manifest holding only some
+kernels) to ``OUT_NAME``: new kernels whole, and to kernels the file holds their
+per-instruction counters.
 """
 
+import glob
 import json
 import os
 import sys
@@ -23,21 +34,69 @@ from collect_hw import read_rows, sass_shared
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_PATH = os.path.join(HERE, "hw_sm90_kernels.json")
+CORPORA_PATH = os.path.join(HERE, "hw_sm90_corpora.json")
+KEPT = ("corpus", "kernel", "file", "num_warps", "shared_bytes", "ptx_shared_opcodes", "sass_shared_opcodes",
+        "sass_never_executed_loads")
 
 
-def main():
-    hw_dir, measured = sys.argv[1], sys.argv[2]
-    manifest = json.load(open(os.path.join(hw_dir, "manifest.json")))
+def gpu_and_metrics(measured):
     gpu = open(os.path.join(measured, "gpu.txt")).read().splitlines()
-    metrics = [m for m in gpu[-1].removeprefix("metrics: ").split(",") if m]
+    return gpu, [m for m in gpu[-1].removeprefix("metrics: ").split(",") if m]
+
+
+def counters(row, metrics):
+    return {m.removesuffix(".sum"): int(float(row[m].replace(",", ""))) for m in metrics}
+
+
+def corpora(hw_dir, measured):
+    manifest = json.load(open(os.path.join(hw_dir, "manifest.json")))
+    gpu, metrics = gpu_and_metrics(measured)
+    probes = dict(line.split(" ", 1) for line in open(os.path.join(measured, "probes.txt")).read().splitlines())
+    by_name = {k["kernel"]: k for k in manifest["kernels"]}
+    measured_rows = {}
+    for batch in sorted(glob.glob(os.path.join(measured, "batch.*.txt"))):
+        ran = open(batch).read().split()
+        rows = read_rows(batch.replace("batch.", "raw.").removesuffix(".txt") + ".csv")
+        if len(rows) != len(ran):
+            print(f"{batch}: {len(rows)} profiled launches for {len(ran)} kernels: left out", file=sys.stderr)
+            continue
+        for name, row in zip(ran, rows):
+            if row["Kernel Name"] != by_name[name]["entry"]:
+                sys.exit(f"{name}: launch of {row['Kernel Name']} where {by_name[name]['entry']} was due")
+            measured_rows[name] = row
+    kernels = []
+    for k in manifest["kernels"]:
+        entry = {key: k[key] for key in KEPT}
+        entry["ptx_target"] = k["ptx_target"]
+        entry["args"] = k["args"]
+        if k["kernel"] in measured_rows:
+            entry["hw"] = counters(measured_rows[k["kernel"]], metrics)
+        elif probes.get(k["kernel"]) == "ok":
+            continue  # ran, but its batch's profile was cut short
+        else:
+            entry["fault"] = probes.get(k["kernel"], "fault: not launched").removeprefix("fault: ")
+        kernels.append(entry)
+    doc = {"command": "tests/vectors/triton/measure_corpus_hw.sh (see gen_corpus_hw.py)",
+           "triton_version": manifest["triton"], "compile_target": "cuda:90 (older targets' PTX assembled for sm90)",
+           "gpu": gpu[0], "ncu": gpu[1], "kernels": kernels}
+    with open(CORPORA_PATH, "w") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
+    print(f"{len(kernels)} kernels, {len(measured_rows)} measured -> {CORPORA_PATH}")
+
+
+def measured_kernels(hw_dir, measured):
+    """The manifest, the GPU's lines and an entry per kernel of a measure_kernel_hw.sh run."""
+    manifest = json.load(open(os.path.join(hw_dir, "manifest.json")))
+    gpu, metrics = gpu_and_metrics(measured)
     probes = dict(line.split(" ", 1) for line in open(os.path.join(measured, "probes.txt")).read().splitlines())
     kernels = []
     for k in manifest["kernels"]:
         if "cubin" not in k:
             continue
-        entry = {key: k[key] for key in ("corpus", "kernel", "file", "num_warps", "shared_bytes",
-                                         "ptx_shared_opcodes", "sass_shared_opcodes",
-                                         "sass_never_executed_loads")}
+        entry = {key: k[key] for key in KEPT}
+        if "ptx_target" in k:
+            entry["ptx_target"] = k["ptx_target"]
         entry["args"] = k["args"]
         verdict = probes.get(k["kernel"], "fault: not launched")
         if verdict != "ok":
@@ -46,11 +105,45 @@ def main():
             rows = read_rows(os.path.join(measured, "ncu", f"{k['kernel']}.csv"))
             if len(rows) != 1 or rows[0]["Kernel Name"] != k["entry"]:
                 sys.exit(f"{k['kernel']}: {len(rows)} profiled launches of {[r['Kernel Name'] for r in rows]}")
-            entry["hw"] = {m.removesuffix(".sum"): int(float(rows[0][m].replace(",", ""))) for m in metrics}
+            entry["hw"] = counters(rows[0], metrics)
             source = os.path.join(measured, "sass", f"{k['kernel']}.csv")
             if os.path.exists(source):
                 entry["sass_shared"] = sass_shared(source)
         kernels.append(entry)
+    return manifest, gpu, kernels
+
+
+def add(out_name, hw_dir, measured):
+    """Adds what a later run measured to an existing file: a kernel it holds gains the run's
+    per-instruction counters (its kernel-wide ones stay), a new kernel comes whole, with the
+    GPU it ran on where that is not the file's."""
+    path = os.path.join(HERE, out_name)
+    doc = json.load(open(path))
+    _, gpu, kernels = measured_kernels(hw_dir, measured)
+    held = {k["kernel"]: k for k in doc["kernels"]}
+    for entry in kernels:
+        if entry["kernel"] in held:
+            if "sass_shared" in entry:
+                held[entry["kernel"]]["sass_shared"] = entry["sass_shared"]
+            continue
+        if gpu[0] != doc["gpu"]:
+            entry["gpu"] = gpu[0]
+        doc["kernels"].append(entry)
+    with open(path, "w") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
+    print(f"{len(kernels)} kernels added to {path}")
+
+
+def main():
+    if sys.argv[1] == "--corpora":
+        corpora(sys.argv[2], sys.argv[3])
+        return
+    if sys.argv[1] == "--add":
+        add(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
+    hw_dir, measured = sys.argv[1], sys.argv[2]
+    manifest, gpu, kernels = measured_kernels(hw_dir, measured)
     doc = {"command": "tests/vectors/triton/measure_kernel_hw.sh (see gen_kernel_hw.py)",
            "triton_version": manifest["triton"], "compile_target": "cuda:90",
            "gpu": gpu[0], "ncu": gpu[1], "kernels": kernels}

@@ -52,6 +52,10 @@ SCALARS = {
     "batched_dot": {"K": 32},
     "matmul_fp8": {"K": 64, "stride_am": 64, "stride_bk": 128, "stride_cm": 128},
     "matmul_ws": {"M": 128, "N": 128, "K": 64},
+    "matmul_fp64": {"M": 64, "N": 64, "K": 16, "stride_am": 16, "stride_bk": 64, "stride_cm": 64},
+    "ws_captures": {"n": 1},
+    "ws_captures_aligned": {"n": 1},
+    "device_descriptors": {"M": 16, "N": 64, "P": 2},
 }
 
 # How a pointer argument is filled: zeros, unless the kernel reads addresses or indices from it.
@@ -60,6 +64,7 @@ SCALARS = {
 FILLS = {
     ("pointer_table", "tbl_ptr"): {"fill": "pointers"},
     ("histogram", "x_ptr"): {"fill": "spread", "modulo": 64},
+    ("histogram_wide", "x_ptr"): {"fill": "spread", "modulo": 1024},
 }
 
 SHARED_OPCODE = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:ld|st|atom|red)\.shared[\w:.]*|ldmatrix[\w.]*|stmatrix[\w.]*)",

@@ -6,6 +6,11 @@ describes them (pointers to 16 MiB buffers, zeroed unless the manifest says how 
 scalars by value; a scratch buffer for Triton's trailing scratch parameters), launches one
 program of ``32 * num_warps`` threads and prints ``KERNEL ok`` or ``KERNEL fault: ERROR``.
 ``measure_kernel_hw.sh`` runs it under Nsight Compute.
+
+``launch_kernel_hw.py HW_DIR --batch NAMES_FILE FROM LOG`` launches the kernels NAMES_FILE
+lists, one per line, from the FROM-th (counting from 0), in one process, appending each one's
+line to LOG; zeroed buffers are shared between the launches. It stops at the first fault (the
+CUDA context is then unusable): ``measure_corpus_hw.sh`` starts it again after that kernel.
 """
 
 import json
@@ -31,8 +36,17 @@ def argument(spec):
     return cp.zeros(BUFFER_BYTES, dtype=np.uint8)
 
 
-def launch(hw_dir, k):
-    args = [argument(spec) for spec in k["args"]]
+def launch(hw_dir, k, zeros=None):
+    """One program of kernel `k`; `zeros`, if given, lends the zeroed pointer arguments (the
+    kernels of a batch write zeros where they write at all, so the buffers stay zero)."""
+    args = []
+    for i, spec in enumerate(k["args"]):
+        if zeros is not None and spec.get("fill") == "zeros":
+            while len(zeros) <= i:
+                zeros.append(cp.zeros(BUFFER_BYTES, dtype=np.uint8))
+            args.append(zeros[i])
+        else:
+            args.append(argument(spec))
     scratch = cp.zeros(max(k["global_scratch_size"], 1 << 20), dtype=np.uint8)
     args += [scratch] * (k["params"] - len(args))
     module = cp.RawModule(path=os.path.join(hw_dir, k["cubin"]))
@@ -44,9 +58,28 @@ def launch(hw_dir, k):
     cp.cuda.Device().synchronize()
 
 
+def batch(hw_dir, manifest, names_file, start, log):
+    by_name = {k["kernel"]: k for k in manifest["kernels"]}
+    names = open(names_file).read().split()
+    zeros = []
+    for name in names[start:]:
+        try:
+            launch(hw_dir, by_name[name], zeros)
+            verdict = f"{name} ok"
+        except Exception as e:  # noqa: BLE001
+            verdict = f"{name} fault: {type(e).__name__}: {e}"
+        with open(log, "a") as fh:
+            fh.write(verdict + "\n")
+        if not verdict.endswith(" ok"):
+            sys.exit(3)
+
+
 def main():
     hw_dir, name = sys.argv[1], sys.argv[2]
     manifest = json.load(open(os.path.join(hw_dir, "manifest.json")))
+    if name == "--batch":
+        batch(hw_dir, manifest, sys.argv[3], int(sys.argv[4]), sys.argv[5])
+        return
     k = next(k for k in manifest["kernels"] if k["kernel"] == name)
     try:
         launch(hw_dir, k)

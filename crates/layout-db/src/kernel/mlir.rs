@@ -93,6 +93,13 @@ impl Function {
             .find(|o| o.results.iter().any(|r| r == value))
     }
 
+    /// Whether any operation uses `value` (`%5`, or `%5#1` of `%5:2`).
+    pub fn is_used(&self, value: &str) -> bool {
+        self.ops
+            .iter()
+            .any(|o| o.operands.iter().any(|v| v == value))
+    }
+
     /// Operations in post order (an operation after everything nested in
     /// it), as Triton's allocator numbers them.
     pub fn post_order(&self) -> Vec<OpId> {

@@ -1637,7 +1637,10 @@ impl Context<'_> {
         for (k, (from, to)) in steps.into_iter().enumerate() {
             // The reduced values' own conversion to the result's layout.
             let to_result = k >= warp_rounds;
-            for t in &inputs {
+            for (operand, t) in inputs.iter().enumerate() {
+                // That conversion's loads of a result nothing uses (an
+                // argmin's values) are dead code to LLVM; its stores stay.
+                let dead_load = to_result && op.results.get(operand).is_some_and(|r| !f.is_used(r));
                 let Some(bits) = scratch::element_bits(&t.element) else {
                     continue;
                 };
@@ -1672,7 +1675,13 @@ impl Context<'_> {
                         load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Reduced);
                     }
                 }
-                for i in sides.iter().flatten().flat_map(InstructionCount::of_side) {
+                let kept = sides
+                    .iter()
+                    .flatten()
+                    .enumerate()
+                    .filter(|&(side, _)| !(dead_load && side == 1))
+                    .flat_map(|(_, side)| InstructionCount::of_side(side));
+                for i in kept {
                     match out.iter_mut().find(|o| o.mnemonic == i.mnemonic) {
                         Some(o) => {
                             o.count += i.count;
