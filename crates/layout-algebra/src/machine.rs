@@ -339,15 +339,31 @@ pub struct TritonTarget {
     /// partitioned). Triton's allocator puts the pieces of a
     /// `#ttg.partitioned_shared` tensor in different partitions.
     pub shared_memory_partition_bytes: u64,
-    /// `arith.truncf` from f32 to f16 or bf16 converts two values into one
-    /// 32-bit register, as the compiled kernels show. NVIDIA from sm86 on
-    /// (`cvt.rn.f16x2.f32`; sm75 and sm80 convert one value at a time,
-    /// `cvt.rn.f16.f32`): LLVM stores such halves as 32-bit words
-    /// (`st.shared.b32` for two, `.v2.b32` for four). AMD on gfx950 and
-    /// gfx1250 (`v_cvt_pk_bf16_f32`, `v_cvt_pk_f16_f32`; gfx942 converts
-    /// one at a time): a store of one half at a time takes the high half
-    /// of each register with `ds_write_b16_d16_hi`.
-    pub packed_half_conversion: bool,
+    /// How `arith.truncf` from f32 to f16 or bf16 comes out of LLVM: one
+    /// value at a time, or two into one 32-bit register.
+    pub half_conversion: HalfConversion,
+}
+
+/// How a target's compiled kernels convert f32 to f16 or bf16
+/// (`arith.truncf`), as they show. Halves converted two to a register
+/// live in 32-bit words: on NVIDIA LLVM stores them as words
+/// (`st.shared.b32` for two, `.v2.b32` for four); on AMD a store of one
+/// half at a time takes every second from the high half of a register
+/// (`ds_write_b16_d16_hi`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HalfConversion {
+    /// One at a time (`cvt.rn.f16.f32`: sm75; gfx942).
+    OneAtATime,
+    /// Two at a time only where the two results go into one vector as
+    /// they are, in the block that converts them (sm80: instruction
+    /// selection pairs the `fptrunc`s of one `<2 x half>`,
+    /// `cvt.rn.f16x2.f32`; the vectoriser does not, so halves that pass
+    /// through arithmetic first are converted one at a time, and so are a
+    /// loop's results, which LLVM converts in the loop's exit block).
+    PairsWhenPackedDirectly,
+    /// Two at a time, through 16-bit arithmetic too (the vectoriser pairs
+    /// them: sm86 on; gfx950 and gfx1250, `v_cvt_pk_bf16_f32`).
+    Pairs,
 }
 
 /// Every `ttg.target` layoutc models, one row each.
@@ -357,91 +373,91 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         preset: Some("sm80"),
         shared_memory_bytes: 65536,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: false,
+        half_conversion: HalfConversion::OneAtATime,
     },
     TritonTarget {
         target: "cuda:80",
         preset: Some("sm80"),
         shared_memory_bytes: 166912,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: false,
+        half_conversion: HalfConversion::PairsWhenPackedDirectly,
     },
     TritonTarget {
         target: "cuda:86",
         preset: Some("sm80"),
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "cuda:87",
         preset: Some("sm80"),
         shared_memory_bytes: 166912,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "cuda:89",
         preset: Some("sm80"),
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "cuda:90",
         preset: Some("sm90"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "cuda:90a",
         preset: Some("sm90"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "cuda:100",
         preset: Some("sm100"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "cuda:100a",
         preset: Some("sm100"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "cuda:103",
         preset: Some("sm100"),
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "cuda:120",
         preset: Some("sm100"),
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     TritonTarget {
         target: "hip:gfx942",
         preset: Some("gfx942"),
         shared_memory_bytes: 65536,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: false,
+        half_conversion: HalfConversion::OneAtATime,
     },
     TritonTarget {
         target: "hip:gfx950",
         preset: Some("gfx950"),
         shared_memory_bytes: 163840,
         shared_memory_partition_bytes: 0,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
     // CDNA5: 320 KiB of LDS in five partitions of 64 KiB, 32-lane waves.
     TritonTarget {
@@ -449,7 +465,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         preset: Some("gfx1250"),
         shared_memory_bytes: 327680,
         shared_memory_partition_bytes: 65536,
-        packed_half_conversion: true,
+        half_conversion: HalfConversion::Pairs,
     },
 ];
 
@@ -468,10 +484,10 @@ pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
     preset(triton_target(target)?.preset?)
 }
 
-/// Whether a `ttg.target` converts f32 to 16-bit floats two at a time
-/// ([`TritonTarget::packed_half_conversion`]; false where unknown).
-pub fn packed_half_conversion(target: &str) -> bool {
-    triton_target(target).is_some_and(|t| t.packed_half_conversion)
+/// How a `ttg.target` converts f32 to 16-bit floats
+/// ([`TritonTarget::half_conversion`]; one at a time where unknown).
+pub fn half_conversion(target: &str) -> HalfConversion {
+    triton_target(target).map_or(HalfConversion::OneAtATime, |t| t.half_conversion)
 }
 
 /// The bytes of one physical partition of shared memory on a `ttg.target`

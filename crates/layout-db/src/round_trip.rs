@@ -54,7 +54,7 @@ impl RoundTripSide {
 
     /// The store of a value whose 16-bit elements a packed conversion made
     /// two to a register (`arith.truncf` on a machine with
-    /// `TritonTarget::packed_half_conversion`): on AMD, every second
+    /// `TritonTarget::half_conversion`): on AMD, every second
     /// scalar store takes the `_d16_hi` form.
     pub fn with_register_pairs(
         mut self,

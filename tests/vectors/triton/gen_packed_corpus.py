@@ -16,9 +16,9 @@ families:
   f32 accumulator) truncated to f16 or bf16 (``arith.truncf``), optionally scaled by a constant
   in 16-bit arithmetic (``use`` = ``store`` / ``scaled``), and stored; the accumulator's layout
   differs from the store's, so the result goes through shared memory. The halves are stored as
-  words where ``cvt.rn.f16x2.f32`` packs two conversions into one register (sm86 on; sm80's
-  vectoriser packs only some) or a vectorised global load read them, and loaded as words where
-  the global store writes vectors: ``alignment`` = ``aligned`` (pointers and stride divisible by
+  words where ``cvt.rn.f16x2.f32`` packs two conversions into one register (sm86 on; sm80 only
+  where the two are packed as they are, not through arithmetic or out of a loop) or a vectorised
+  global load read them, and loaded as words where the global store writes vectors: ``alignment`` = ``aligned`` (pointers and stride divisible by
   16), ``pointer`` (the output pointer without ``tt.divisibility``), ``stride`` (the row stride
   without it), ``masked`` / ``ragged`` (the store masked by a column bound with and without
   ``tt.divisibility``: a mask keeps the vector only as wide as its runs of equal bits). Five tile shapes and warp counts (``16x16`` on one warp to ``128x64`` on eight),

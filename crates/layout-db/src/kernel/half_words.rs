@@ -10,8 +10,8 @@
 //! - the store, where the halves were made in words: loaded from global
 //!   memory in vectors (`ld.global.v2.b32` and wider), or converted from f32
 //!   by `arith.truncf` on a target that converts two at a time into one
-//!   register (`cvt.rn.f16x2.f32`, [`TritonTarget::packed_half_conversion`]),
-//!   directly or through 16-bit float arithmetic with constants:
+//!   register (`cvt.rn.f16x2.f32`, [`TritonTarget::half_conversion`]),
+//!   directly or (sm86 on) through 16-bit float arithmetic with constants:
 //!   `st.shared.b32` / `.v2.b32`; this holds for a conversion's store and
 //!   for `ttg.local_alloc` / `ttg.local_store` alike;
 //! - the load, where the converted value only goes to `tt.store`s that
@@ -23,9 +23,9 @@
 //!   16-bit word,
 //!   `ld.shared.b16`, a conversion's load and a `ttg.local_load`'s alike.
 //!
-//! [`TritonTarget::packed_half_conversion`]: layout_algebra::machine::TritonTarget
+//! [`TritonTarget::half_conversion`]: layout_algebra::machine::TritonTarget
 
-use layout_algebra::machine::Vendor;
+use layout_algebra::machine::{HalfConversion, Vendor};
 use layout_algebra::triton::Encoding;
 
 use super::mlir::{self, Function};
@@ -64,7 +64,7 @@ pub fn half_word_conversions(
     let Some(target) = nvidia_target(text) else {
         return Vec::new();
     };
-    let packed = layout_algebra::machine::packed_half_conversion(&target);
+    let conversion = layout_algebra::machine::half_conversion(&target);
     let mut found = Vec::new();
     for f in mlir::functions(text) {
         for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
@@ -82,7 +82,7 @@ pub fn half_word_conversions(
                         text,
                         &f,
                         operand,
-                        Made::InWords { packed },
+                        Made::InWords { conversion },
                         &mut 64,
                     ),
                     load: stored_in_words(db, file, text, &f, result),
@@ -118,7 +118,7 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
     let Some(target) = nvidia_target(text) else {
         return Vec::new();
     };
-    let packed = layout_algebra::machine::packed_half_conversion(&target);
+    let conversion = layout_algebra::machine::half_conversion(&target);
     let mut found = Vec::new();
     for f in mlir::functions(text) {
         for op in f
@@ -127,8 +127,15 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
             .filter(|o| is_ttg(o, "local_alloc") || is_ttg(o, "local_store"))
         {
             if let Some(value) = op.operands.first() {
-                let group =
-                    made_in_words(db, file, text, &f, value, Made::InWords { packed }, &mut 64);
+                let group = made_in_words(
+                    db,
+                    file,
+                    text,
+                    &f,
+                    value,
+                    Made::InWords { conversion },
+                    &mut 64,
+                );
                 found.push((value.clone(), (group > 0).then_some(group)));
             }
         }
@@ -185,12 +192,12 @@ fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> boo
 
 /// The values of an AMD dump that `arith.truncf` made two to a register on
 /// a target that converts in pairs (`v_cvt_pk_bf16_f32`,
-/// [`TritonTarget::packed_half_conversion`]), directly or through 16-bit
+/// [`TritonTarget::half_conversion`]), directly or through 16-bit
 /// float arithmetic with constants, and that a conversion, `local_alloc`
 /// or `local_store` stores: their names. A store of one half at a time
 /// takes every second one's high half with `ds_write_b16_d16_hi`.
 ///
-/// [`TritonTarget::packed_half_conversion`]: layout_algebra::machine::TritonTarget
+/// [`TritonTarget::half_conversion`]: layout_algebra::machine::TritonTarget
 #[salsa::tracked(returns(ref))]
 pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
     let analysed = file.analysed_text(db);
@@ -200,7 +207,7 @@ pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<Str
     };
     let amd = layout_algebra::machine::preset_for_triton_target(&target)
         .is_some_and(|p| p.vendor == Vendor::Amd);
-    if !amd || !layout_algebra::machine::packed_half_conversion(&target) {
+    if !amd || layout_algebra::machine::half_conversion(&target) != HalfConversion::Pairs {
         return Vec::new();
     }
     let mut found = Vec::new();
@@ -285,8 +292,8 @@ fn nvidia_target(text: &str) -> Option<String> {
 /// Which makings of halves in words count.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Made {
-    /// Vector loads, and conversions where the target converts in pairs.
-    InWords { packed: bool },
+    /// Vector loads, and conversions as the target makes them.
+    InWords { conversion: HalfConversion },
     /// Conversions in pairs only (the target converts in pairs).
     ByConversion,
 }
@@ -296,7 +303,9 @@ enum Made {
 /// vector within it stays words), by `arith.truncf` of f32 to a 16-bit
 /// float where the target converts in pairs (any vector of pairs), or by
 /// 16-bit float arithmetic on such values and constants (packed
-/// `mul.f16x2` and the like keep them in words). 0 where they were not.
+/// `mul.f16x2` and the like keep them in words; on a target that pairs
+/// only the conversions packed directly, the truncations behind such
+/// arithmetic were made one at a time). 0 where they were not.
 fn made_in_words(
     db: &dyn salsa::Database,
     file: SourceFile,
@@ -331,18 +340,44 @@ fn made_in_words(
             })
             .map_or(0, |t| in_vectors(db, file, text, f, producer, t)),
         "arith.truncf" => {
-            let made_here = made != (Made::InWords { packed: false })
-                && types.first().is_some_and(|t| t.element == "f32")
-                && half(types.get(1));
+            let paired = match made {
+                Made::InWords {
+                    conversion: HalfConversion::OneAtATime,
+                } => false,
+                // Instruction selection pairs two conversions only in the
+                // block that packs them: of a loop's result LLVM converts
+                // each value in the loop's exit block and packs them after
+                // merging the path that skips the loop.
+                Made::InWords {
+                    conversion: HalfConversion::PairsWhenPackedDirectly,
+                } => producer
+                    .operands
+                    .first()
+                    .and_then(|v| f.producer(v))
+                    .is_none_or(|p| p.regions.is_empty()),
+                _ => true,
+            };
+            let made_here =
+                paired && types.first().is_some_and(|t| t.element == "f32") && half(types.get(1));
             if made_here { u32::MAX } else { 0 }
         }
         "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.negf"
         | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf"
             if half(types.last()) =>
         {
+            // The arithmetic is scalar where the vectoriser does not pair
+            // the conversions: so are they then.
+            let behind = match made {
+                Made::InWords {
+                    conversion: HalfConversion::PairsWhenPackedDirectly,
+                } => Made::InWords {
+                    conversion: HalfConversion::OneAtATime,
+                },
+                other => other,
+            };
             let mut fewest: Option<u32> = None;
             for v in producer.operands.iter().filter(|v| !is_constant(f, v)) {
-                let here = made_in_words(db, file, text, f, v, made, visits);
+                let here = made_in_words(db, file, text, f, v, behind, visits);
                 fewest = Some(fewest.map_or(here, |m| m.min(here)));
             }
             fewest.unwrap_or(0)
