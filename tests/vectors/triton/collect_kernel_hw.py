@@ -44,6 +44,18 @@ def gpu_and_metrics(measured):
     return gpu, [m for m in gpu[-1].removeprefix("metrics: ").split(",") if m]
 
 
+def dump(path, doc):
+    with open(path, "w") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
+
+
+def write(path, script, manifest, target, gpu, kernels):
+    """The file of one measurement: how it was made, on what, and its kernels."""
+    dump(path, {"command": f"tests/vectors/triton/{script}", "triton_version": manifest["triton"],
+                "compile_target": target, "gpu": gpu[0], "ncu": gpu[1], "kernels": kernels})
+
+
 def counters(row, metrics):
     return {m.removesuffix(".sum"): int(float(row[m].replace(",", ""))) for m in metrics}
 
@@ -76,12 +88,8 @@ def corpora(hw_dir, measured):
         else:
             entry["fault"] = probes.get(k["kernel"], "fault: not launched").removeprefix("fault: ")
         kernels.append(entry)
-    doc = {"command": "tests/vectors/triton/measure_corpus_hw.sh (see gen_corpus_hw.py)",
-           "triton_version": manifest["triton"], "compile_target": "cuda:90 (older targets' PTX assembled for sm90)",
-           "gpu": gpu[0], "ncu": gpu[1], "kernels": kernels}
-    with open(CORPORA_PATH, "w") as fh:
-        json.dump(doc, fh, indent=1)
-        fh.write("\n")
+    write(CORPORA_PATH, "measure_corpus_hw.sh (see gen_corpus_hw.py)", manifest,
+          "cuda:90 (older targets' PTX assembled for sm90)", gpu, kernels)
     print(f"{len(kernels)} kernels, {len(measured_rows)} measured -> {CORPORA_PATH}")
 
 
@@ -129,9 +137,7 @@ def add(out_name, hw_dir, measured):
         if gpu[0] != doc["gpu"]:
             entry["gpu"] = gpu[0]
         doc["kernels"].append(entry)
-    with open(path, "w") as fh:
-        json.dump(doc, fh, indent=1)
-        fh.write("\n")
+    dump(path, doc)
     print(f"{len(kernels)} kernels added to {path}")
 
 
@@ -144,12 +150,7 @@ def main():
         return
     hw_dir, measured = sys.argv[1], sys.argv[2]
     manifest, gpu, kernels = measured_kernels(hw_dir, measured)
-    doc = {"command": "tests/vectors/triton/measure_kernel_hw.sh (see gen_kernel_hw.py)",
-           "triton_version": manifest["triton"], "compile_target": "cuda:90",
-           "gpu": gpu[0], "ncu": gpu[1], "kernels": kernels}
-    with open(OUT_PATH, "w") as fh:
-        json.dump(doc, fh, indent=1)
-        fh.write("\n")
+    write(OUT_PATH, "measure_kernel_hw.sh (see gen_kernel_hw.py)", manifest, "cuda:90", gpu, kernels)
     print(f"{len(kernels)} kernels -> {OUT_PATH}")
 
 
