@@ -222,8 +222,8 @@ pub struct HwWholeKernel {
     pub kernel: String,
     /// The dump in that directory.
     pub file: String,
-    /// The target whose PTX ran, where it is not sm90 (hw_sm90_corpora.json:
-    /// sm80, sm86 and sm89 builds assembled for sm90).
+    /// The target whose PTX ran (hw_sm90_corpora.json: sm90's own cubin, or
+    /// an sm80, sm86 or sm89 build assembled for sm90); absent where sm90.
     #[serde(default)]
     pub ptx_target: Option<String>,
     pub num_warps: u64,

@@ -68,7 +68,9 @@ def corpora(hw_dir, measured):
     measured_rows = {}
     for batch in sorted(glob.glob(os.path.join(measured, "batch.*.txt"))):
         ran = open(batch).read().split()
-        rows = read_rows(batch.replace("batch.", "raw.").removesuffix(".txt") + ".csv")
+        number = os.path.basename(batch).removeprefix("batch.").removesuffix(".txt")
+        raw = os.path.join(measured, f"raw.{number}.csv")
+        rows = read_rows(raw) if os.path.exists(raw) else []
         if len(rows) != len(ran):
             print(f"{batch}: {len(rows)} profiled launches for {len(ran)} kernels: left out", file=sys.stderr)
             continue
@@ -84,7 +86,7 @@ def corpora(hw_dir, measured):
         if k["kernel"] in measured_rows:
             entry["hw"] = counters(measured_rows[k["kernel"]], metrics)
         elif probes.get(k["kernel"]) == "ok":
-            continue  # ran, but its batch's profile was cut short
+            entry["fault"] = "not profiled: its batch's profile was cut short"
         else:
             entry["fault"] = probes.get(k["kernel"], "fault: not launched").removeprefix("fault: ")
         kernels.append(entry)
@@ -131,6 +133,8 @@ def add(out_name, hw_dir, measured):
     held = {k["kernel"]: k for k in doc["kernels"]}
     for entry in kernels:
         if entry["kernel"] in held:
+            if "fault" in entry:
+                sys.exit(f"{entry['kernel']}: {entry['fault']} when measured again")
             if "sass_shared" in entry:
                 held[entry["kernel"]]["sass_shared"] = entry["sass_shared"]
             continue
@@ -138,7 +142,7 @@ def add(out_name, hw_dir, measured):
             entry["gpu"] = gpu[0]
         doc["kernels"].append(entry)
     dump(path, doc)
-    print(f"{len(kernels)} kernels added to {path}")
+    print(f"{len(kernels)} kernels of {measured} in {path}")
 
 
 def main():

@@ -6,15 +6,16 @@ Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed to build
 
 Command (from the repository root)::
 
-    python3 tests/vectors/triton/gen_corpus_hw.py OUT_DIR
+    python3 tests/vectors/triton/gen_corpus_hw.py OUT_DIR [DUMP ...]
 
 Each dump of ``gen_scratch_corpus.py`` compiled for sm90, and each of ``gen_packed_corpus.py``
 compiled for sm80, sm86, sm89 or sm90, is compiled again exactly as those scripts compile it. An
 sm90 build's cubin is the one Triton makes; an older target's PTX (its shared-memory
 instructions are the ones that target's LLVM chose) is assembled for sm90 by the wheel's
 ``ptxas``, so that an H100 runs that target's instructions. ``OUT_DIR`` receives one ``.cubin``
-per dump and ``manifest.json`` in ``gen_kernel_hw.py``'s form (its ``kernel`` is the dump's name
-without ``.ttgir``, ``ptx_target`` the target whose PTX it is). The scalars make each loop run
+per dump (only the named ``DUMP``s, without ``.ttgir``, if any) and ``manifest.json`` in
+``gen_kernel_hw.py``'s form (its ``kernel`` is the dump's name without ``.ttgir``, ``ptx_target``
+the target whose PTX it is). The scalars make each loop run
 once and each mask full, so the GPU's counters of one program are the sum of what layoutc counts
 for each op. ``measure_corpus_hw.sh`` runs them on the GPU machine, ``collect_kernel_hw.py``
 (``--corpora``) writes ``hw_sm90_corpora.json``.
@@ -87,11 +88,13 @@ def cubin_for_sm90(ptx, out_path):
 
 
 def main():
-    out_dir = sys.argv[1]
+    out_dir, only = sys.argv[1], set(sys.argv[2:])
     os.makedirs(out_dir, exist_ok=True)
     kernels = []
     for corpus, file, target_name, compile_it in cases():
         name = file.removesuffix(".ttgir")
+        if only and name not in only:
+            continue
         k = compile_it()
         ptx = k.asm["ptx"]
         header = re.search(r"\.entry\s+(\w+)\s*\((.*?)\)", ptx, re.S)

@@ -380,6 +380,99 @@ def causal_attention(q_ptr, k_ptr, v_ptr, o_ptr, D: tl.constexpr, BM: tl.constex
     tl.store(o_ptr + m[:, None] * D + d[None, :], (acc / l_i[:, None]).to(o_ptr.dtype.element_ty))
 
 
+@triton.jit
+def attention_backward(q_ptr, k_ptr, v_ptr, do_ptr, dk_ptr, dv_ptr, L, D: tl.constexpr, BM: tl.constexpr,
+                       BN: tl.constexpr):
+    # The dK/dV half of attention's backward pass: four dots a step, two of them with a transposed
+    # operand, probabilities cast to f16 between them.
+    n = tl.program_id(0) * BN + tl.arange(0, BN)
+    d = tl.arange(0, D)
+    k = tl.load(k_ptr + n[:, None] * D + d[None, :])
+    v = tl.load(v_ptr + n[:, None] * D + d[None, :])
+    dk = tl.zeros((BN, D), tl.float32)
+    dv = tl.zeros((BN, D), tl.float32)
+    for s in range(0, L, BM):
+        m = s + tl.arange(0, BM)
+        q = tl.load(q_ptr + m[:, None] * D + d[None, :])
+        do = tl.load(do_ptr + m[:, None] * D + d[None, :])
+        p = tl.exp(tl.dot(k, tl.trans(q)))
+        dv += tl.dot(p.to(do.dtype), do)
+        ds = (p * tl.dot(v, tl.trans(do))).to(q.dtype)
+        dk += tl.dot(ds, q)
+    tl.store(dk_ptr + n[:, None] * D + d[None, :], dk.to(dk_ptr.dtype.element_ty))
+    tl.store(dv_ptr + n[:, None] * D + d[None, :], dv.to(dv_ptr.dtype.element_ty))
+
+
+@triton.jit
+def persistent_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      SMS: tl.constexpr):
+    # One program per SM walks the tiles; the pipeliner flattens the two loops into one.
+    tiles_n = tl.cdiv(N, BN)
+    for t in tl.range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, SMS, flatten=True):
+        rm = (t // tiles_n) * BM + tl.arange(0, BM)
+        rn = (t % tiles_n) * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), tl.float32)
+        for k in range(0, K, BK):
+            a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+            b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+            acc = tl.dot(a, b, acc)
+        tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def splitk_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Each program's slice of K, added to the output tile by atomics.
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.program_id(0) * BK + tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    tl.atomic_add(c_ptr + rm[:, None] * N + rn[None, :], tl.dot(a, b))
+
+
+@triton.jit
+def flip_rows(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    tl.store(y_ptr + om * N + on, tl.flip(tl.load(x_ptr + om * N + on), 1))
+
+
+@triton.jit
+def descriptor_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Tiles through tensor descriptors made on the device (TMA on sm90 on, loads elsewhere).
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    a_d = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_d = tl.make_tensor_descriptor(b_ptr, shape=[K, N], strides=[N, 1], block_shape=[BK, BN])
+    c_d = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_d.load([pm * BM, k]), b_d.load([k, pn * BN]), acc)
+    c_d.store([pm * BM, pn * BN], acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def ws_loop_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A K loop the compiler warp-specialises (``tl.range(warp_specialize=True)``); B is K-major.
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    a_d = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_d = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in tl.range(0, K, BK, warp_specialize=True):
+        acc = tl.dot(a_d.load([pm * BM, k]), b_d.load([pn * BN, k]).T, acc)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
+def _tile_matmul_signature(ab, c):
+    """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
+    return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
+            "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+
+
 CASES = [
     ("cumsum_1d", cumsum_1d, {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "constexpr"}, {"N": 1024},
      ["x_ptr", "y_ptr"], {"num_warps": 4}),
@@ -477,6 +570,24 @@ CASES = [
       "SMEM": PartitionedSharedLayout(4, 1, 1, gl.SwizzledSharedLayout(8, 1, 2, [1, 0])),
       "L": gl.BlockedLayout([1, 8], [8, 4], [4, 1], [1, 0])},
      [], {"num_warps": 4, "targets": ["gfx1250"]}),
+    ("attention_backward", attention_backward,
+     {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "do_ptr": "*fp16", "dk_ptr": "*fp16", "dv_ptr": "*fp16",
+      "L": "i32", "D": "constexpr", "BM": "constexpr", "BN": "constexpr"},
+     {"D": 64, "BM": 32, "BN": 64}, ["q_ptr", "k_ptr", "v_ptr", "do_ptr", "dk_ptr", "dv_ptr", "L"],
+     {"num_warps": 4, "num_stages": 2}),
+    ("persistent_matmul", persistent_matmul,
+     dict(_tile_matmul_signature("bf16", "bf16"), SMS="constexpr"),
+     {"BM": 128, "BN": 128, "BK": 64, "SMS": 132}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 8, "num_stages": 3}),
+    ("splitk_matmul", splitk_matmul, _tile_matmul_signature("fp16", "fp32"),
+     {"BM": 64, "BN": 64, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4}),
+    ("flip_rows", flip_rows, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("descriptor_matmul", descriptor_matmul, _tile_matmul_signature("fp16", "fp16"),
+     {"BM": 128, "BN": 64, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4, "num_stages": 3}),
+    ("ws_loop_matmul", ws_loop_matmul, _tile_matmul_signature("fp16", "fp16"),
+     {"BM": 128, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 3}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

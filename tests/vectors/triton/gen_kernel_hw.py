@@ -5,12 +5,13 @@ Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed to build
 
 Command (from the repository root)::
 
-    python3 tests/vectors/triton/gen_kernel_hw.py OUT_DIR
+    python3 tests/vectors/triton/gen_kernel_hw.py OUT_DIR [KERNEL ...]
 
 The kernels are those of ``gen_ttgir_corpus.py`` (tests/corpus/ttgir) and
-``gen_kernel_corpus.py`` (tests/corpus/kernels), compiled for sm90 exactly as those scripts
-compile them, so each cubin is the kernel whose dump the corpus holds (``check`` below compares
-their PTX shared-memory opcodes with the corpus manifest's). ``OUT_DIR`` receives one
+``gen_kernel_corpus.py`` (tests/corpus/kernels; only the named ``KERNEL``s, if any), compiled
+for sm90 exactly as those scripts compile them, so each cubin is the kernel whose dump the corpus
+holds (``kernel_hardware.rs`` compares their PTX shared-memory opcodes with the corpus
+manifest's). ``OUT_DIR`` receives one
 ``.cubin`` per kernel and ``manifest.json``: for each kernel its corpus, dump file, entry name,
 number of warps, shared bytes, global scratch size, number of entry parameters, and its
 arguments in order: a pointer (element type and how to fill it) or a scalar (its value).
@@ -56,6 +57,11 @@ SCALARS = {
     "ws_captures": {"n": 1},
     "ws_captures_aligned": {"n": 1},
     "device_descriptors": {"M": 16, "N": 64, "P": 2},
+    "attention_backward": {"L": 32},
+    "persistent_matmul": {"M": 128, "N": 128, "K": 64},
+    "splitk_matmul": {"M": 64, "N": 64, "K": 32},
+    "descriptor_matmul": {"M": 128, "N": 64, "K": 32},
+    "ws_loop_matmul": {"M": 128, "N": 128, "K": 64},
 }
 
 # How a pointer argument is filled: zeros, unless the kernel reads addresses or indices from it.
@@ -120,13 +126,15 @@ def sass_shared_opcodes(cubin_path):
 
 
 def main():
-    out_dir = sys.argv[1]
+    out_dir, only = sys.argv[1], set(sys.argv[2:])
     os.makedirs(out_dir, exist_ok=True)
     ttgir_corpus._relocate_triton_library_paths()
     for helper in kernel_corpus.HELPERS:
         helper.file_name = "tests/vectors/triton/gen_kernel_corpus.py"
     kernels = []
     for corpus, name, fn, sig, constexprs, div_args, options in cases():
+        if only and name not in only:
+            continue
         fn.file_name = f"tests/vectors/triton/gen_{'ttgir' if corpus == 'ttgir' else 'kernel'}_corpus.py"
         divisible = [a for a in div_args if a in fn.arg_names]
         entry = {"corpus": corpus, "kernel": name, "file": f"{name}_sm90.ttgir",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shared-memory counters of the gen_corpus_hw.py kernels on a real sm90 GPU (H100/H200), read with
-# Nsight Compute: every kernel launched once, in one process.
+# Nsight Compute: every kernel launched once, fifty kernels to a process.
 # Usage: measure_corpus_hw.sh HW_DIR OUT_DIR
 # OUT_DIR receives gpu.txt (device, driver, ncu, the metrics read), probes.txt (each kernel
 # launched without the profiler: ok or its fault) and, for each batch of 50 kernels that ran,
@@ -8,10 +8,12 @@
 # that order; one profiler process per batch, so that a batch cut short spoils no other).
 # collect_kernel_hw.py --corpora turns them into hw_sm90_corpora.json.
 set -u
+shopt -s nullglob
 HW=$1
 OUT=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT"
+rm -f "$OUT"/batch.*.txt "$OUT"/raw.*.csv "$OUT"/profiled.*.txt
 command -v ncu >/dev/null || export PATH=$PATH:$(ls -d /opt/nvidia/nsight-compute/* 2>/dev/null | tail -1)
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; ncu --version | tail -1; } > "$OUT/gpu.txt"
 ncu --query-metrics > /tmp/all_metrics.txt 2>&1
@@ -25,8 +27,8 @@ done
 metrics=${metrics#,}
 grep -E "wavefronts_mem_shared|inst_executed_op_(shared|ldsm|stsm|ldgsts)" /tmp/all_metrics.txt > "$OUT/shared_metrics.txt"
 echo "metrics: $metrics" >> "$OUT/gpu.txt"
-python3 -c "import json; [print(k['kernel']) for k in json.load(open('$HW/manifest.json'))['kernels']]" \
-  > "$OUT/all.txt"
+python3 -c "import json, sys; [print(k['kernel']) for k in json.load(open(sys.argv[1]))['kernels']]" \
+  "$HW/manifest.json" > "$OUT/all.txt"
 total=$(wc -l < "$OUT/all.txt")
 # Without the profiler first: a fault ends its process, the next one starts after that kernel.
 : > "$OUT/probes.txt"
@@ -40,7 +42,8 @@ while [ "$(wc -l < "$OUT/probes.txt")" -lt "$total" ]; do
 done
 grep " ok$" "$OUT/probes.txt" | cut -d' ' -f1 | split -d -l 50 --additional-suffix=.txt - "$OUT/batch."
 # The kernels' entry names (cupy's own fills are no kernels of theirs).
-entries=$(python3 -c "import json; print('|'.join(sorted({k['entry'] for k in json.load(open('$HW/manifest.json'))['kernels']})))")
+entries=$(python3 -c "import json, sys; print('|'.join(sorted({k['entry'] for k in json.load(open(sys.argv[1]))['kernels']})))" \
+  "$HW/manifest.json")
 for batch in "$OUT"/batch.*.txt; do
   n=$(basename "$batch" .txt); n=${n#batch.}
   ncu --metrics "$metrics" --csv --page raw --print-units base --clock-control none \

@@ -11,7 +11,8 @@
 //!   memory in vectors (`ld.global.v2.b32` and wider), or converted from f32
 //!   by `arith.truncf` on a target that converts two at a time into one
 //!   register (`cvt.rn.f16x2.f32`, [`TritonTarget::half_conversion`]),
-//!   directly or (sm86 on) through 16-bit float arithmetic with constants:
+//!   directly (on sm80 not a loop's result) or, from sm86 on, through 16-bit
+//!   float arithmetic with constants:
 //!   `st.shared.b32` / `.v2.b32`; this holds for a conversion's store and
 //!   for `ttg.local_alloc` / `ttg.local_store` alike;
 //! - the load, where the converted value only goes to `tt.store`s that
@@ -350,11 +351,11 @@ fn made_in_words(
                 // merging the path that skips the loop.
                 Made::InWords {
                     conversion: HalfConversion::PairsWhenPackedDirectly,
-                } => producer
+                } => !producer
                     .operands
                     .first()
                     .and_then(|v| f.producer(v))
-                    .is_none_or(|p| p.regions.is_empty()),
+                    .is_some_and(|p| matches!(p.name.as_str(), "scf.for" | "scf.while")),
                 _ => true,
             };
             let made_here =
