@@ -277,26 +277,43 @@ fn measured_kernel_wide(k: &HwWholeKernel) -> Traffic {
     }
 }
 
-/// The random conversions and column reductions of tests/corpus/scratch
-/// (sm90) and the epilogues, upcasts, matmuls, conversions of halves and
-/// boolean conversions of tests/corpus/packed (sm80, sm86, sm89 and sm90;
-/// the older targets' PTX assembled for sm90), each run once on an H100:
-/// every instruction layoutc names, as often as it says, with the bank
-/// conflicts it says.
+/// Dumps whose PTX loads values nothing uses, which ptxas drops: a
+/// reduction's last round and a scan's partials of an operand no used
+/// result needs, which NVIDIA's lowering loads with predicated inline
+/// assembly that LLVM keeps. The summary names the PTX's loads; the GPU
+/// runs fewer, and the same stores.
+const PTXAS_DROPS_DEAD_LOADS: [&str; 6] = [
+    "pairsum_fp32_256x16w8_sm90",
+    "pairsum_fp32_512x8w8_sm90",
+    "pairscan_fp32_128x64w4_sm90",
+    "pairscan_fp32_256x16w8_sm90",
+    "pairscan_fp32_64x128w8_sm90",
+    "pairscan_fp32_512x8w8_sm90",
+];
+
+/// The random conversions, column reductions, and reductions and scans
+/// with a result nothing uses of tests/corpus/scratch (sm90) and the
+/// epilogues, upcasts, matmuls, conversions of halves and boolean
+/// conversions of tests/corpus/packed (sm80, sm86, sm89 and sm90; the older
+/// targets' PTX assembled for sm90), each run once on an H100: every
+/// instruction layoutc names, as often as it says, with the bank conflicts
+/// it says (but the loads ptxas drops, `PTXAS_DROPS_DEAD_LOADS`).
 ///
-/// The kernel-wide counters of all 426 were read in one pass; where they
-/// differed from layoutc's (32 dumps), the kernel was measured again per
-/// SASS instruction (`sass_shared`, in the same order), and that is the
-/// GPU's count here: in 21 of them the kernel-wide wavefront counters held
-/// wavefronts no instruction took (1 to 5 in most; about 160 loads in
-/// `convert_11_2_sm90`, 10 to 30 stores in `convert_11_38_sm90` and the byte
-/// reductions, differing from run to run), in 8 reductions some warps exit
-/// before the last load, and in the 6 argmins layoutc counted one load per
-/// warp that LLVM drops (the value nothing uses; now modelled).
+/// The kernel-wide counters of the first 426 were read in one pass; where
+/// they differed from layoutc's (32 dumps), the kernel was measured again
+/// per SASS instruction (`sass_shared`, in the same order; the 12 added
+/// later all), and that is the GPU's count here: in 21 of them the
+/// kernel-wide wavefront counters held wavefronts no instruction took (1 to
+/// 5 in most; about 160 loads in `convert_11_2_sm90`, 10 to 30 stores in
+/// `convert_11_38_sm90` and the byte reductions, differing from run to
+/// run), in 8 reductions some warps exit before the last load, and in the
+/// 6 argmins layoutc counted one load per warp that LLVM drops (the value
+/// nothing uses; now modelled).
 #[test]
 fn corpus_dumps_move_what_the_gpu_counted() {
     let kernels = hw_corpus_kernels();
     let (mut wrong, mut per_instruction, mut early_exits) = (Vec::new(), 0, 0);
+    let mut exact = 0;
     for k in &kernels {
         assert!(k.fault.is_none(), "{}: {:?}", k.kernel, k.fault);
         let m = if k.sass_shared.is_some() {
@@ -308,18 +325,26 @@ fn corpus_dumps_move_what_the_gpu_counted() {
             measured_kernel_wide(k)
         };
         let p = predicted(k);
-        if p != m {
+        if PTXAS_DROPS_DEAD_LOADS.contains(&k.kernel.as_str()) {
+            let same_stores = (p.stores, p.store_wavefronts, p.ldmatrix)
+                == (m.stores, m.store_wavefronts, m.ldmatrix);
+            if !same_stores || m.loads >= p.loads || m.load_wavefronts >= p.load_wavefronts {
+                wrong.push(format!("{}: layoutc {p:?}\n    gpu     {m:?}", k.kernel));
+            }
+        } else if p != m {
             wrong.push(format!("{}: layoutc {p:?}\n    gpu     {m:?}", k.kernel));
+        } else {
+            exact += 1;
         }
     }
     eprintln!(
-        "{} of {} dumps exact ({per_instruction} counted per instruction, {early_exits} with early exits)",
-        kernels.len() - wrong.len(),
+        "{exact} of {} dumps exact ({per_instruction} counted per instruction, {early_exits} with early exits)",
         kernels.len()
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert_eq!(kernels.len(), 426);
-    assert_eq!((per_instruction, early_exits), (32, 8));
+    assert_eq!(kernels.len(), 438);
+    assert_eq!(exact + PTXAS_DROPS_DEAD_LOADS.len(), kernels.len());
+    assert_eq!((per_instruction, early_exits), (44, 8));
 }
 
 /// The corpus dumps that ran are the corpus's: their PTX names the same

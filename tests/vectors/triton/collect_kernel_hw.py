@@ -5,6 +5,7 @@ Command (from the repository root)::
 
     python3 tests/vectors/triton/collect_kernel_hw.py HW_DIR MEASURED_DIR
     python3 tests/vectors/triton/collect_kernel_hw.py --corpora HW_DIR MEASURED_DIR
+    python3 tests/vectors/triton/collect_kernel_hw.py --corpora-add HW_DIR MEASURED_DIR
     python3 tests/vectors/triton/collect_kernel_hw.py --add OUT_NAME HW_DIR MEASURED_DIR
 
 writes ``tests/vectors/triton/hw_sm90_kernels.json``: for every kernel its corpus and dump file
@@ -18,7 +19,8 @@ the wavefronts it took and the wavefronts it would take without conflicts (Nsigh
 
 With ``--corpora`` it joins a ``gen_corpus_hw.py`` manifest with what ``measure_corpus_hw.sh``
 read (one row of kernel-wide counters per launch, in the order of each ``batch.NN.txt``) and writes
-``hw_sm90_corpora.json`` in the same form, each kernel with ``ptx_target`` and no ``sass_shared``.
+``hw_sm90_corpora.json`` in the same form, each kernel with ``ptx_target`` and no ``sass_shared``;
+``--corpora-add`` adds such a run's kernels to the file.
 
 With ``--add`` it adds a later ``measure_kernel_hw.sh`` run (of a manifest holding only some
 kernels) to ``OUT_NAME``: new kernels whole, and to kernels the file holds their
@@ -60,7 +62,10 @@ def counters(row, metrics):
     return {m.removesuffix(".sum"): int(float(row[m].replace(",", ""))) for m in metrics}
 
 
-def corpora(hw_dir, measured):
+def corpora(hw_dir, measured, merge=False):
+    """Writes ``hw_sm90_corpora.json`` from a ``measure_corpus_hw.sh`` run; with ``merge``, adds
+    its kernels to the file (replacing those it holds), each with the GPU it ran on where that is
+    not the file's."""
     manifest = json.load(open(os.path.join(hw_dir, "manifest.json")))
     gpu, metrics = gpu_and_metrics(measured)
     probes = dict(line.split(" ", 1) for line in open(os.path.join(measured, "probes.txt")).read().splitlines())
@@ -90,8 +95,17 @@ def corpora(hw_dir, measured):
         else:
             entry["fault"] = probes.get(k["kernel"], "fault: not launched").removeprefix("fault: ")
         kernels.append(entry)
-    write(CORPORA_PATH, "measure_corpus_hw.sh (see gen_corpus_hw.py)", manifest,
-          "cuda:90 (older targets' PTX assembled for sm90)", gpu, kernels)
+    if merge:
+        doc = json.load(open(CORPORA_PATH))
+        new = {k["kernel"] for k in kernels}
+        for k in kernels:
+            if gpu[0] != doc["gpu"]:
+                k["gpu"] = gpu[0]
+        doc["kernels"] = [k for k in doc["kernels"] if k["kernel"] not in new] + kernels
+        dump(CORPORA_PATH, doc)
+    else:
+        write(CORPORA_PATH, "measure_corpus_hw.sh (see gen_corpus_hw.py)", manifest,
+              "cuda:90 (older targets' PTX assembled for sm90)", gpu, kernels)
     print(f"{len(kernels)} kernels, {len(measured_rows)} measured -> {CORPORA_PATH}")
 
 
@@ -146,8 +160,8 @@ def add(out_name, hw_dir, measured):
 
 
 def main():
-    if sys.argv[1] == "--corpora":
-        corpora(sys.argv[2], sys.argv[3])
+    if sys.argv[1] in ("--corpora", "--corpora-add"):
+        corpora(sys.argv[2], sys.argv[3], merge=sys.argv[1] == "--corpora-add")
         return
     if sys.argv[1] == "--add":
         add(sys.argv[2], sys.argv[3], sys.argv[4])

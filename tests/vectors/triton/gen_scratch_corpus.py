@@ -18,9 +18,12 @@ cases the hand-written corpora do not hold:
   tensor in one blocked layout and converts it to another, both drawn at random (16 bytes per thread along a random dim, lanes
   and warps split at random between the dims; f32, f16 or i8; five shapes), from a fixed seed;
 * ``<colmax|colargmin>_<dtype>_<M>x<N>w<warps>_<target>.ttgir``: a column reduction across warps
-  (one and two operands: ``tl.max``, ``tl.argmin``) of four element types and four shapes.
+  (one and two operands: ``tl.max``, ``tl.argmin``) of four element types and four shapes;
+* ``<pairsum|pairscan|colmaxvalue>_fp32_<M>x<N>w<warps>_<target>.ttgir``: a reduction and a scan
+  of two f32 operands combined apart, and a maximum with its indices, where only one result is
+  used (LLVM drops the loads nothing needs), on the four shapes.
 
-Each reduction is compiled for gfx942, gfx950, gfx1250 and sm90; each draw of a conversion picks
+Each reduction and scan is compiled for gfx942, gfx950, gfx1250 and sm90; each draw of a conversion picks
 its two layouts anew for each of those targets (their lane counts differ), so
 ``convert_<seed>_<i>_<target>`` are different conversions of one shape and element type. The dump
 is ``CompiledKernel.asm["ttgir"]`` without its location information. ``manifest.json`` has one entry per dump: ``{"file", "target",
@@ -72,7 +75,41 @@ def colargmin(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + on, tl.argmin(tl.load(x_ptr + om * N + on[None, :]), axis=0))
 
 
+@triton.jit
+def _sum_pairs(a, i, b, j):
+    return a + b, i + j
+
+
+@triton.jit
+def pairsum(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # Two sums in one reduction, one of them used: nothing needs the other's last loads.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)
+    x = tl.load(x_ptr + om * N + on[None, :])
+    tl.store(y_ptr + on, tl.reduce((x, x * 2), 0, _sum_pairs)[1])
+
+
+@triton.jit
+def pairscan(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # Two prefix sums in one scan, one of them used.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + om * N + on)
+    tl.store(y_ptr + om * N + on, tl.associative_scan((x, x * 2), 0, _sum_pairs)[1])
+
+
+@triton.jit
+def colmaxvalue(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # A maximum with its indices, of which only the values are used: the values need no index.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)
+    v, i = tl.max(tl.load(x_ptr + om * N + on[None, :]), axis=0, return_indices=True)
+    tl.store(y_ptr + on, v)
+
+
 REDUCTIONS = [(colmax, "colmax"), (colargmin, "colargmin")]
+# Reductions and scans of several operands whose results are not all used, on f32.
+PARTLY_USED = [(pairsum, "pairsum"), (pairscan, "pairscan"), (colmaxvalue, "colmaxvalue")]
 REDUCED_TYPES = ["i32", "fp16", "fp32", "i8"]
 REDUCED_SHAPES = [(256, 16, 8), (128, 64, 4), (64, 128, 8), (512, 8, 8)]
 
@@ -132,6 +169,13 @@ def cases():
                     yield (f"{name}_{dtype}_{m}x{n}w{warps}_{target_name}.ttgir", target_name, target,
                            lambda fn=fn, sig=sig, m=m, n=n, target=target, warps=warps: base.compile_case(
                                fn, sig, {"M": m, "N": n}, ["x_ptr", "y_ptr"], target, {"num_warps": warps}))
+    for fn, name in PARTLY_USED:
+        for m, n, warps in REDUCED_SHAPES:
+            for target_name, target, _ in TARGETS:
+                sig = {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"}
+                yield (f"{name}_fp32_{m}x{n}w{warps}_{target_name}.ttgir", target_name, target,
+                       lambda fn=fn, sig=sig, m=m, n=n, target=target, warps=warps: base.compile_case(
+                           fn, sig, {"M": m, "N": n}, ["x_ptr", "y_ptr"], target, {"num_warps": warps}))
 
 
 def entry(file, target_name, target, kernel):

@@ -100,6 +100,78 @@ impl Function {
             .any(|o| o.operands.iter().any(|v| v == value))
     }
 
+    /// Which operands of the combining op `id` (`tt.reduce`, `tt.scan`) its
+    /// used results need. Its combine's block takes each operand twice
+    /// (the accumulated values, then the new ones) and returns one value
+    /// per operand; a used result needs the operands its returned value is
+    /// made from, and since one step's results are the next step's
+    /// operands, the need closes over those dependencies. An argmin's
+    /// index needs the values; a pair combined apart needs only its own.
+    /// All operands where the body is not of that form.
+    pub fn needed_operands(&self, id: OpId) -> Vec<bool> {
+        let op = &self.ops[id];
+        let n = op.results.len();
+        let body = op.regions.first().and_then(|r| r.first()).copied();
+        let Some(body) = body.filter(|&b| n <= 64 && self.blocks[b].arguments.len() == 2 * n)
+        else {
+            return vec![true; n];
+        };
+        // Each value's operands, as a bit set.
+        let mut from: std::collections::HashMap<&str, u64> = self.blocks[body]
+            .arguments
+            .iter()
+            .enumerate()
+            .map(|(k, a)| (a.as_str(), 1u64 << (k % n)))
+            .collect();
+        let mut returned = None;
+        for &o in &self.blocks[body].ops {
+            let mut made = 0;
+            for v in self.values_read(o) {
+                made |= from.get(v).copied().unwrap_or(0);
+            }
+            if self.ops[o].name.ends_with(".return") {
+                returned = Some(
+                    self.ops[o]
+                        .operands
+                        .iter()
+                        .map(|v| from.get(v.as_str()).copied().unwrap_or(0))
+                        .collect::<Vec<_>>(),
+                );
+            } else {
+                for r in &self.ops[o].results {
+                    from.insert(r.as_str(), made);
+                }
+            }
+        }
+        let Some(returned) = returned.filter(|r| r.len() == n) else {
+            return vec![true; n];
+        };
+        let mut needed: u64 = (0..n)
+            .filter(|&j| self.is_used(&op.results[j]))
+            .fold(0, |set, j| set | (1 << j));
+        loop {
+            let more = (0..n)
+                .filter(|&j| needed & (1 << j) != 0)
+                .fold(needed, |set, j| set | returned[j]);
+            if more == needed {
+                break;
+            }
+            needed = more;
+        }
+        (0..n).map(|j| needed & (1 << j) != 0).collect()
+    }
+
+    /// The values op `o` reads, its nested operations' included.
+    fn values_read(&self, o: OpId) -> Vec<&str> {
+        let mut out: Vec<&str> = self.ops[o].operands.iter().map(String::as_str).collect();
+        for &b in self.ops[o].regions.iter().flatten() {
+            for &inner in &self.blocks[b].ops {
+                out.extend(self.values_read(inner));
+            }
+        }
+        out
+    }
+
     /// Operations in post order (an operation after everything nested in
     /// it), as Triton's allocator numbers them.
     pub fn post_order(&self) -> Vec<OpId> {

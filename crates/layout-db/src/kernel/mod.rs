@@ -1098,7 +1098,7 @@ impl Context<'_> {
             }
             "ttg.warp_specialize" => self.capture_instructions(f, id, offset),
             "tt.reduce" => self.reduce_instructions(f, id),
-            "tt.scan" => self.scan_instructions(op),
+            "tt.scan" => self.scan_instructions(f, id),
             "ttng.tensormap_create" if self.vendor == Vendor::Nvidia => {
                 descriptor::instructions(op, &self.text[op.span.start..op.span.end])
             }
@@ -1328,8 +1328,10 @@ impl Context<'_> {
     /// partials of the warps along the axis — all of them to carry into the
     /// next block, all but the last in the last block (LLVM drops the load
     /// nothing uses), as one vector when a chunk's partials are adjacent.
-    fn scan_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+    fn scan_instructions(&self, f: &Function, id: OpId) -> Vec<InstructionCount> {
+        let op = &f.ops[id];
         let line = &self.text[op.span.start..op.span.end];
+        let needed = f.needed_operands(id);
         let inputs = scratch::parse_types(op.operand_types());
         let (Some(first), Some(axis)) = (inputs.first(), scratch::axis(line)) else {
             return Vec::new();
@@ -1342,16 +1344,21 @@ impl Context<'_> {
         };
         let chunks = walk.chunks_per_block * walk.axis_blocks;
         let mut out = Vec::new();
-        for t in &inputs {
+        for (operand, t) in inputs.iter().enumerate() {
             let Some(bits) = scratch::element_bits(&t.element) else {
                 continue;
             };
             let bits = bits.clamp(8, 64);
             if self.vendor == Vendor::Amd {
+                // LLVM drops the reads of partials no used result needs (on
+                // NVIDIA they are predicated inline assembly, which it
+                // keeps); the stores stay.
+                let reads = needed.get(operand).copied().unwrap_or(true);
                 out.extend(amd_scan_instructions(
                     &walk,
                     bits,
                     self.machine.lds.spelling,
+                    reads,
                 ));
                 continue;
             }
@@ -1633,14 +1640,27 @@ impl Context<'_> {
         {
             steps.push((reduced, result));
         }
+        let needed = f.needed_operands(id);
+        let last_step = steps.len().saturating_sub(1);
         let mut out: Vec<InstructionCount> = Vec::new();
         for (k, (from, to)) in steps.into_iter().enumerate() {
             // The reduced values' own conversion to the result's layout.
             let to_result = k >= warp_rounds;
             for (operand, t) in inputs.iter().enumerate() {
-                // That conversion's loads of a result nothing uses (an
-                // argmin's values) are dead code to LLVM; its stores stay.
-                let dead_load = to_result && op.results.get(operand).is_some_and(|r| !f.is_used(r));
+                // The last step's loads of what nothing uses are dead code
+                // to LLVM (an earlier step's feed the next step's stores,
+                // which stay): that conversion's loads of a result nothing
+                // uses (an argmin's values), and on AMD the last round's
+                // loads of an operand no used result needs (NVIDIA's rounds
+                // load with predicated inline assembly, which LLVM keeps).
+                let unused = op.results.get(operand).is_some_and(|r| !f.is_used(r));
+                let unneeded = !needed.get(operand).copied().unwrap_or(true);
+                let dead_load = k == last_step
+                    && if to_result {
+                        unused
+                    } else {
+                        self.vendor == Vendor::Amd && unneeded
+                    };
                 let Some(bits) = scratch::element_bits(&t.element) else {
                     continue;
                 };
@@ -1712,9 +1732,9 @@ pub(crate) fn f32_pairs(
     }
 }
 
-/// Whether the combine of the reduction `id` is one sum or one product
-/// (`arith.addf`, `arith.mulf`), which paired f32 arithmetic does two at a
-/// time.
+/// Whether the combine of the reduction `id` is sums or products alone
+/// (`arith.addf`, `arith.mulf`: one per operand), which paired f32
+/// arithmetic does two at a time.
 fn pairable_combiner(f: &Function, id: OpId) -> bool {
     let body: Vec<&str> = f.ops[id]
         .regions
@@ -1724,7 +1744,11 @@ fn pairable_combiner(f: &Function, id: OpId) -> bool {
         .map(|&o| f.ops[o].name.as_str())
         .filter(|name| *name != "tt.reduce.return")
         .collect();
-    matches!(body.as_slice(), ["arith.addf" | "arith.mulf"])
+    !body.is_empty()
+        && body.len() == f.ops[id].results.len()
+        && body
+            .iter()
+            .all(|name| matches!(*name, "arith.addf" | "arith.mulf"))
 }
 
 /// Bases of `in_dim` of `layout` that move along `axis`.
@@ -1772,6 +1796,7 @@ fn amd_scan_instructions(
     walk: &scratch::ScanWalk,
     bits: u32,
     spelling: LdsSpelling,
+    reads: bool,
 ) -> Vec<InstructionCount> {
     let (p, w) = (walk.parallel_lanes.max(1), walk.axis_warps);
     let chunks = walk.chunks_per_block * walk.axis_blocks;
@@ -1786,6 +1811,7 @@ fn amd_scan_instructions(
                 .map(move |i| p * (i + c * w))
         })
         .collect();
+    let loads = if reads { loads } else { Vec::new() };
     [(Direction::Store, stores), (Direction::Load, loads)]
         .into_iter()
         .flat_map(|(direction, offsets)| merged_lds_accesses(&offsets, bits, direction, spelling))
