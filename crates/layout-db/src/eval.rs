@@ -201,6 +201,30 @@ impl<'db> Ctx<'db> {
                         .clone()
                         .with_register_pairs(&c.src.layout, c.element_bits);
                 }
+                // A result of which some registers are never read: LLVM
+                // loads only the others, whole vectors of them (a vector
+                // that holds both halves stays, and so does an `ldmatrix`,
+                // inline assembly that returns all its registers).
+                if let Some(operand) = operand
+                    && let Some(&(_, _, dead)) =
+                        crate::kernel::unused_conversion_registers(self.cx.db, self.cx.file)
+                            .iter()
+                            .find(|(r, o, _)| *r == name.name && o == operand)
+                    && let Value::Conversion(c) = &v
+                    && let Some([_, load]) = &c.round_trip
+                    && !matches!(
+                        load.mnemonic.instruction,
+                        layout_algebra::bank::Instruction::Matrix { .. }
+                    )
+                    && 1 << dead.bit
+                        >= load.mnemonic.instruction.bits_per_lane() / c.element_bits.max(1)
+                    && let Some(live) = dead.live(&c.dst.layout)
+                    && let Some(side) = builtins::live_load_side(&mut self.cx, c, &live)
+                    && let Value::Conversion(c) = &mut v
+                    && let Some([_, load]) = &mut c.round_trip
+                {
+                    *load = side;
+                }
                 // Booleans that only serve as conditions or masks: LLVM
                 // reads their bytes apart.
                 if let Some(operand) = operand

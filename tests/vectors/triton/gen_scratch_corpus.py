@@ -21,7 +21,8 @@ cases the hand-written corpora do not hold:
   (one and two operands: ``tl.max``, ``tl.argmin``) of four element types and four shapes;
 * ``<pairsum|pairscan|colmaxvalue>_fp32_<M>x<N>w<warps>_<target>.ttgir``: a reduction and a scan
   of two f32 operands combined apart, and a maximum with its indices, where only one result is
-  used (LLVM drops the loads nothing needs), on the four shapes.
+  used (LLVM drops the loads nothing needs), on the four shapes; ``splithalf_...``: a transposed
+  tile split in two (``tl.split``) with one half used, whose conversion LLVM loads only half of.
 
 Each reduction and scan is compiled for gfx942, gfx950, gfx1250 and sm90; each draw of a conversion picks
 its two layouts anew for each of those targets (their lane counts differ), so
@@ -107,9 +108,21 @@ def colmaxvalue(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + on, v)
 
 
+@triton.jit
+def splithalf(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # A transposed tile split in two along its rows, one half used: the conversion's loads of
+    # the other half's registers are dead.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    a, b = tl.split(tl.reshape(tl.trans(tl.load(x_ptr + om * N + on)), (N, M // 2, 2)))
+    tl.store(y_ptr + tl.arange(0, N)[:, None] * (M // 2) + tl.arange(0, M // 2)[None, :], a)
+
+
 REDUCTIONS = [(colmax, "colmax"), (colargmin, "colargmin")]
-# Reductions and scans of several operands whose results are not all used, on f32.
-PARTLY_USED = [(pairsum, "pairsum"), (pairscan, "pairscan"), (colmaxvalue, "colmaxvalue")]
+# Reductions and scans of several operands whose results are not all used, and a conversion of
+# which half is used, on f32.
+PARTLY_USED = [(pairsum, "pairsum"), (pairscan, "pairscan"), (colmaxvalue, "colmaxvalue"),
+               (splithalf, "splithalf")]
 REDUCED_TYPES = ["i32", "fp16", "fp32", "i8"]
 REDUCED_SHAPES = [(256, 16, 8), (128, 64, 4), (64, 128, 8), (512, 8, 8)]
 

@@ -37,7 +37,7 @@ use crate::encoding::{self, Param as KeyParam};
 use crate::value::Value;
 
 pub(crate) use apply::apply;
-pub(crate) use shared_memory::convert_layout;
+pub(crate) use shared_memory::{convert_layout, live_load_side};
 
 /// What a parameter takes or a function gives. The check is by kind of
 /// value; a body refines it (a size must not be negative, a layout must

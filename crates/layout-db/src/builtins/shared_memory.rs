@@ -1,6 +1,7 @@
 //! Shared memory: the bank conflicts and wavefronts of an access (the
 //! model lives in [`crate::access`]), and Triton's `convert_layout`.
 
+use layout_algebra::LinearLayout;
 use layout_algebra::triton::convert_layout::analyse_conversion;
 use layout_syntax::Span;
 
@@ -238,18 +239,8 @@ pub(crate) fn convert_layout(
         span,
     )?;
     let shared = c.shared.as_ref();
-    let machine = facts.machine();
-    let round_trip = shared.and_then(|s| {
-        RoundTrip {
-            sides: [&src.layout, &dst.layout],
-            element_bits: bits,
-            swizzle: &s.layout,
-            kinds: [s.store, s.load],
-            remote_load: s.remote_load,
-            conflicts: [s.write_conflicts, s.read_conflicts],
-        }
-        .sides(&machine, machine.vendor, facts.threads_per_warp())
-    });
+    let round_trip =
+        shared.and_then(|s| through_buffer(facts, s, [&src.layout, &dst.layout], bits));
     Ok(Value::Conversion(Box::new(ConversionReport {
         src,
         dst,
@@ -263,4 +254,47 @@ pub(crate) fn convert_layout(
         write_conflicts: shared.map_or(0, |s| s.write_conflicts),
         round_trip,
     })))
+}
+
+/// The load side of conversion `c` when only some of its result's
+/// registers are read (`live`: the destination layout as those see it),
+/// through the buffer Triton picked for the whole result.
+pub(crate) fn live_load_side(
+    cx: &mut Cx,
+    c: &ConversionReport,
+    live: &LinearLayout,
+) -> Option<crate::round_trip::RoundTripSide> {
+    let facts = cx.target();
+    let (target, instructions) = (facts.bank_target(), facts.shared_instructions());
+    let analysed = analyse_conversion(
+        &c.src.layout,
+        &c.dst.layout,
+        c.element_bits,
+        &target,
+        instructions,
+    )
+    .ok()?;
+    let s = analysed.shared?;
+    let [_, load] = through_buffer(facts, &s, [&c.src.layout, live], c.element_bits)?;
+    Some(load)
+}
+
+/// The store of `sides[0]` and the load of `sides[1]` through the buffer
+/// Triton picked (`s`), by exact opcode.
+fn through_buffer(
+    facts: &crate::target::TargetFacts,
+    s: &layout_algebra::triton::convert_layout::SharedRoundTrip,
+    sides: [&LinearLayout; 2],
+    bits: u32,
+) -> Option<[crate::round_trip::RoundTripSide; 2]> {
+    let machine = facts.machine();
+    RoundTrip {
+        sides,
+        element_bits: bits,
+        swizzle: &s.layout,
+        kinds: [s.store, s.load],
+        remote_load: s.remote_load,
+        conflicts: [s.write_conflicts, s.read_conflicts],
+    }
+    .sides(&machine, machine.vendor, facts.threads_per_warp())
 }

@@ -11,10 +11,12 @@ mod half_words;
 pub mod mlir;
 pub mod scratch;
 mod tensor_memory;
+mod unused_registers;
 pub use half_words::{
     WordSides, boolean_conversions, byte_pair_loads, half_word_conversions, half_word_stores,
     packed_truncations,
 };
+pub use unused_registers::{DeadRegisters, unused_conversion_registers};
 
 use std::collections::HashMap;
 
