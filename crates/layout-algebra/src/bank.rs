@@ -730,25 +730,34 @@ pub fn pair_counts(access: &Access, padding: &[(u32, u32)]) -> Result<Option<Pai
     ))
 }
 
-/// One in how many of a scalar 8- or 16-bit AMD store's instructions move
-/// the high half of their 32-bit register (`ds_write_b16_d16_hi`,
-/// `ds_write_b8_d16_hi`): `Some(2)` for 16-bit elements, `Some(4)` for
-/// 8-bit ones, when the registers come packed: the first `32 / bits`
-/// registers are unit steps along `contiguous_dim`, the dim along which
-/// the values were loaded from memory in vectors (one vector load puts
-/// them into one register). LLVM stores the element at bit 16 of each
-/// register with the `_d16_hi` form and shifts the others down first.
-/// `None` for any other access. As the AMDGCN of every 8- and 16-bit
-/// kernel of `tests/vectors/triton/amd_kernels.json` has it (157 kernels,
-/// loaded from row-major tensors: `contiguous_dim` the last).
+/// One in how many of an 8- or 16-bit AMD store's instructions move the
+/// high half of their 32-bit register (`ds_write_b16_d16_hi`,
+/// `ds_write_b8_d16_hi`): `Some(2)` for 16-bit stores (one half, or two
+/// bytes where `byte_pairs` — the machine stores a pair from the high
+/// half, `LdsInstructions::byte_pairs_from_high_half`), `Some(4)` for
+/// 8-bit ones, when the registers come packed: the
+/// first `32 / element_bits` registers are unit steps along
+/// `contiguous_dim`, the dim along which the values were loaded from
+/// memory in vectors (one vector load puts them into one register). LLVM
+/// stores what sits at bit 16 of each register with the `_d16_hi` form and
+/// shifts the others down first. `None` for any other access. As the
+/// AMDGCN of every 8- and 16-bit kernel of
+/// `tests/vectors/triton/amd_kernels.json` has it (157 kernels, loaded from
+/// row-major tensors: `contiguous_dim` the last), and gfx1250's stores of
+/// byte pairs.
 pub fn high_half_share(
     distributed: &LinearLayout,
     element_bits: u32,
     instruction: Instruction,
     contiguous_dim: usize,
+    byte_pairs: bool,
 ) -> Option<u64> {
-    if !matches!(element_bits, 8 | 16) || instruction != (Instruction::LdSt { bits: element_bits })
-    {
+    let store_bits = match instruction {
+        Instruction::LdSt { bits } if bits == element_bits => bits,
+        Instruction::LdSt { bits: 16 } if element_bits == 8 && byte_pairs => 16,
+        _ => return None,
+    };
+    if !matches!(element_bits, 8 | 16) {
         return None;
     }
     let per_register = (32 / element_bits) as usize;
@@ -759,7 +768,7 @@ pub fn high_half_share(
                 .all(|(d, &c)| c == if d == contiguous_dim { 1 << i } else { 0 })
         })
     });
-    packed.then_some(per_register as u64)
+    packed.then_some(u64::from(32 / store_bits))
 }
 
 /// [`high_half_share`] of a value whose 16-bit elements an arithmetic

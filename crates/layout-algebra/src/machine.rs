@@ -139,6 +139,10 @@ pub struct LdsInstructions {
     pub transposed_read: TransposedRead,
     /// How the assembler spells the opcodes.
     pub spelling: LdsSpelling,
+    /// A 16-bit store of two bytes from the high half of a packed register
+    /// takes the `_d16_hi` form (gfx1250's `ds_store_b16_d16_hi`); gfx942
+    /// and gfx950 shift the bytes down first, as their AMDGCN shows.
+    pub byte_pairs_from_high_half: bool,
 }
 
 /// How an AMD assembler spells LDS opcodes.
@@ -159,6 +163,7 @@ impl LdsInstructions {
         transposed_read_bits: &[],
         transposed_read: TransposedRead::Cdna4,
         spelling: LdsSpelling::Gcn,
+        byte_pairs_from_high_half: false,
     };
 }
 
@@ -277,6 +282,7 @@ pub const PRESETS: &[Preset] = &[
             transposed_read_bits: &[],
             transposed_read: TransposedRead::Cdna4,
             spelling: LdsSpelling::Gcn,
+            byte_pairs_from_high_half: false,
         },
         paired_f32: false,
     },
@@ -294,6 +300,7 @@ pub const PRESETS: &[Preset] = &[
             transposed_read_bits: &[16, 8, 4],
             transposed_read: TransposedRead::Cdna4,
             spelling: LdsSpelling::Gcn,
+            byte_pairs_from_high_half: false,
         },
         paired_f32: false,
     },
@@ -311,6 +318,7 @@ pub const PRESETS: &[Preset] = &[
             transposed_read_bits: &[16, 8],
             transposed_read: TransposedRead::Gfx1250,
             spelling: LdsSpelling::Gfx12,
+            byte_pairs_from_high_half: true,
         },
         paired_f32: false,
     },

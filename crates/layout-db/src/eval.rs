@@ -168,10 +168,13 @@ impl<'db> Ctx<'db> {
                             .iter()
                             .find(|(r, o, _)| *r == name.name && o == operand)
                 {
-                    *store =
-                        store
-                            .clone()
-                            .with_packed_registers(&c.src.layout, c.element_bits, dim);
+                    let lds = crate::file_target(self.cx.db, self.cx.file).lds_instructions();
+                    *store = store.clone().with_packed_registers(
+                        &c.src.layout,
+                        c.element_bits,
+                        dim,
+                        &lds,
+                    );
                 }
                 // A conversion of f32 that paired arithmetic made, on a
                 // machine that has it: LLVM stores the pairs as they are.

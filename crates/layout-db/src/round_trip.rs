@@ -33,12 +33,14 @@ impl RoundTripSide {
     /// The store of a value whose 8- or 16-bit registers were loaded from
     /// memory in vectors along `contiguous_dim` (of `layout`, the stored
     /// layout): on AMD, those at bit 16 of their register go with the
-    /// `_d16_hi` form.
+    /// `_d16_hi` form (pairs of bytes too on a machine with
+    /// `LdsInstructions::byte_pairs_from_high_half`).
     pub fn with_packed_registers(
         mut self,
         layout: &LinearLayout,
         element_bits: u32,
         contiguous_dim: usize,
+        lds: &layout_algebra::machine::LdsInstructions,
     ) -> RoundTripSide {
         if self.mnemonic.vendor == Vendor::Amd && self.mnemonic.direction == Direction::Store {
             self.high_half = layout_algebra::bank::high_half_share(
@@ -46,6 +48,7 @@ impl RoundTripSide {
                 element_bits,
                 self.mnemonic.instruction,
                 contiguous_dim,
+                lds.byte_pairs_from_high_half,
             )
             .map_or(0, |n| self.count / n);
         }

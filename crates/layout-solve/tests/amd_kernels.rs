@@ -182,6 +182,7 @@ fn stores_of_a_registers_high_half_take_the_d16_hi_form() {
             bits,
             layout_algebra::bank::Instruction::LdSt { bits },
             last,
+            false,
         );
         let predicted = share.map_or(0, |n| (low + high) / n);
         assert_eq!(

@@ -467,6 +467,18 @@ def ws_loop_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.conste
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
 
 
+@triton.jit
+def matmul_trans_a(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    # A stored K-major and transposed into the dot: bytes loaded in vectors reach shared memory
+    # in pairs (gfx1250 stores a register's high pair with ``ds_store_b16_d16_hi``).
+    om = tl.arange(0, M)
+    on = tl.arange(0, N)
+    ok = tl.arange(0, K)
+    a = tl.load(a_ptr + ok[:, None] * M + om[None, :])
+    b = tl.load(b_ptr + ok[:, None] * N + on[None, :])
+    tl.store(c_ptr + om[:, None] * N + on[None, :], tl.dot(tl.trans(a), b).to(c_ptr.dtype.element_ty))
+
+
 def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
@@ -585,6 +597,9 @@ CASES = [
      {"M": 32, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
     ("descriptor_matmul", descriptor_matmul, _tile_matmul_signature("fp16", "fp16"),
      {"BM": 128, "BN": 64, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4, "num_stages": 3}),
+    ("matmul_trans_a", matmul_trans_a,
+     {"a_ptr": "*fp8e5", "b_ptr": "*fp8e5", "c_ptr": "*fp16", "M": "constexpr", "N": "constexpr", "K": "constexpr"},
+     {"M": 64, "N": 64, "K": 64}, ["a_ptr", "b_ptr", "c_ptr"], {"num_warps": 4}),
     ("ws_loop_matmul", ws_loop_matmul, _tile_matmul_signature("fp16", "fp16"),
      {"BM": 128, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
      {"num_warps": 4, "num_stages": 3}),
