@@ -1414,6 +1414,18 @@ pub fn compiled_vectorisation(
     Ok(vectorisation(distributed, shared, element_bits, VectorRule::Compiled)?.0)
 }
 
+/// The registers (indices of `distributed`'s register bases) that form the
+/// [`compiled_vectorisation`] vector, by the offset bit each moves: element
+/// `i` of the vector is the register that sets basis `r[j]` for each bit
+/// `j` of `i`.
+pub fn compiled_vector_registers(
+    distributed: &LinearLayout,
+    shared: &LinearLayout,
+    element_bits: u32,
+) -> Result<Vec<usize>> {
+    Ok(vectorisation(distributed, shared, element_bits, VectorRule::Compiled)?.1)
+}
+
 fn vectorisation(
     distributed: &LinearLayout,
     shared: &LinearLayout,

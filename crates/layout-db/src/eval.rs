@@ -253,10 +253,24 @@ impl<'db> Ctx<'db> {
                     let elements = |side: &crate::round_trip::RoundTripSide| {
                         side.mnemonic.instruction.bits_per_lane() / c.element_bits.max(1)
                     };
+                    // Halves in 32-bit registers are stored as words in
+                    // any pairing (`prmt` packs any two); a loaded word
+                    // folds into the global store's packing only where its
+                    // halves are consecutive registers of one global
+                    // vector, not across rows.
                     if WordSides::keeps(sides.store, elements(store)) {
                         store.mnemonic = store.mnemonic.in_words();
                     }
-                    if WordSides::keeps(sides.load, elements(load)) {
+                    let consecutive = |layout| {
+                        c.swizzle.as_ref().is_some_and(|s| {
+                            crate::round_trip::words_hold_consecutive_registers(
+                                layout,
+                                s,
+                                c.element_bits,
+                            )
+                        })
+                    };
+                    if consecutive(&c.dst.layout) && WordSides::keeps(sides.load, elements(load)) {
                         load.mnemonic = load.mnemonic.in_words();
                     }
                 }

@@ -139,6 +139,24 @@ impl RoundTripSide {
     }
 }
 
+/// Whether each 32-bit word of the vector that moves `layout` through the
+/// buffer `swizzle` holds consecutive registers (the layout's first
+/// register bits, in order): only then is the word one register LLVM
+/// packed or will pack, which it moves whole.
+pub fn words_hold_consecutive_registers(
+    layout: &LinearLayout,
+    swizzle: &LinearLayout,
+    element_bits: u32,
+) -> bool {
+    let per_word = (32 / element_bits.clamp(1, 32)).trailing_zeros() as usize;
+    layout_algebra::triton::convert_layout::as_offset_layout(swizzle)
+        .ok()
+        .and_then(|buffer| {
+            layout_algebra::bank::compiled_vector_registers(layout, &buffer, element_bits).ok()
+        })
+        .is_some_and(|r| r.iter().take(per_word).enumerate().all(|(i, &b)| i == b))
+}
+
 /// What a round trip is counted on.
 pub struct RoundTrip<'a> {
     /// The layouts stored and loaded (`register, lane, warp, block -> dims`).

@@ -9,7 +9,7 @@ Command (from the repository root)::
     python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
 
 Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
-bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Five
+bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Six
 families:
 
 * ``epilogue_<M>x<N>w<warps>_<dtype>_<alignment>_<use>_<target>``: one tile product (``tl.dot``,
@@ -47,6 +47,14 @@ families:
   uses them as a ``where`` condition (``where``), as a float (``value``, extended) or as a store's mask
   (``mask``); 14 draws on sm80 and sm90. A condition or a mask is read as ``<16 x i1>`` /
   ``<32 x i1>``, whose bytes NVPTX loads apart (``ld.shared.b8``, ``ld.shared.b16``).
+
+* ``gather_<M>x<N>w<warps>_axis<axis>_<dtype>_<use>_<target>``: ``tl.gather`` of halves within warps
+  along the rows or the columns, stored as it is or scaled by a constant (``use`` = ``store`` /
+  ``scaled``); sm80, sm89, sm90. Triton gathers with 32-bit ``shfl.sync``, so the gathered halves
+  sit one to a 32-bit register and LLVM packs any two into a word (``prmt``): the conversion after
+  the gather stores words (behind 16-bit arithmetic from sm86 on, as for conversions); it loads
+  words only where each word's halves are neighbours in one global vector, not a vector across
+  rows.
 
 It writes, under ``tests/corpus/packed/``, the dumps (``CompiledKernel.asm["ttgir"]`` without its
 location information) and ``manifest.json``: one ``{"file", "target", "shared_bytes",
@@ -121,6 +129,16 @@ def upcast_transposed(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     on = tl.arange(0, N)[None, :]
     x = tl.load(x_ptr + om * N + on)
     tl.store(y_ptr + on * M + om, x.to(y_ptr.dtype.element_ty))
+
+
+@triton.jit
+def gather(x_ptr, i_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr, SCALED: tl.constexpr):
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    g = tl.gather(tl.load(x_ptr + om * N + on), tl.load(i_ptr + om * N + on), axis=AXIS)
+    if SCALED:
+        g = g * 2
+    tl.store(y_ptr + om * N + on, g)
 
 
 @gluon.jit
@@ -236,6 +254,7 @@ def cases():
                            {"num_warps": warps, "num_stages": stages}))
     yield from convert_cases()
     yield from mask_cases()
+    yield from gather_cases()
 
 
 def convert_cases():
@@ -279,8 +298,26 @@ def mask_cases():
                    lambda src=src, target=target: triton.compile(src, target=target, options={"num_warps": 4}))
 
 
+# (M, N, warps, axis): gathers within warps (``efficient_layout``) along the rows and the columns.
+GATHERS = [(64, 32, 4, 0), (64, 32, 4, 1), (32, 64, 4, 0), (32, 64, 4, 1), (128, 32, 8, 1)]
+
+
+def gather_cases():
+    """Gathers of halves within warps, as they are and scaled by a constant in 16-bit arithmetic."""
+    for i, (m, n, warps, axis) in enumerate(GATHERS):
+        dtype = ["fp16", "bf16"][i % 2]
+        for use in ["store", "scaled"]:
+            for target_name, target in CONVERT_TARGETS:
+                sig = {"x_ptr": "*" + dtype, "i_ptr": "*i32", "y_ptr": "*" + dtype, "M": "constexpr",
+                       "N": "constexpr", "AXIS": "constexpr", "SCALED": "constexpr"}
+                consts = {"M": m, "N": n, "AXIS": axis, "SCALED": use == "scaled"}
+                yield (f"gather_{m}x{n}w{warps}_axis{axis}_{dtype}_{use}_{target_name}.ttgir", target_name, target,
+                       lambda sig=sig, consts=consts, target=target, warps=warps: base.compile_case(
+                           gather, sig, consts, ["x_ptr", "i_ptr", "y_ptr"], target, {"num_warps": warps}))
+
+
 def main():
-    for fn in (epilogue, upcast_dot, upcast_transposed):
+    for fn in (epilogue, upcast_dot, upcast_transposed, gather):
         fn.file_name = base.SCRIPT_REL.replace("gen_ttgir_corpus", "gen_packed_corpus")
     scratch.run("gen_packed_corpus.py", OUT_DIR, cases)
 

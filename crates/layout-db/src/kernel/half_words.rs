@@ -76,6 +76,10 @@ pub fn half_word_conversions(
                 continue;
             };
             let sides = match scratch::element_bits(&converted.element) {
+                Some(16) if shuffled(&f, operand) => WordSides {
+                    store: u32::MAX,
+                    load: stored_in_words(db, file, text, &f, result),
+                },
                 Some(16) => WordSides {
                     store: made_in_words(
                         db,
@@ -362,6 +366,14 @@ fn made_in_words(
                 paired && types.first().is_some_and(|t| t.element == "f32") && half(types.get(1));
             if made_here { u32::MAX } else { 0 }
         }
+        // Gathered halves behind 16-bit arithmetic: in words as the
+        // arithmetic's own conversions would be.
+        "tt.gather" if shuffled(f, value) && half(types.last()) => match made {
+            Made::InWords {
+                conversion: HalfConversion::OneAtATime,
+            } => 0,
+            _ => u32::MAX,
+        },
         "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.negf"
         | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf"
             if half(types.last()) =>
@@ -603,6 +615,19 @@ fn stored_in_words(
         })
         .min()
         .unwrap_or(0)
+}
+
+/// Whether `value` is the result of a `tt.gather` within warps
+/// (`efficient_layout`): Triton gathers with 32-bit `shfl.sync`, so each
+/// gathered half comes truncated from a 32-bit register, and LLVM packs
+/// two of them into a word with `prmt`.
+fn shuffled(f: &Function, value: &str) -> bool {
+    f.producer(value).is_some_and(|p| {
+        p.name == "tt.gather"
+            && p.attributes
+                .split(',')
+                .any(|a| a.trim() == "efficient_layout")
+    })
 }
 
 fn is_constant(f: &Function, value: &str) -> bool {
