@@ -211,15 +211,6 @@ fn layout_from(bases: Vec<(&str, Vec<Vec<i64>>)>, outs: Vec<DimName>) -> Result<
 
 // ----- CTA placement -------------------------------------------------------
 
-/// Shape of one CTA's tile of the tensor.
-fn shape_per_cta(cga: &CgaLayout, shape: &[u32]) -> Result<Vec<u32>> {
-    Ok(shape
-        .iter()
-        .zip(cga.split()?)
-        .map(|(&s, split)| ((s as u64 / split).max(1)) as u32)
-        .collect())
-}
-
 /// Grows the layout with identity bases of its first in-dim (`register` or
 /// `offset`) along each out-dim, in out-dim order, until it covers `shape`
 /// (Triton's `ensureLayoutNotSmallerThan`).

@@ -479,6 +479,23 @@ def matmul_trans_a(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.
     tl.store(c_ptr + om[:, None] * N + on[None, :], tl.dot(tl.trans(a), b).to(c_ptr.dtype.element_ty))
 
 
+@triton.jit
+def cluster_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A pipelined matmul on a cluster of CTAs (``num_ctas``): each CTA allocates only its own tile
+    # of a buffer the cluster splits (``CGALayout``), all of one it repeats.
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
 def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
@@ -603,6 +620,12 @@ CASES = [
     ("ws_loop_matmul", ws_loop_matmul, _tile_matmul_signature("fp16", "fp16"),
      {"BM": 128, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
      {"num_warps": 4, "num_stages": 3}),
+    ("cluster_matmul", cluster_matmul, _tile_matmul_signature("fp16", "fp16"),
+     {"BM": 128, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 3, "num_ctas": 2, "targets": ["sm90", "sm100"]}),
+    ("cluster_matmul_4", cluster_matmul, _tile_matmul_signature("fp16", "fp16"),
+     {"BM": 128, "BN": 256, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 8, "num_stages": 3, "num_ctas": 4, "targets": ["sm90", "sm100"]}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -85,7 +85,7 @@ impl AmdRotatingShared {
         }
         // One CTA holds `per_cta` of the tensor: as in the wheel, every
         // coordinate past it is cut to 0 (which may leave zero bases).
-        let per_cta = shape_per_cta(&self.cga, shape)?;
+        let per_cta = self.cga.shape_per_cta(shape)?;
         for b in &mut bases {
             for (d, v) in b.iter_mut().enumerate() {
                 if *v >= per_cta[d] as i64 {

@@ -114,6 +114,22 @@ impl CgaLayout {
         )
     }
 
+    /// One CTA's tile of a tensor of `shape`: the trailing dims split into
+    /// the CTA tiles, leading ones (a buffer's pipeline stages) whole
+    /// (Triton's `getShapePerCTA`).
+    pub fn shape_per_cta(&self, shape: &[u32]) -> Result<Vec<u32>> {
+        let split = self.split()?;
+        let leading = shape.len().saturating_sub(split.len());
+        Ok(shape
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let tiles = i.checked_sub(leading).map_or(1, |j| split[j].max(1));
+                ((s as u64 / tiles).max(1)) as u32
+            })
+            .collect())
+    }
+
     /// Tiles per dim: the tensor is split into this many CTA tiles.
     pub fn split(&self) -> Result<Vec<u64>> {
         let l = self.to_linear()?;

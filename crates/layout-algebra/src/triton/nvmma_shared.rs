@@ -123,7 +123,7 @@ impl NvmmaShared {
             || format!("every dim of the tensor shape {shape:?}").into(),
             shape,
         )?;
-        let per_cta = shape_per_cta(&self.cga, shape)?;
+        let per_cta = self.cga.shape_per_cta(shape)?;
         let outs = names(rank);
         if rank == 1 {
             return combine_cta_cga_with_shape(

@@ -33,7 +33,7 @@ impl SwizzledShared {
             || format!("every dim of the tensor shape {shape:?}").into(),
             shape,
         )?;
-        let per_cta = shape_per_cta(&self.cga, shape)?;
+        let per_cta = self.cga.shape_per_cta(shape)?;
         let outs = names(shape.len());
         if shape.len() == 1 {
             return combine_cta_cga_with_shape(

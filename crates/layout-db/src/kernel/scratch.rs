@@ -295,7 +295,7 @@ pub fn atomic(result: Option<(&TypeText, &LinearLayout)>, scalar: Option<&str>) 
 /// and its alignment.
 pub fn local_alloc(memdesc: &TypeText, encoding: Option<&Encoding>) -> Option<(u64, u64)> {
     let bits = element_bits(&memdesc.element)? as u64;
-    let elements = memdesc.allocation_elements();
+    let elements = per_cta_elements(memdesc, encoding);
     let (elements, alignment) = match encoding {
         Some(Encoding::PaddedShared(p)) => (p.alloc_elements(elements), 16),
         Some(Encoding::NvmmaShared(n)) => {
@@ -305,6 +305,20 @@ pub fn local_alloc(memdesc: &TypeText, encoding: Option<&Encoding>) -> Option<(u
         _ => (elements, 16),
     };
     Some((elements * bits / 8, alignment))
+}
+
+/// Elements of a memdesc's whole allocation that one CTA holds: the CTAs of
+/// a cluster split it as the encoding's `CGALayout` says, each keeping its
+/// own tile (Triton's `getAllocationShapePerCTA`).
+fn per_cta_elements(memdesc: &TypeText, encoding: Option<&Encoding>) -> u64 {
+    let shape = memdesc.allocation_shape();
+    encoding
+        .and_then(Encoding::cga)
+        .and_then(|c| c.shape_per_cta(&shape).ok())
+        .unwrap_or(shape)
+        .iter()
+        .map(|&d| d as u64)
+        .product()
 }
 
 /// The axis of `tt.reduce`/`tt.scan`/`tt.gather` from its line

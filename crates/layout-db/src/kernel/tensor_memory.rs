@@ -26,6 +26,11 @@ pub fn size(shape: &[u32], bits: u32, encoding: &str) -> Option<TensorMemorySize
         [.., m, n] => (*m as u64, *n as u64),
         _ => return None,
     };
+    // A cluster's CTAs each hold their own tile of the tensor.
+    let (m, n) = match cta_placement(encoding)?.shape_per_cta(&[m as u32, n as u32]) {
+        Ok(tile) => (tile[0] as u64, tile[1] as u64),
+        Err(_) => return None,
+    };
     if encoding.contains("tensor_memory_scales_encoding") {
         // Scales: packed and replicated four times.
         return Some(TensorMemorySize {
@@ -69,6 +74,30 @@ pub fn size(shape: &[u32], bits: u32, encoding: &str) -> Option<TensorMemorySize
         columns,
         rows: if block_m == 64 { 64 } else { 128 },
     })
+}
+
+/// How a cluster's CTAs split the tensor: the encoding's `CGALayout = [[..],
+/// ..]` bases (none: one CTA). `None` for bases that are not a CTA
+/// placement.
+fn cta_placement(encoding: &str) -> Option<layout_algebra::triton::CgaLayout> {
+    let Some(at) = encoding.find("CGALayout = ") else {
+        return Some(layout_algebra::triton::CgaLayout::single(2));
+    };
+    let text = &encoding[at + "CGALayout = ".len()..];
+    let list = &text[..text.find("]]").map_or(2, |e| e + 2)];
+    let bases: Vec<Vec<u32>> = list
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .split("], [")
+        .filter(|b| !b.trim().is_empty())
+        .map(|b| {
+            b.trim_matches(|c| c == '[' || c == ']')
+                .split(',')
+                .map(|v| v.trim().parse().ok())
+                .collect::<Option<Vec<u32>>>()
+        })
+        .collect::<Option<_>>()?;
+    layout_algebra::triton::CgaLayout::from_bases(2, bases).ok()
 }
 
 /// The most columns one allocation may ask for and still be placed (the
@@ -220,6 +249,23 @@ mod tests {
                 rows: 128
             })
         );
+    }
+
+    /// A cluster of two CTAs splitting the columns (tests/corpus/kernels'
+    /// `cluster_matmul` on sm100): each CTA allocates its 64 of 128.
+    #[test]
+    fn each_cta_of_a_cluster_holds_its_own_tile() {
+        let split = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1, CGALayout = [[0, 1]]>";
+        assert_eq!(size(&[128, 128], 32, split).map(|s| s.columns), Some(64));
+        let repeated = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1, CGALayout = [[0, 0]]>";
+        assert_eq!(
+            size(&[128, 128], 32, repeated).map(|s| s.columns),
+            Some(128)
+        );
+        let both = "#ttng.tensor_memory_encoding<blockM = 64, blockN = 64, colStride = 1, CGALayout = [[0, 1], [1, 0]]>";
+        assert_eq!(size(&[128, 128], 32, both).map(|s| s.columns), Some(64));
+        let broken = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1, CGALayout = [[0, x]]>";
+        assert_eq!(size(&[128, 128], 32, broken), None);
     }
 }
 
