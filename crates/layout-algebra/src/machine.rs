@@ -124,6 +124,11 @@ pub struct Preset {
     /// to sums and products (`arith.addf`, `arith.mulf`), the ones the
     /// compiled reductions show.
     pub paired_f32: bool,
+    /// Vectors of eight or sixteen booleans that LLVM reads as `i1` (a
+    /// condition, a mask, a combine's operands) move in 64-bit words
+    /// (`ld.shared.b64`, `.v2.b64`) where other machines have 32-bit ones
+    /// (`.v2.b32`, `.v4.b32`): sm100's NVPTX, as its compiled kernels show.
+    pub booleans_in_64_bit_words: bool,
 }
 
 /// The LDS instructions of an AMD machine beyond one vector per lane.
@@ -243,6 +248,7 @@ pub const PRESETS: &[Preset] = &[
         },
         lds: LdsInstructions::NONE,
         paired_f32: false,
+        booleans_in_64_bit_words: false,
     },
     Preset {
         name: "sm90",
@@ -255,6 +261,7 @@ pub const PRESETS: &[Preset] = &[
         instructions: SharedInstructions::SM90,
         lds: LdsInstructions::NONE,
         paired_f32: false,
+        booleans_in_64_bit_words: false,
     },
     Preset {
         name: "sm100",
@@ -267,6 +274,7 @@ pub const PRESETS: &[Preset] = &[
         instructions: SharedInstructions::SM90,
         lds: LdsInstructions::NONE,
         paired_f32: true,
+        booleans_in_64_bit_words: true,
     },
     Preset {
         name: "gfx942",
@@ -285,6 +293,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: false,
         },
         paired_f32: false,
+        booleans_in_64_bit_words: false,
     },
     Preset {
         name: "gfx950",
@@ -303,6 +312,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: false,
         },
         paired_f32: false,
+        booleans_in_64_bit_words: false,
     },
     Preset {
         name: "gfx1250",
@@ -321,6 +331,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: true,
         },
         paired_f32: false,
+        booleans_in_64_bit_words: false,
     },
 ];
 
@@ -516,6 +527,8 @@ pub struct Machine {
     pub lds: LdsInstructions,
     /// Arithmetic on pairs of f32 ([`Preset::paired_f32`]).
     pub paired_f32: bool,
+    /// [`Preset::booleans_in_64_bit_words`].
+    pub booleans_in_64_bit_words: bool,
 }
 
 impl Machine {
@@ -546,6 +559,7 @@ impl Machine {
             matrix: preset.instructions,
             lds: preset.lds,
             paired_f32: preset.paired_f32,
+            booleans_in_64_bit_words: preset.booleans_in_64_bit_words,
         }
     }
 }

@@ -237,7 +237,9 @@ impl<'db> Ctx<'db> {
                         .iter()
                         .any(|(r, o)| *r == name.name && o == operand)
                 {
-                    *load = load.clone().booleans_apart();
+                    *load = load
+                        .clone()
+                        .booleans_apart(self.cx.target().machine().booleans_in_64_bit_words);
                 }
                 // Halves that live in 32-bit words on one side of the round
                 // trip: LLVM moves them as words there.

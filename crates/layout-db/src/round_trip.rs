@@ -75,18 +75,23 @@ impl RoundTripSide {
         self
     }
 
-    /// The load of a conversion of `i1` whose value only serves as a
-    /// condition or a mask: LLVM reads each two- or four-byte vector as
-    /// `<16 x i1>` / `<32 x i1>`, which NVPTX splits into its bytes — two
-    /// `ld.shared.b8`, or `ld.shared.b16` and two `ld.shared.b8` — as the
-    /// PTX of compiled kernels shows. Wider vectors stay as they are.
-    pub fn booleans_apart(mut self) -> RoundTripSide {
-        self.bytes_apart = self.mnemonic.vendor == Vendor::Nvidia
-            && self.mnemonic.direction == Direction::Load
+    /// The load of `i1` that LLVM reads as booleans (a condition, a mask,
+    /// a combine's operands): each two- or four-byte vector as `<2 x i1>` /
+    /// `<4 x i1>`, which NVPTX splits into its bytes — two `ld.shared.b8`,
+    /// or `ld.shared.b16` and two `ld.shared.b8` — as the PTX of compiled
+    /// kernels shows. Wider vectors stay whole, in 64-bit words on a
+    /// machine with `booleans_in_64_bit_words`.
+    pub fn booleans_apart(mut self, in_64_bit_words: bool) -> RoundTripSide {
+        let nvidia_load =
+            self.mnemonic.vendor == Vendor::Nvidia && self.mnemonic.direction == Direction::Load;
+        self.bytes_apart = nvidia_load
             && matches!(
                 self.mnemonic.instruction,
                 Instruction::LdSt { bits: 16 | 32 }
             );
+        if nvidia_load && in_64_bit_words {
+            self.mnemonic = self.mnemonic.in_pairs();
+        }
         self
     }
 

@@ -9,7 +9,7 @@ Command (from the repository root)::
     python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
 
 Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
-bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Six
+bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Eight
 families:
 
 * ``epilogue_<M>x<N>w<warps>_<dtype>_<alignment>_<use>_<target>``: one tile product (``tl.dot``,
@@ -55,6 +55,13 @@ families:
   the gather stores words (behind 16-bit arithmetic from sm86 on, as for conversions); it loads
   words only where each word's halves are neighbours in one global vector, not a vector across
   rows.
+
+* ``any_<M>x<N>w<warps>_axis<axis>_<use>_<target>``: ``tl.reduce_or`` of booleans along the rows or
+  the columns, the result stored as bytes (``arith.extui`` to ``i8``) or used as a store's mask;
+  sm80, sm90, sm100. The combine takes each round's partials as ``i1``, so they are read bytes
+  apart as a condition is; bytes extended from booleans are read two as one 16-bit word.
+* ``mask100_<i>_<use>_sm100``: the ``mask`` kernel's draws from another seed on sm100, whose NVPTX
+  moves vectors of eight and sixteen booleans in 64-bit words (``ld.shared.b64``, ``.v2.b64``).
 
 It writes, under ``tests/corpus/packed/``, the dumps (``CompiledKernel.asm["ttgir"]`` without its
 location information) and ``manifest.json``: one ``{"file", "target", "shared_bytes",
@@ -141,6 +148,18 @@ def gather(x_ptr, i_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.const
     tl.store(y_ptr + om * N + on, g)
 
 
+@triton.jit
+def any_along(x_ptr, y_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr, MASK: tl.constexpr):
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    found = tl.reduce_or(tl.load(x_ptr + om * N + on) > 0, AXIS)
+    o = tl.arange(0, N) if AXIS == 0 else tl.arange(0, M)
+    if MASK:
+        tl.store(z_ptr + o, tl.load(y_ptr + o), mask=found)
+    else:
+        tl.store(y_ptr + o, found.to(tl.int8))
+
+
 @gluon.jit
 def convert(ptr, out, M: gl.constexpr, N: gl.constexpr, A: gl.constexpr, B: gl.constexpr, MODE: gl.constexpr):
     am = gl.arange(0, M, layout=gl.SliceLayout(1, A))
@@ -188,6 +207,8 @@ def mask(m_ptr, x_ptr, y_ptr, SRC: gl.constexpr, DST: gl.constexpr, M: gl.conste
 
 MASK_DRAWS = 14
 MASK_TARGETS = [("sm80", GPUTarget("cuda", 80, 32)), ("sm90", GPUTarget("cuda", 90, 32))]
+MASK_DRAWS_SM100 = 16
+MASK_TARGETS_SM100 = [("sm100", GPUTarget("cuda", 100, 32))]
 
 
 MATMULS = [(32, 32, 32, 1, 2), (16, 64, 32, 2, 3), (64, 32, 16, 2, 1), (32, 64, 64, 4, 2), (64, 64, 32, 4, 1)]
@@ -255,6 +276,8 @@ def cases():
     yield from convert_cases()
     yield from mask_cases()
     yield from gather_cases()
+    yield from any_cases()
+    yield from mask_cases(seed=21, draws=MASK_DRAWS_SM100, targets=MASK_TARGETS_SM100, prefix="mask100")
 
 
 def convert_cases():
@@ -278,14 +301,14 @@ def convert_cases():
                    lambda src=src, target=target: triton.compile(src, target=target, options={"num_warps": 4}))
 
 
-def mask_cases():
+def mask_cases(seed=7, draws=None, targets=None, prefix="mask"):
     """The boolean conversions, drawn from a fixed seed."""
-    rng = random.Random(7)
-    for i in range(MASK_DRAWS):
+    rng = random.Random(seed)
+    for i in range(MASK_DRAWS if draws is None else draws):
         m, n = rng.choice([(64, 64), (32, 128), (128, 32)])
         va, vb = rng.choice([1, 2, 4, 8, 16]), rng.choice([1, 2, 4, 8, 16])
         use = i % 3
-        for target_name, target in MASK_TARGETS:
+        for target_name, target in MASK_TARGETS if targets is None else targets:
             a = random_blocked(rng, va, rng.choice([[1, 0], [0, 1]]))
             b = random_blocked(rng, vb, rng.choice([[1, 0], [0, 1]]))
             src = GluonASTSource(
@@ -294,7 +317,7 @@ def mask_cases():
                            "DST": "constexpr", "M": "constexpr", "N": "constexpr", "USE": "constexpr"},
                 constexprs={"SRC": a, "DST": b, "M": m, "N": n, "USE": use},
                 attrs={(k,): [["tt.divisibility", 16]] for k in range(3)})
-            yield (f"mask_{i}_{['where', 'value', 'mask'][use]}_{target_name}.ttgir", target_name, target,
+            yield (f"{prefix}_{i}_{['where', 'value', 'mask'][use]}_{target_name}.ttgir", target_name, target,
                    lambda src=src, target=target: triton.compile(src, target=target, options={"num_warps": 4}))
 
 
@@ -316,8 +339,28 @@ def gather_cases():
                            gather, sig, consts, ["x_ptr", "i_ptr", "y_ptr"], target, {"num_warps": warps}))
 
 
+# (M, N, warps): boolean reductions along each axis, the result stored as bytes or used as a mask.
+ANY_SHAPES = [(64, 64, 4), (128, 32, 8), (32, 256, 4), (256, 16, 2)]
+ANY_TARGETS = [("sm80", GPUTarget("cuda", 80, 32)), ("sm90", GPUTarget("cuda", 90, 32)),
+               ("sm100", GPUTarget("cuda", 100, 32))]
+
+
+def any_cases():
+    """``tl.reduce_or`` of booleans along the rows and the columns."""
+    for m, n, warps in ANY_SHAPES:
+        for axis in [0, 1]:
+            for use in ["bytes", "mask"]:
+                for target_name, target in ANY_TARGETS:
+                    sig = {"x_ptr": "*fp32", "y_ptr": "*fp32" if use == "mask" else "*i8", "z_ptr": "*fp32",
+                           "M": "constexpr", "N": "constexpr", "AXIS": "constexpr", "MASK": "constexpr"}
+                    consts = {"M": m, "N": n, "AXIS": axis, "MASK": use == "mask"}
+                    yield (f"any_{m}x{n}w{warps}_axis{axis}_{use}_{target_name}.ttgir", target_name, target,
+                           lambda sig=sig, consts=consts, target=target, warps=warps: base.compile_case(
+                               any_along, sig, consts, ["x_ptr", "y_ptr", "z_ptr"], target, {"num_warps": warps}))
+
+
 def main():
-    for fn in (epilogue, upcast_dot, upcast_transposed, gather):
+    for fn in (epilogue, upcast_dot, upcast_transposed, gather, any_along):
         fn.file_name = base.SCRIPT_REL.replace("gen_ttgir_corpus", "gen_packed_corpus")
     scratch.run("gen_packed_corpus.py", OUT_DIR, cases)
 

@@ -234,9 +234,10 @@ impl Mnemonic {
     /// 64-bit pairs (`st.shared.v2.b64` for `st.shared.v4.b32`,
     /// `st.shared.b64` for `st.shared.v2.b32`): how LLVM emits f32 on a
     /// machine with paired f32 arithmetic (`Machine::paired_f32`) when the
-    /// values live in 64-bit registers. The caller knows the elements are
-    /// f32 (packed halves have 32-bit operands too). Other instructions
-    /// stay as they are.
+    /// values live in 64-bit registers, and sm100's wide vectors of
+    /// booleans (`Machine::booleans_in_64_bit_words`). The caller knows
+    /// what the elements are (packed halves have 32-bit operands too).
+    /// Other instructions stay as they are.
     pub fn in_pairs(self) -> Mnemonic {
         let pairs = self.vendor == Vendor::Nvidia
             && self.operand_bits == 32

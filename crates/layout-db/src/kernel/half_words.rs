@@ -172,15 +172,24 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
     agreed(&found).into_iter().map(|(v, ())| v).collect()
 }
 
-/// Whether `value`, a tensor of 8-bit floats, only goes to `tt.fp_to_fp`s
-/// to f16 or bf16: Triton converts those two at a time from one packed
-/// register (`cvt.rn.f16x2.e4m3x2` and the like), so LLVM reads two bytes
-/// as one 16-bit word (`ld.shared.b16` for `ld.shared.v2.b8`); to f32 they
-/// stay bytes, as the compiled kernels show.
+/// Whether LLVM reads two bytes of `value` as one 16-bit word
+/// (`ld.shared.b16` for `ld.shared.v2.b8`), as the compiled kernels show:
+/// 8-bit floats that only go to `tt.fp_to_fp`s to f16 or bf16 (Triton
+/// converts those two at a time from one packed register,
+/// `cvt.rn.f16x2.e4m3x2` and the like; to f32 they stay bytes), and
+/// booleans that only go to `arith.extui` to bytes (the truncation to `i1`
+/// and the extension fold into a mask of the loaded word).
 fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> bool {
-    if !loaded.element.starts_with("f8") {
-        return false;
-    }
+    let widened_to: &[&str] = match loaded.element.as_str() {
+        e if e.starts_with("f8") => &["f16", "bf16"],
+        "i1" => &["i8"],
+        _ => return false,
+    };
+    let conversion = if loaded.element == "i1" {
+        "arith.extui"
+    } else {
+        "tt.fp_to_fp"
+    };
     let uses: Vec<&mlir::Op> = f
         .ops
         .iter()
@@ -188,10 +197,10 @@ fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> boo
         .collect();
     !uses.is_empty()
         && uses.iter().all(|o| {
-            o.name == "tt.fp_to_fp"
+            o.name == conversion
                 && scratch::parse_types(&o.types)
                     .last()
-                    .is_some_and(|t| matches!(t.element.as_str(), "f16" | "bf16"))
+                    .is_some_and(|t| widened_to.contains(&t.element.as_str()))
         })
 }
 
@@ -262,7 +271,7 @@ pub fn boolean_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<(S
 
 /// Whether every use of `value` takes it as a condition, a mask or a
 /// number, and only there.
-fn kept_as_bits(f: &Function, value: &str) -> bool {
+pub(crate) fn kept_as_bits(f: &Function, value: &str) -> bool {
     let uses: Vec<&mlir::Op> = f
         .ops
         .iter()

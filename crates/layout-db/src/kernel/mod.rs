@@ -1697,6 +1697,23 @@ impl Context<'_> {
                         load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Reduced);
                     }
                 }
+                // Booleans the combine takes as `i1` (a warp round's
+                // partials), or a result only used as a condition, a mask
+                // or a number: NVIDIA reads their vectors' bytes apart, as
+                // a conversion's.
+                if self.vendor == Vendor::Nvidia
+                    && t.element == "i1"
+                    && (!to_result
+                        || op
+                            .results
+                            .get(operand)
+                            .is_some_and(|r| half_words::kept_as_bits(f, r)))
+                    && let Some([_, load]) = &mut sides
+                {
+                    *load = load
+                        .clone()
+                        .booleans_apart(self.machine.booleans_in_64_bit_words);
+                }
                 let kept = sides
                     .iter()
                     .flatten()

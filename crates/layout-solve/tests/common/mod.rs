@@ -39,6 +39,7 @@ pub fn plain_machine(banks: u32, warp_size: u32) -> Machine {
         matrix: layout_algebra::machine::SharedInstructions::LD_ST,
         lds: layout_algebra::machine::LdsInstructions::NONE,
         paired_f32: false,
+        booleans_in_64_bit_words: false,
     }
 }
 
