@@ -361,6 +361,22 @@ pub struct TritonTarget {
     /// How `arith.truncf` from f32 to f16 or bf16 comes out of LLVM: one
     /// value at a time, or two into one 32-bit register.
     pub half_conversion: HalfConversion,
+    /// How a `tt.atomic_rmw fadd` of 16-bit floats moves its values.
+    pub half_atomic_add: HalfAtomicAdd,
+}
+
+/// How a target's compiled kernels add 16-bit floats atomically
+/// (`tt.atomic_rmw fadd`), as their PTX shows: what decides whether the
+/// values going in and coming back live in 32-bit words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HalfAtomicAdd {
+    /// f16 two to a 32-bit word where the vector allows
+    /// (`atom.add.noftz.f16x2`); bf16 one at a time through a 32-bit
+    /// compare-and-swap loop (sm75 to sm89).
+    PackedF16,
+    /// Vectors of 16-bit registers (`atom.add.noftz.v2.f16`, `.v4.bf16`:
+    /// sm90 on), and AMD's atomics: nothing moves in words.
+    HalfRegisters,
 }
 
 /// How a target's compiled kernels convert f32 to f16 or bf16
@@ -393,6 +409,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 65536,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::OneAtATime,
+        half_atomic_add: HalfAtomicAdd::PackedF16,
     },
     TritonTarget {
         target: "cuda:80",
@@ -400,6 +417,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 166912,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::PairsWhenPackedDirectly,
+        half_atomic_add: HalfAtomicAdd::PackedF16,
     },
     TritonTarget {
         target: "cuda:86",
@@ -407,6 +425,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::PackedF16,
     },
     TritonTarget {
         target: "cuda:87",
@@ -414,6 +433,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 166912,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::PackedF16,
     },
     TritonTarget {
         target: "cuda:89",
@@ -421,6 +441,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::PackedF16,
     },
     TritonTarget {
         target: "cuda:90",
@@ -428,6 +449,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
     TritonTarget {
         target: "cuda:90a",
@@ -435,6 +457,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
     TritonTarget {
         target: "cuda:100",
@@ -442,6 +465,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
     TritonTarget {
         target: "cuda:100a",
@@ -449,6 +473,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
     TritonTarget {
         target: "cuda:103",
@@ -456,6 +481,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 232448,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
     TritonTarget {
         target: "cuda:120",
@@ -463,6 +489,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 101376,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
     TritonTarget {
         target: "hip:gfx942",
@@ -470,6 +497,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 65536,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::OneAtATime,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
     TritonTarget {
         target: "hip:gfx950",
@@ -477,6 +505,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 163840,
         shared_memory_partition_bytes: 0,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
     // CDNA5: 320 KiB of LDS in five partitions of 64 KiB, 32-lane waves.
     TritonTarget {
@@ -485,6 +514,7 @@ pub const TRITON_TARGETS: &[TritonTarget] = &[
         shared_memory_bytes: 327680,
         shared_memory_partition_bytes: 65536,
         half_conversion: HalfConversion::Pairs,
+        half_atomic_add: HalfAtomicAdd::HalfRegisters,
     },
 ];
 
@@ -507,6 +537,12 @@ pub fn preset_for_triton_target(target: &str) -> Option<&'static Preset> {
 /// ([`TritonTarget::half_conversion`]; one at a time where unknown).
 pub fn half_conversion(target: &str) -> HalfConversion {
     triton_target(target).map_or(HalfConversion::OneAtATime, |t| t.half_conversion)
+}
+
+/// How a `ttg.target` adds 16-bit floats atomically
+/// ([`TritonTarget::half_atomic_add`]; in 16-bit registers where unknown).
+pub fn half_atomic_add(target: &str) -> HalfAtomicAdd {
+    triton_target(target).map_or(HalfAtomicAdd::HalfRegisters, |t| t.half_atomic_add)
 }
 
 /// The bytes of one physical partition of shared memory on a `ttg.target`

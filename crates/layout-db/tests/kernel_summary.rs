@@ -821,8 +821,10 @@ fn results_nothing_uses_load_nothing() {
 /// which LLVM stores as words; the load after one across rows takes
 /// halves apart), boolean reductions (a round's partials, which the
 /// combine takes as `i1`, are read bytes apart; booleans extended to
-/// bytes are read two as one 16-bit word) and sm100's boolean conversions
-/// (eight and sixteen booleans move in 64-bit words). sm80 converts f32 to halves in pairs only where two conversions are
+/// bytes are read two as one 16-bit word), sm100's boolean conversions
+/// (eight and sixteen booleans move in 64-bit words) and atomic adds of
+/// halves (before sm90 f16 goes in and comes back two to a word where the
+/// counters' runs allow). sm80 converts f32 to halves in pairs only where two conversions are
 /// packed in the block that makes them (a product stored as it is; not
 /// when scaled, not a K loop's result).
 #[test]
@@ -846,7 +848,7 @@ fn narrow_elements_move_through_shared_memory_as_llvm_types_them() {
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
-    assert_eq!(dumps.len(), 456);
+    assert_eq!(dumps.len(), 501);
 }
 
 /// Causal attention of bf16 on seven targets: every shared-memory

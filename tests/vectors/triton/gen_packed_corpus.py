@@ -9,7 +9,7 @@ Command (from the repository root)::
     python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
 
 Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
-bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Eight
+bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Nine
 families:
 
 * ``epilogue_<M>x<N>w<warps>_<dtype>_<alignment>_<use>_<target>``: one tile product (``tl.dot``,
@@ -62,6 +62,12 @@ families:
   apart as a condition is; bytes extended from booleans are read two as one 16-bit word.
 * ``mask100_<i>_<use>_sm100``: the ``mask`` kernel's draws from another seed on sm100, whose NVPTX
   moves vectors of eight and sixteen booleans in 64-bit words (``ld.shared.b64``, ``.v2.b64``).
+
+* ``atomic_<dtype>_<elements>_mod<k>_<use>_<target>``: ``tl.atomic_add`` of halves into the counters
+  ``o % k`` (``use`` = ``all`` / ``masked``), the old values stored; f16 for every ``k``, bf16 masked;
+  sm80, sm89, sm90. Before sm90 an f16 add moves two halves as one word (``atom.add.noftz.f16x2``),
+  in and out, where the pointers' runs (``o % k`` keeps runs of ``k``) allow; sm90 adds vectors of
+  16-bit registers (``.v2.f16``), and bf16 before it goes through a compare-and-swap loop.
 
 It writes, under ``tests/corpus/packed/``, the dumps (``CompiledKernel.asm["ttgir"]`` without its
 location information) and ``manifest.json``: one ``{"file", "target", "shared_bytes",
@@ -158,6 +164,16 @@ def any_along(x_ptr, y_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.co
         tl.store(z_ptr + o, tl.load(y_ptr + o), mask=found)
     else:
         tl.store(y_ptr + o, found.to(tl.int8))
+
+
+@triton.jit
+def atomic_add(x_ptr, c_ptr, y_ptr, n, BLOCK: tl.constexpr, MOD: tl.constexpr, MASKED: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    if MASKED:
+        old = tl.atomic_add(c_ptr + (o % MOD), tl.load(x_ptr + o), mask=o < n)
+    else:
+        old = tl.atomic_add(c_ptr + (o % MOD), tl.load(x_ptr + o))
+    tl.store(y_ptr + o, old)
 
 
 @gluon.jit
@@ -278,6 +294,7 @@ def cases():
     yield from gather_cases()
     yield from any_cases()
     yield from mask_cases(seed=21, draws=MASK_DRAWS_SM100, targets=MASK_TARGETS_SM100, prefix="mask100")
+    yield from atomic_cases()
 
 
 def convert_cases():
@@ -359,8 +376,27 @@ def any_cases():
                                any_along, sig, consts, ["x_ptr", "y_ptr", "z_ptr"], target, {"num_warps": warps}))
 
 
+# (dtype, elements, modulus of the counters' index, masked): 16-bit atomic adds returning the old values.
+ATOMICS = [("fp16", block, mod, False) for block in (256, 512, 1024) for mod in (2, 8, 64)] + \
+    [("fp16", block, 64, True) for block in (256, 512, 1024)] + \
+    [("bf16", block, 64, True) for block in (256, 512, 1024)]
+
+
+def atomic_cases():
+    """``tl.atomic_add`` of halves into ``o % MOD`` counters, the old values stored."""
+    for dtype, block, mod, masked in ATOMICS:
+        for target_name, target in CONVERT_TARGETS:
+            sig = {"x_ptr": "*" + dtype, "c_ptr": "*" + dtype, "y_ptr": "*" + dtype, "n": "i32",
+                   "BLOCK": "constexpr", "MOD": "constexpr", "MASKED": "constexpr"}
+            consts = {"BLOCK": block, "MOD": mod, "MASKED": masked}
+            use = "masked" if masked else "all"
+            yield (f"atomic_{dtype}_{block}_mod{mod}_{use}_{target_name}.ttgir", target_name, target,
+                   lambda sig=sig, consts=consts, target=target: base.compile_case(
+                       atomic_add, sig, consts, ["x_ptr", "c_ptr", "y_ptr", "n"], target, {"num_warps": 4}))
+
+
 def main():
-    for fn in (epilogue, upcast_dot, upcast_transposed, gather, any_along):
+    for fn in (epilogue, upcast_dot, upcast_transposed, gather, any_along, atomic_add):
         fn.file_name = base.SCRIPT_REL.replace("gen_ttgir_corpus", "gen_packed_corpus")
     scratch.run("gen_packed_corpus.py", OUT_DIR, cases)
 

@@ -80,6 +80,44 @@ pub(super) fn unit_step_dim(text: &str, f: &Function, value: &str) -> Option<usi
     }
 }
 
+/// How many elements in a row `value` keeps the unit steps
+/// [`unit_step_dim`] finds, where a remainder cuts them into runs: the
+/// divisor's divisibility (Triton's contiguity of `a % n`), the shortest
+/// along the way; `u64::MAX` where nothing cuts them.
+pub(super) fn unit_run(text: &str, f: &Function, value: &str) -> u64 {
+    unit_run_within(text, f, value, 64)
+}
+
+fn unit_run_within(text: &str, f: &Function, value: &str, depth: u32) -> u64 {
+    let Some(producer) = f.producer(value).filter(|_| depth > 0) else {
+        return u64::MAX;
+    };
+    let run = |i: usize| {
+        producer
+            .operands
+            .get(i)
+            .map_or(u64::MAX, |v| unit_run_within(text, f, v, depth - 1))
+    };
+    match producer.name.as_str() {
+        "arith.remsi" | "arith.remui" => run(0).min(
+            producer
+                .operands
+                .get(1)
+                .map_or(1, |n| super::half_words::divisibility(text, f, n)),
+        ),
+        "arith.addi" | "arith.subi" | "tt.addptr" => run(0).min(run(1)),
+        "tt.broadcast"
+        | "tt.expand_dims"
+        | "ttg.convert_layout"
+        | "triton_gpu.convert_layout"
+        | "arith.extsi"
+        | "arith.extui"
+        | "arith.trunci"
+        | "arith.index_cast" => run(0),
+        _ => u64::MAX,
+    }
+}
+
 /// Whether `value` changes along `dim`: `Some(false)` where the ops that
 /// made it keep it the same along the dim, `None` where they do not say.
 pub(super) fn varies_along(text: &str, f: &Function, value: &str, dim: usize) -> Option<bool> {
@@ -120,6 +158,7 @@ impl Walk<'_> {
         let Some(producer) = f.producer(value) else {
             return self.block_argument(value, depth);
         };
+        let text = self.text;
         let mut operand = |i: usize| -> Steps {
             match producer.operands.get(i) {
                 Some(v) => self.steps(v, depth + 1),
@@ -165,6 +204,19 @@ impl Walk<'_> {
                 }
                 (a, b) => Steps::mixed(a, b),
             },
+            // `range % n` keeps its unit steps in runs as long as what
+            // divides `n` ([`unit_run`] says how long).
+            "arith.remsi" | "arith.remui"
+                if producer
+                    .operands
+                    .get(1)
+                    .is_some_and(|n| super::half_words::divisibility(text, f, n) >= 2) =>
+            {
+                match operand(0) {
+                    Steps::Unit(d) => Steps::Unit(d),
+                    a => Steps::mixed(a, operand(1)),
+                }
+            }
             "arith.muli" | "arith.shli" | "arith.divsi" | "arith.divui" | "arith.remsi"
             | "arith.remui" | "arith.andi" | "arith.ori" | "arith.xori" | "arith.maxsi"
             | "arith.minsi" => {
@@ -295,6 +347,34 @@ mod tests {
         assert_eq!(dim_of(body, "%bm"), None);
         assert_eq!(dim_of(body, "%x"), None);
         assert_eq!(dim_of(body, "%y"), None);
+    }
+
+    /// `range % n` steps by one in runs of what divides `n` (a constant's
+    /// power of two, an argument's `tt.divisibility`), Triton's
+    /// contiguity of a remainder; an odd divisor leaves no run to speak of.
+    #[test]
+    fn a_remainder_keeps_runs_as_long_as_its_divisor_allows() {
+        let text = "module {\n  tt.func public @k(%p: !tt.ptr<f16>, %n: i32 {tt.divisibility = 16 : i32}) {\n    \
+                    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>\n    \
+                    %c64 = arith.constant dense<64> : tensor<512xi32>\n    \
+                    %c24 = arith.constant dense<24> : tensor<512xi32>\n    \
+                    %c3 = arith.constant dense<3> : tensor<512xi32>\n    \
+                    %sn = tt.splat %n : i32 -> tensor<512xi32>\n    \
+                    %a = arith.remsi %r, %c64 : tensor<512xi32>\n    \
+                    %b = arith.remsi %r, %c24 : tensor<512xi32>\n    \
+                    %c = arith.remsi %r, %c3 : tensor<512xi32>\n    \
+                    %d = arith.remui %r, %sn : tensor<512xi32>\n    \
+                    %pp = tt.splat %p : !tt.ptr<f16> -> tensor<512x!tt.ptr<f16>>\n    \
+                    %e = tt.addptr %pp, %b : tensor<512x!tt.ptr<f16>>, tensor<512xi32>\n    \
+                    tt.return\n  }\n}\n";
+        let f = mlir::functions(text).into_iter().next().unwrap();
+        let runs = |v: &str| (unit_step_dim(text, &f, v), unit_run(text, &f, v));
+        assert_eq!(runs("%r"), (Some(0), u64::MAX));
+        assert_eq!(runs("%a"), (Some(0), 64));
+        assert_eq!(runs("%b"), (Some(0), 8));
+        assert_eq!(runs("%e"), (Some(0), 8));
+        assert_eq!(runs("%c").0, None);
+        assert_eq!(runs("%d"), (Some(0), 16));
     }
 
     /// Forty sums that each use the one before twice: each value is

@@ -26,7 +26,7 @@
 //!
 //! [`TritonTarget::half_conversion`]: layout_algebra::machine::TritonTarget
 
-use layout_algebra::machine::{HalfConversion, Vendor};
+use layout_algebra::machine::{HalfAtomicAdd, HalfConversion, Vendor};
 use layout_algebra::triton::Encoding;
 
 use super::mlir::{self, Function};
@@ -353,6 +353,13 @@ fn made_in_words(
                     == Some(16)
             })
             .map_or(0, |t| in_vectors(db, file, text, f, producer, t)),
+        // An atomic add returns its old values as it took them.
+        "tt.atomic_rmw" if made != Made::ByConversion => match atomic_add_words(text, producer) {
+            Some(AtomicWords::Pairs) => types
+                .first()
+                .map_or(0, |t| in_vectors(db, file, text, f, producer, t)),
+            None => 0,
+        },
         "arith.truncf" => {
             let paired = match made {
                 Made::InWords {
@@ -454,12 +461,20 @@ fn in_vectors(
         .map_or(2, |b| (b / 8).max(1)) as u64;
     let aligned = pointer_alignment(text, f, op).map_or(u64::MAX, |a| a / bytes);
     let mask = match op.name.as_str() {
-        "tt.store" => op.operands.get(2),
+        "tt.store" | "tt.atomic_rmw" => op.operands.get(2),
         "tt.load" => op.operands.get(1),
         _ => None,
     };
     let masked = mask.map_or(u64::MAX, |m| mask_run(text, f, m, fastest, &mut 64));
-    (held as u64).min(16 / bytes).min(aligned).min(masked) as u32
+    let run = op
+        .operands
+        .first()
+        .map_or(u64::MAX, |p| contiguity::unit_run(text, f, p));
+    (held as u64)
+        .min(16 / bytes)
+        .min(aligned)
+        .min(masked)
+        .min(run) as u32
 }
 
 /// How many consecutive elements along `dim` a mask keeps equal (Triton's
@@ -508,7 +523,8 @@ fn mask_run(text: &str, f: &Function, mask: &str, dim: usize, visits: &mut u32) 
             } else {
                 return 1;
             };
-            divisibility(text, f, bound)
+            let offsets = if bound == b { a } else { b };
+            divisibility(text, f, bound).min(contiguity::unit_run(text, f, offsets))
         }
         _ => 1,
     }
@@ -518,7 +534,7 @@ fn mask_run(text: &str, f: &Function, mask: &str, dim: usize, visits: &mut u32) 
 /// derives it: a constant's power-of-two factor, an argument's
 /// `tt.divisibility`, a sum's or difference's common factor, a product's
 /// factors together, a loop counter's start and step; 1 otherwise.
-fn divisibility(text: &str, f: &Function, value: &str) -> u64 {
+pub(super) fn divisibility(text: &str, f: &Function, value: &str) -> u64 {
     divisibility_within(text, f, value, &mut 64)
 }
 
@@ -614,7 +630,8 @@ fn stored_in_words(
         .collect();
     uses.iter()
         .map(|o| {
-            let stores_it = o.name == "tt.store"
+            let stores_it = (o.name == "tt.store"
+                || atomic_add_words(text, o) == Some(AtomicWords::Pairs))
                 && o.operands.get(1).is_some_and(|v| v == value)
                 && o.operands.first().is_some_and(|p| p != value);
             match scratch::parse_type(&o.types) {
@@ -637,6 +654,36 @@ fn shuffled(f: &Function, value: &str) -> bool {
                 .split(',')
                 .any(|a| a.trim() == "efficient_layout")
     })
+}
+
+/// How the 16-bit floats of a `tt.atomic_rmw fadd` live in 32-bit words
+/// on the dump's target ([`HalfAtomicAdd`]); `None` for any other op, and
+/// where they do not (16-bit registers; a bf16 compare-and-swap loop,
+/// whose old values LLVM extracts to halves in each loop's exit block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AtomicWords {
+    /// f16 two to a word (`atom.add.noftz.f16x2`), where the vector of
+    /// the atomic's pointers allows: in and out.
+    Pairs,
+}
+
+fn atomic_add_words(text: &str, op: &mlir::Op) -> Option<AtomicWords> {
+    let adds = op.name == "tt.atomic_rmw"
+        && text
+            .get(op.span.start..op.span.end)
+            .is_some_and(|line| line.contains("tt.atomic_rmw fadd,"));
+    if !adds {
+        return None;
+    }
+    let target = nvidia_target(text)?;
+    let element = scratch::parse_types(&op.types).get(1)?.element.clone();
+    match (
+        layout_algebra::machine::half_atomic_add(&target),
+        element.as_str(),
+    ) {
+        (HalfAtomicAdd::PackedF16, "f16") => Some(AtomicWords::Pairs),
+        _ => None,
+    }
 }
 
 fn is_constant(f: &Function, value: &str) -> bool {
