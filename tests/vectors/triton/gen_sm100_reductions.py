@@ -18,7 +18,9 @@ sm100_reductions.rs``):
 * ``red``: a sum, maximum or product over either axis of eight 2-D shapes, on 1, 2, 4 and 8
   warps, its result stored as it is or scaled first;
 * ``softmax``, ``layernorm``, ``sumsq`` (a sum of squares) and ``red3d`` (the middle axis of a
-  3-D tensor): kernels of another shape, written after the rule was drawn from ``red``.
+  3-D tensor): kernels of another shape, written after the rule was drawn from ``red``;
+* ``sum_and_max``: one reduction of two operands, summed and maximised: the sum's partials pair,
+  the maximum's do not.
 
 ``sm100_reductions.json`` holds, per kernel that uses shared memory, its TTGIR (locations
 removed) and ``shared_mnemonics``: the PTX's shared-memory instructions by exact opcode, as
@@ -101,6 +103,20 @@ def red3d(x_ptr, y_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
     tl.store(y_ptr + o, tl.sum(x, 1))
 
 
+@triton.jit
+def _sum_and_max(a, m, b, n):
+    return a + b, tl.maximum(m, n)
+
+
+@triton.jit
+def sum_and_max(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + offs)
+    s, m = tl.reduce((x, x), AXIS, _sum_and_max)
+    o = tl.arange(0, N) if AXIS == 0 else tl.arange(0, M)
+    tl.store(y_ptr + o, s * m)
+
+
 def cases():
     """(name, kernel, constexprs, warps) of every kernel compiled."""
     shapes = [(16, 256), (128, 64), (64, 64), (4, 1024), (256, 16), (32, 128), (8, 512), (64, 256)]
@@ -115,6 +131,8 @@ def cases():
             yield f"{fn.__name__}_{m}x{n}_w{warps}", fn, {"M": m, "N": n}, warps
     for (a, b, c), warps in itertools.product([(4, 64, 32), (8, 32, 64), (2, 128, 16)], [4, 8]):
         yield f"red3d_{a}x{b}x{c}_w{warps}", red3d, {"A": a, "B": b, "C": c}, warps
+    for (m, n), axis, warps in itertools.product([(64, 64), (16, 256), (128, 32), (32, 128)], [0, 1], [2, 4, 8]):
+        yield (f"sum_and_max_{m}x{n}_a{axis}_w{warps}", sum_and_max, {"M": m, "N": n, "AXIS": axis}, warps)
 
 
 LOCATION = re.compile(r"\s*loc\((?:[^()]|\([^()]*\))*\)")

@@ -285,7 +285,7 @@ pub fn f32_pair_conversions(
                 .ops
                 .iter()
                 .position(|o| o.results.contains(operand))
-                .and_then(|producer| made_in_f32_pairs(db, file, &f, producer, &analysed));
+                .and_then(|producer| made_in_f32_pairs(db, file, &f, producer, operand, &analysed));
             found.push((result.clone(), operand.clone(), how));
         }
     }
@@ -331,6 +331,7 @@ fn made_in_f32_pairs(
     file: SourceFile,
     f: &Function,
     id: OpId,
+    value: &str,
     text: &str,
 ) -> Option<PairedF32> {
     let op = &f.ops[id];
@@ -347,7 +348,16 @@ fn made_in_f32_pairs(
             };
             let e = encoding_named(db, file, input.encoding.as_deref()?)?;
             let layout = e.to_linear_layout(&input.shape).ok()?;
-            (input.element == "f32" && pairable_combiner(f, id) && sums_anything(&layout, axis))
+            let result = op.results.iter().position(|r| r == value)?;
+            let input = scratch::parse_types(op.operand_types())
+                .into_iter()
+                .nth(result)
+                .unwrap_or(input);
+            let pairable = pairable_operands(f, id)
+                .get(result)
+                .copied()
+                .unwrap_or(false);
+            (input.element == "f32" && pairable && sums_anything(&layout, axis))
                 .then_some(PairedF32::Reduced)
         }
         _ => None,
@@ -1629,7 +1639,10 @@ impl Context<'_> {
         // after the load combines them as they come (with more, the first
         // step's sums are not paired). Its vectoriser pairs only some of
         // them in a thread with many outputs: the model names the pairs.
-        let pairs = self.machine.paired_f32 && pairable_combiner(f, id);
+        let pairable = pairable_operands(f, id);
+        let pairs = |operand: usize| {
+            self.machine.paired_f32 && pairable.get(operand).copied().unwrap_or(false)
+        };
         let combined_first = combines_in_warp(&layout, axis);
         let combined = sums_anything(&layout, axis);
         // The reduced values go to the result's layout last, when they are
@@ -1686,7 +1699,7 @@ impl Context<'_> {
                     conflicts: [trip.write_conflicts, trip.read_conflicts],
                 };
                 let mut sides = trip.sides(&self.machine, self.vendor, self.threads);
-                if pairs
+                if pairs(operand)
                     && t.element == "f32"
                     && let Some([store, load]) = &mut sides
                 {
@@ -1751,23 +1764,26 @@ pub(crate) fn f32_pairs(
     }
 }
 
-/// Whether the combine of the reduction `id` is sums or products alone
-/// (`arith.addf`, `arith.mulf`: one per operand), which paired f32
-/// arithmetic does two at a time.
-fn pairable_combiner(f: &Function, id: OpId) -> bool {
-    let body: Vec<&str> = f.ops[id]
+/// Which operands of the reduction `id` its combine sums or multiplies
+/// (the value it returns for the operand is an `arith.addf` or
+/// `arith.mulf`), which paired f32 arithmetic does two at a time; the
+/// others (a maximum, a selection) stay single.
+fn pairable_operands(f: &Function, id: OpId) -> Vec<bool> {
+    let returned = f.ops[id]
         .regions
         .iter()
         .flatten()
         .flat_map(|&b| &f.blocks[b].ops)
-        .map(|&o| f.ops[o].name.as_str())
-        .filter(|name| *name != "tt.reduce.return")
-        .collect();
-    !body.is_empty()
-        && body.len() == f.ops[id].results.len()
-        && body
-            .iter()
-            .all(|name| matches!(*name, "arith.addf" | "arith.mulf"))
+        .map(|&o| &f.ops[o])
+        .find(|o| o.name == "tt.reduce.return");
+    (0..f.ops[id].results.len())
+        .map(|i| {
+            returned
+                .and_then(|r| r.operands.get(i))
+                .and_then(|v| f.producer(v))
+                .is_some_and(|p| matches!(p.name.as_str(), "arith.addf" | "arith.mulf"))
+        })
+        .collect()
 }
 
 /// Bases of `in_dim` of `layout` that move along `axis`.
