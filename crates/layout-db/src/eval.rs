@@ -241,6 +241,15 @@ impl<'db> Ctx<'db> {
                         .clone()
                         .booleans_apart(self.cx.target().machine().booleans_in_64_bit_words);
                 }
+                // Bytes only sign-extended: LLVM folds the extension into
+                // a load of one byte (`ld.shared.s8`).
+                if let Value::Conversion(c) = &mut v
+                    && let Some([_, load]) = &mut c.round_trip
+                    && crate::kernel::sign_extended_loads(self.cx.db, self.cx.file)
+                        .contains(&name.name)
+                {
+                    load.mnemonic = load.mnemonic.sign_extending();
+                }
                 // Halves that live in 32-bit words on one side of the round
                 // trip: LLVM moves them as words there.
                 if let Some(operand) = operand
@@ -326,15 +335,33 @@ impl<'db> Ctx<'db> {
                     )
                     .map_or(0, |n| a.instructions / n);
                 }
-                // Bytes a packed conversion takes in pairs: LLVM loads them
-                // as 16-bit words.
+                // Bytes a packed conversion takes in pairs, halves an mma
+                // takes in pairs: LLVM loads them as words, where a word's
+                // elements are consecutive registers.
                 if let Value::Access(a) = &mut v
                     && a.direction == layout_algebra::bank::Direction::Load
                     && let Some(result) = result
                     && crate::kernel::byte_pair_loads(self.cx.db, self.cx.file)
                         .contains(&result.name)
+                    && (a.element_bits != 16
+                        || layout_algebra::bank::compiled_vector_registers(
+                            &a.counted.distributed,
+                            &a.counted.shared,
+                            a.element_bits,
+                        )
+                        .is_ok_and(|r| r.first() == Some(&0)))
                 {
                     a.instruction = a.instruction.in_words();
+                }
+                // Bytes only sign-extended: LLVM folds the extension into
+                // a load of one byte (`ld.shared.s8`).
+                if let Value::Access(a) = &mut v
+                    && a.direction == layout_algebra::bank::Direction::Load
+                    && let Some(result) = result
+                    && crate::kernel::sign_extended_loads(self.cx.db, self.cx.file)
+                        .contains(&result.name)
+                {
+                    a.instruction = a.instruction.sign_extending();
                 }
                 self.report_in_dump(item, &v);
                 Ok(v)

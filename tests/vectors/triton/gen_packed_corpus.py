@@ -9,7 +9,7 @@ Command (from the repository root)::
     python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
 
 Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
-bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Nine
+bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Ten
 families:
 
 * ``epilogue_<M>x<N>w<warps>_<dtype>_<alignment>_<use>_<target>``: one tile product (``tl.dot``,
@@ -69,6 +69,12 @@ families:
   in and out, where the pointers' runs (``o % k`` keeps runs of ``k``) allow; sm90 adds vectors of
   16-bit registers (``.v2.f16``), and bf16 before it goes through a compare-and-swap loop.
 
+* ``mixed_<M>x<N>x<K>w<warps>_ta<0|1>_tb<0|1>_<a|b><dtype>_<target>``: a dot of f16 with an ``i8``
+  or fp8 operand (``a`` or ``b``) converted to f16 in registers, each operand stored K-major or
+  not (``ta``, ``tb``); sm80, sm90. The f16 operand beside it is read with ``ld.shared`` (its
+  ``kWidth`` of 4 rules out ``ldmatrix``) and taken two halves to a register, so LLVM reads the
+  pairs as words; bytes read one at a time and only sign-extended are read with ``ld.shared.s8``.
+
 It writes, under ``tests/corpus/packed/``, the dumps (``CompiledKernel.asm["ttgir"]`` without its
 location information) and ``manifest.json``: one ``{"file", "target", "shared_bytes",
 "shared_mnemonics"}`` per dump -- ``metadata.shared`` and every ``ld/st.shared`` and
@@ -83,6 +89,7 @@ import gen_ttgir_corpus as base  # noqa: E402  (sets a fresh TRITON_CACHE_DIR)
 import gen_scratch_corpus as scratch  # noqa: E402  (random layouts' helpers, the command line)
 from gen_ptx_answers import _offsets  # noqa: E402  (row-major offsets of a Gluon layout)
 
+import itertools  # noqa: E402
 import random  # noqa: E402
 
 import triton  # noqa: E402
@@ -174,6 +181,27 @@ def atomic_add(x_ptr, c_ptr, y_ptr, n, BLOCK: tl.constexpr, MOD: tl.constexpr, M
     else:
         old = tl.atomic_add(c_ptr + (o % MOD), tl.load(x_ptr + o))
     tl.store(y_ptr + o, old)
+
+
+@triton.jit
+def mixed_dot(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, TA: tl.constexpr,
+              TB: tl.constexpr, QA: tl.constexpr):
+    om = tl.arange(0, M)
+    on = tl.arange(0, N)
+    ok = tl.arange(0, K)
+    if TA:
+        a = tl.trans(tl.load(a_ptr + ok[:, None] * M + om[None, :]))
+    else:
+        a = tl.load(a_ptr + om[:, None] * K + ok[None, :])
+    if TB:
+        b = tl.trans(tl.load(b_ptr + on[:, None] * K + ok[None, :]))
+    else:
+        b = tl.load(b_ptr + ok[:, None] * N + on[None, :])
+    if QA:
+        a = a.to(tl.float16)
+    else:
+        b = b.to(tl.float16)
+    tl.store(c_ptr + om[:, None] * N + on[None, :], tl.dot(a, b).to(tl.float16))
 
 
 @gluon.jit
@@ -295,6 +323,7 @@ def cases():
     yield from any_cases()
     yield from mask_cases(seed=21, draws=MASK_DRAWS_SM100, targets=MASK_TARGETS_SM100, prefix="mask100")
     yield from atomic_cases()
+    yield from mixed_cases()
 
 
 def convert_cases():
@@ -395,8 +424,28 @@ def atomic_cases():
                        atomic_add, sig, consts, ["x_ptr", "c_ptr", "y_ptr", "n"], target, {"num_warps": 4}))
 
 
+MIXED_SHAPES = [(64, 64, 64, 4), (16, 32, 64, 1)]
+MIXED_TARGETS = [("sm80", GPUTarget("cuda", 80, 32)), ("sm90", GPUTarget("cuda", 90, 32))]
+
+
+def mixed_cases():
+    """Dots of f16 with i8 or fp8 converted to f16 in registers, each operand stored either way."""
+    for m, n, k, warps in MIXED_SHAPES:
+        for ta, tb, qa in itertools.product([0, 1], [0, 1], [0, 1]):
+            for q in ["i8", "fp8e5"]:
+                for target_name, target in MIXED_TARGETS:
+                    sig = {"a_ptr": "*" + (q if qa else "fp16"), "b_ptr": "*" + ("fp16" if qa else q),
+                           "c_ptr": "*fp16", "M": "constexpr", "N": "constexpr", "K": "constexpr",
+                           "TA": "constexpr", "TB": "constexpr", "QA": "constexpr"}
+                    consts = {"M": m, "N": n, "K": k, "TA": ta, "TB": tb, "QA": qa}
+                    name = f"mixed_{m}x{n}x{k}w{warps}_ta{ta}_tb{tb}_{'a' if qa else 'b'}{q}_{target_name}.ttgir"
+                    yield (name, target_name, target,
+                           lambda sig=sig, consts=consts, target=target, warps=warps: base.compile_case(
+                               mixed_dot, sig, consts, ["a_ptr", "b_ptr", "c_ptr"], target, {"num_warps": warps}))
+
+
 def main():
-    for fn in (epilogue, upcast_dot, upcast_transposed, gather, any_along, atomic_add):
+    for fn in (epilogue, upcast_dot, upcast_transposed, gather, any_along, atomic_add, mixed_dot):
         fn.file_name = base.SCRIPT_REL.replace("gen_ttgir_corpus", "gen_packed_corpus")
     scratch.run("gen_packed_corpus.py", OUT_DIR, cases)
 

@@ -159,6 +159,7 @@ impl Instruction {
             operand_bits,
             cluster: false,
             high_half: false,
+            signed: false,
             spelling: LdsSpelling::Gcn,
         }
     }
@@ -197,6 +198,8 @@ pub struct Mnemonic {
     /// AMD's `_d16_hi` form of an 8- or 16-bit access: the data is the high
     /// half of the 32-bit register (`ds_write_b16_d16_hi`).
     high_half: bool,
+    /// NVIDIA's sign-extending load of one byte (`ld.shared.s8`).
+    signed: bool,
     /// How AMD's assembler spells it (`ds_read_b128` or `ds_load_b128`).
     spelling: LdsSpelling,
 }
@@ -264,6 +267,18 @@ impl Mnemonic {
             operand_bits: word
                 .filter(|_| self.vendor == Vendor::Nvidia)
                 .unwrap_or(self.operand_bits),
+            ..self
+        }
+    }
+
+    /// The same NVIDIA load of one byte, sign-extending it
+    /// (`ld.shared.s8`): how LLVM folds an `i8`'s sign extension into the
+    /// load that reads it. Other instructions stay as they are.
+    pub fn sign_extending(self) -> Mnemonic {
+        Mnemonic {
+            signed: self.vendor == Vendor::Nvidia
+                && self.direction == Direction::Load
+                && self.instruction == Instruction::LdSt { bits: 8 },
             ..self
         }
     }
@@ -381,6 +396,7 @@ impl fmt::Display for Mnemonic {
                     "shared"
                 };
                 match bits / operand {
+                    0 | 1 if self.signed => write!(f, "{op}.{space}.s{operand}"),
                     0 | 1 => write!(f, "{op}.{space}.b{operand}"),
                     n => write!(f, "{op}.{space}.v{n}.b{operand}"),
                 }
@@ -481,6 +497,10 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
             operand_bits: operand,
             cluster,
             high_half: false,
+            signed: rest.starts_with('s')
+                && count == 1
+                && operand == 8
+                && direction == Direction::Load,
             spelling: LdsSpelling::Gcn,
         });
     }
@@ -848,6 +868,28 @@ mod tests {
         assert_eq!(m(8, 8).in_words().to_string(), "ld.shared.b8");
         let amd = Instruction::LdSt { bits: 64 }.mnemonic(Direction::Load, Vendor::Amd, 16);
         assert_eq!(amd.in_words(), amd);
+    }
+
+    /// A byte only sign-extended is read with `ld.shared.s8`, which parses
+    /// back to itself; a vector, a store, a half or AMD stay as they are.
+    #[test]
+    fn a_sign_extended_byte_is_read_signed() {
+        let m = |bits, e, d| Instruction::LdSt { bits }.mnemonic(d, Vendor::Nvidia, e);
+        let signed = m(8, 8, Direction::Load).sign_extending();
+        assert_eq!(signed.to_string(), "ld.shared.s8");
+        assert_eq!("ld.shared.s8".parse::<Mnemonic>().unwrap(), signed);
+        assert_eq!(
+            "ld.shared.b8".parse::<Mnemonic>().unwrap(),
+            m(8, 8, Direction::Load)
+        );
+        for same in [
+            m(16, 8, Direction::Load),
+            m(8, 8, Direction::Store),
+            m(16, 16, Direction::Load),
+            Instruction::LdSt { bits: 8 }.mnemonic(Direction::Load, Vendor::Amd, 8),
+        ] {
+            assert_eq!(same.sign_extending(), same);
+        }
     }
 
     #[test]

@@ -148,8 +148,11 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
     agreed(&found)
 }
 
-/// The `ttg.local_load`s of an NVIDIA dump whose loaded bytes LLVM reads
-/// as 16-bit words: their results' names (see [`upcast_in_pairs`]).
+/// The `ttg.local_load`s of an NVIDIA dump whose narrow elements LLVM
+/// reads as words: their results' names (bytes two to a 16-bit word, see
+/// [`upcast_in_pairs`]; halves of an mma operand two to a 32-bit word,
+/// [`halves_for_nvidia_mma`]). The access moves a word as one only where
+/// its elements are consecutive registers.
 #[salsa::tracked(returns(ref))]
 pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
     let analysed = file.analysed_text(db);
@@ -165,11 +168,80 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
             else {
                 continue;
             };
-            let pairs = upcast_in_pairs(&f, result, &loaded);
+            let pairs =
+                upcast_in_pairs(&f, result, &loaded) || halves_for_nvidia_mma(db, file, &loaded);
             found.push((result.clone(), pairs.then_some(())));
         }
     }
     agreed(&found).into_iter().map(|(v, ())| v).collect()
+}
+
+/// The `ttg.local_load`s and `ttg.convert_layout`s of an NVIDIA dump whose
+/// `i8` result only goes to sign extensions (`arith.sitofp`,
+/// `arith.extsi`): LLVM folds the extension into a load of one byte,
+/// `ld.shared.s8` ([`Mnemonic::sign_extending`]). Their results' names.
+///
+/// [`Mnemonic::sign_extending`]: layout_algebra::bank::Mnemonic::sign_extending
+#[salsa::tracked(returns(ref))]
+pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let analysed = file.analysed_text(db);
+    let text: &str = &analysed;
+    if nvidia_target(text).is_none() {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for f in mlir::functions(text) {
+        for op in f
+            .ops
+            .iter()
+            .filter(|o| is_ttg(o, "local_load") || is_ttg(o, "convert_layout"))
+        {
+            let (Some(result), Some(loaded)) =
+                (op.results.first(), scratch::parse_type(op.result_types()))
+            else {
+                continue;
+            };
+            let uses: Vec<&mlir::Op> = f
+                .ops
+                .iter()
+                .filter(|o| o.operands.iter().any(|v| v == result))
+                .collect();
+            let extended = loaded.element == "i8"
+                && !uses.is_empty()
+                && uses
+                    .iter()
+                    .all(|o| matches!(o.name.as_str(), "arith.sitofp" | "arith.extsi"));
+            found.push((result.clone(), extended.then_some(())));
+        }
+    }
+    agreed(&found).into_iter().map(|(v, ())| v).collect()
+}
+
+/// Whether `loaded` holds 16-bit floats as an operand of an NVIDIA mma
+/// (`#ttg.dot_op<{..., parent = #mma}>` of a `#ttg.nvidia_mma`), which
+/// takes them two to a 32-bit register (`.f16x2`): where Triton reads them
+/// with `ld.shared` rather than `ldmatrix` (a `kWidth` of 4 beside an
+/// integer operand), LLVM reads the pairs as words (`ld.shared.v2.b32`).
+fn halves_for_nvidia_mma(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    loaded: &scratch::TypeText,
+) -> bool {
+    let Some(encoding) = loaded.encoding.as_deref() else {
+        return false;
+    };
+    let parent = encoding
+        .strip_prefix("#ttg.dot_op<{")
+        .and_then(|inner| inner.split_once("parent = "))
+        .map(|(_, rest)| {
+            rest.split(|c: char| c == ',' || c == '}')
+                .next()
+                .unwrap_or("")
+                .trim()
+        });
+    matches!(loaded.element.as_str(), "f16" | "bf16")
+        && parent
+            .is_some_and(|p| matches!(encoding_named(db, file, p), Some(Encoding::NvidiaMma(_))))
 }
 
 /// Whether LLVM reads two bytes of `value` as one 16-bit word
