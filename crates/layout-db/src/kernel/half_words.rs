@@ -233,12 +233,7 @@ fn halves_for_nvidia_mma(
     let parent = encoding
         .strip_prefix("#ttg.dot_op<{")
         .and_then(|inner| inner.split_once("parent = "))
-        .map(|(_, rest)| {
-            rest.split(|c: char| c == ',' || c == '}')
-                .next()
-                .unwrap_or("")
-                .trim()
-        });
+        .map(|(_, rest)| rest.split([',', '}']).next().unwrap_or("").trim());
     matches!(loaded.element.as_str(), "f16" | "bf16")
         && parent
             .is_some_and(|p| matches!(encoding_named(db, file, p), Some(Encoding::NvidiaMma(_))))
