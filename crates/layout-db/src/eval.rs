@@ -335,6 +335,29 @@ impl<'db> Ctx<'db> {
                     )
                     .map_or(0, |n| a.instructions / n);
                 }
+                // Bytes and halves a global load put several to a
+                // register, stored one at a time on AMD: those at bit 16 go
+                // with the `_d16_hi` form.
+                if let Value::Access(a) = &mut v
+                    && a.direction == layout_algebra::bank::Direction::Store
+                    && a.high_half == 0
+                    && let Some(stored) = stored
+                    && let Some(&(_, dim)) =
+                        crate::kernel::vector_loaded_stores(self.cx.db, self.cx.file)
+                            .iter()
+                            .find(|(v, _)| v == stored)
+                    && a.instruction.vendor == layout_algebra::machine::Vendor::Amd
+                {
+                    let lds = crate::file_target(self.cx.db, self.cx.file).lds_instructions();
+                    a.high_half = layout_algebra::bank::high_half_share(
+                        &a.counted.distributed,
+                        a.element_bits,
+                        a.counted.instruction,
+                        dim,
+                        lds.byte_pairs_from_high_half,
+                    )
+                    .map_or(0, |n| a.instructions / n);
+                }
                 // Bytes a packed conversion takes in pairs, halves an mma
                 // takes in pairs: LLVM loads them as words, where a word's
                 // elements are consecutive registers.

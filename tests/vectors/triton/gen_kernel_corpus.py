@@ -496,6 +496,28 @@ def cluster_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.conste
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
 
 
+@triton.jit
+def pipelined_trans_a(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      TB: tl.constexpr):
+    # A pipelined matmul whose A is stored M-major and transposed into the dot (and B K-major where
+    # ``TB``): the loaded vectors run across the buffer's rows, so they are stored an element at a
+    # time (on AMD each register's high half with the ``_d16_hi`` form).
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.trans(tl.load(a_ptr + (k + rk)[:, None] * M + rm[None, :]))
+        if TB:
+            b = tl.trans(tl.load(b_ptr + rn[:, None] * K + (k + rk)[None, :]))
+        else:
+            b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
 def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
@@ -626,6 +648,16 @@ CASES = [
     ("cluster_matmul_4", cluster_matmul, _tile_matmul_signature("fp16", "fp16"),
      {"BM": 128, "BN": 256, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
      {"num_warps": 8, "num_stages": 3, "num_ctas": 4, "targets": ["sm90", "sm100"]}),
+    ("pipelined_trans_a", pipelined_trans_a, dict(_tile_matmul_signature("bf16", "bf16"), TB="constexpr"),
+     {"BM": 128, "BN": 128, "BK": 32, "TB": False}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 2}),
+    ("pipelined_trans_a_i8", pipelined_trans_a, dict(_tile_matmul_signature("i8", "i32"), TB="constexpr"),
+     {"BM": 64, "BN": 128, "BK": 64, "TB": False}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 8, "num_stages": 3}),
+    # fp8 both ways transposed: the dot widens each operand to f16 (`tt.fp_to_fp`), two to a word.
+    ("pipelined_trans_fp8", pipelined_trans_a, dict(_tile_matmul_signature("fp8e5", "fp16"), TB="constexpr"),
+     {"BM": 32, "BN": 64, "BK": 32, "TB": True}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 8, "num_stages": 2}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -420,6 +420,18 @@ fn made_in_words(
                     == Some(16)
             })
             .map_or(0, |t| in_vectors(db, file, text, f, producer, t)),
+        // 8-bit floats widened to halves: Triton converts two at a time
+        // from one packed register (`cvt.rn.f16x2.e5m2x2` and the like), so
+        // the halves come two to a word.
+        "tt.fp_to_fp"
+            if made != Made::ByConversion
+                && types
+                    .first()
+                    .is_some_and(|t| scratch::element_bits(&t.element) == Some(8))
+                && half(types.last()) =>
+        {
+            u32::MAX
+        }
         // An atomic add returns its old values as it took them.
         "tt.atomic_rmw" if made != Made::ByConversion => match atomic_add_words(text, producer) {
             Some(AtomicWords::Pairs) => types

@@ -222,6 +222,30 @@ pub fn vector_loaded_conversions(
     out
 }
 
+/// The values a `ttg.local_store` or `ttg.local_alloc` of a dump stores
+/// that were loaded from global memory in vectors, each with the dim along
+/// which (as [`vector_loaded_conversions`] finds it): on AMD a store of
+/// one 8- or 16-bit element at a time takes the `_d16_hi` form for the
+/// high half of each register (`bank::high_half_share`). Keyed by the
+/// stored value's name.
+#[salsa::tracked(returns(ref))]
+pub fn vector_loaded_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(String, usize)> {
+    let analysed = file.analysed_text(db);
+    let mut found = Vec::new();
+    for f in mlir::functions(&analysed) {
+        for op in f
+            .ops
+            .iter()
+            .filter(|o| is_ttg(o, "local_store") || is_ttg(o, "local_alloc"))
+        {
+            if let Some(stored) = op.operands.first() {
+                found.push((stored.clone(), loaded_along(db, file, &f, op)));
+            }
+        }
+    }
+    agreed(&found)
+}
+
 /// `#blocked`, or an inline `#ttg.slice<{dim = 1, parent = #blocked}>`.
 fn encoding_named(db: &dyn salsa::Database, file: SourceFile, name: &str) -> Option<Encoding> {
     let name = name.trim();
