@@ -32,5 +32,5 @@ fi
 # tests/corpus/scratch compiled again (metadata.shared and LDS opcodes).
 "$venv/bin/python" tests/vectors/triton/gen_scratch_corpus.py --check 12
 # Narrow elements on sm80 to sm100 (epilogues of halves, fp8 upcasts): every
-# 10th dump of tests/corpus/packed compiled again (metadata.shared and opcodes).
-"$venv/bin/python" tests/vectors/triton/gen_packed_corpus.py --check 10
+# 15th dump of tests/corpus/packed compiled again (metadata.shared and opcodes).
+"$venv/bin/python" tests/vectors/triton/gen_packed_corpus.py --check 15

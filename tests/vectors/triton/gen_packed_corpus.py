@@ -6,7 +6,7 @@ Triton version: 3.9.0 (``pip install triton==3.9.0``); no GPU is needed.
 Command (from the repository root)::
 
     python3 tests/vectors/triton/gen_packed_corpus.py            # writes the corpus (about 2 minutes)
-    python3 tests/vectors/triton/gen_packed_corpus.py --check 10  # every 10th dump again
+    python3 tests/vectors/triton/gen_packed_corpus.py --check 15  # every 15th dump again
 
 Triton's lowering moves two or four 16-bit elements as ``<2 x half>`` / ``<4 x half>`` and two
 bytes as ``<2 x i8>``; LLVM retypes them as words where they live in words, and splits booleans into bytes. Ten
