@@ -16,8 +16,9 @@ fi
 "$venv/bin/python" tests/vectors/triton/check_hw_sample.py 5
 # The AMD side: three pairs' kernels on gfx942 and gfx950 (LDS instructions).
 "$venv/bin/python" tests/vectors/triton/check_amd_sample.py 3
-# The kernel corpus (whole-kernel shared memory): a scan and a pipelined dot on
-# six targets, a warp-specialised kernel on two, a partitioned tensor on gfx1250.
+# The kernel corpus (whole-kernel shared memory): a scan on seven targets, a
+# pipelined dot on a cluster of two CTAs (sm90, sm100), warp-specialised kernels,
+# a partitioned tensor on gfx1250, device-built TMA descriptors.
 "$venv/bin/python" tests/vectors/triton/check_kernel_sample.py
 # The compiled PTX, run lane by lane: three kernels on sm80 and sm90 must read
 # and write shared memory as tests/vectors/triton/ptx_wavefronts.json says.

@@ -5,7 +5,7 @@ Command (from the repository root, with the Triton 3.9.0 wheel installed)::
 
     python3 tests/vectors/triton/check_kernel_sample.py [KERNEL ...]
 
-Each named kernel (by default a scan, a pipelined dot, a warp-specialised kernel with a reduction
+Each named kernel (by default a scan, a pipelined dot on a cluster of two CTAs, a warp-specialised kernel with a reduction
 in every partition, a partitioned tensor, device-built TMA descriptors and warp-specialised
 captures that go through shared memory)
 is compiled again for every target, with ``MLIR_ENABLE_DUMP=1``, and must give the recorded
@@ -20,7 +20,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_kernel_corpus as gen  # noqa: E402
 
-DEFAULT = ["cumsum_2d", "matmul_trans_b", "ws_reductions", "partitioned_pair", "device_descriptors",
+DEFAULT = ["cumsum_2d", "cluster_matmul", "ws_reductions", "partitioned_pair", "device_descriptors",
            "ws_captures"]
 
 
