@@ -201,11 +201,7 @@ pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<St
             else {
                 continue;
             };
-            let uses: Vec<&mlir::Op> = f
-                .ops
-                .iter()
-                .filter(|o| o.operands.iter().any(|v| v == result))
-                .collect();
+            let uses: Vec<&mlir::Op> = f.uses(result).collect();
             let extended = loaded.element == "i8"
                 && !uses.is_empty()
                 && uses
@@ -257,11 +253,7 @@ fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> boo
     } else {
         "tt.fp_to_fp"
     };
-    let uses: Vec<&mlir::Op> = f
-        .ops
-        .iter()
-        .filter(|o| o.operands.iter().any(|v| v == value))
-        .collect();
+    let uses: Vec<&mlir::Op> = f.uses(value).collect();
     !uses.is_empty()
         && uses.iter().all(|o| {
             o.name == conversion
@@ -339,11 +331,7 @@ pub fn boolean_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<(S
 /// Whether every use of `value` takes it as a condition, a mask or a
 /// number, and only there.
 pub(crate) fn kept_as_bits(f: &Function, value: &str) -> bool {
-    let uses: Vec<&mlir::Op> = f
-        .ops
-        .iter()
-        .filter(|o| o.operands.iter().any(|v| v == value))
-        .collect();
+    let uses: Vec<&mlir::Op> = f.uses(value).collect();
     !uses.is_empty()
         && uses.iter().all(|o| {
             let at = |i: usize| {
@@ -702,11 +690,7 @@ fn stored_in_words(
     f: &Function,
     value: &str,
 ) -> u32 {
-    let uses: Vec<&mlir::Op> = f
-        .ops
-        .iter()
-        .filter(|o| o.operands.iter().any(|v| v == value))
-        .collect();
+    let uses: Vec<&mlir::Op> = f.uses(value).collect();
     uses.iter()
         .map(|o| {
             let stores_it = (o.name == "tt.store"

@@ -95,9 +95,14 @@ impl Function {
 
     /// Whether any operation uses `value` (`%5`, or `%5#1` of `%5:2`).
     pub fn is_used(&self, value: &str) -> bool {
+        self.uses(value).next().is_some()
+    }
+
+    /// The operations that use `value`, in order.
+    pub fn uses<'a>(&'a self, value: &'a str) -> impl Iterator<Item = &'a Op> + 'a {
         self.ops
             .iter()
-            .any(|o| o.operands.iter().any(|v| v == value))
+            .filter(move |o| o.operands.iter().any(|v| v == value))
     }
 
     /// Which operands of the combining op `id` (`tt.reduce`, `tt.scan`) its
