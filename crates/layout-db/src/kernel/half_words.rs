@@ -155,25 +155,9 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
 /// its elements are consecutive registers.
 #[salsa::tracked(returns(ref))]
 pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
-    let analysed = file.analysed_text(db);
-    let text: &str = &analysed;
-    if nvidia_target(text).is_none() {
-        return Vec::new();
-    }
-    let mut found = Vec::new();
-    for f in mlir::functions(text) {
-        for op in f.ops.iter().filter(|o| is_ttg(o, "local_load")) {
-            let (Some(result), Some(loaded)) =
-                (op.results.first(), scratch::parse_types(&op.types).pop())
-            else {
-                continue;
-            };
-            let pairs =
-                upcast_in_pairs(&f, result, &loaded) || halves_for_nvidia_mma(db, file, &loaded);
-            found.push((result.clone(), pairs.then_some(())));
-        }
-    }
-    agreed(&found).into_iter().map(|(v, ())| v).collect()
+    nvidia_results_where(db, file, &["local_load"], |f, result, loaded| {
+        upcast_in_pairs(f, result, loaded) || halves_for_nvidia_mma(db, file, loaded)
+    })
 }
 
 /// The `ttg.local_load`s and `ttg.convert_layout`s of an NVIDIA dump whose
@@ -184,6 +168,30 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
 /// [`Mnemonic::sign_extending`]: layout_algebra::bank::Mnemonic::sign_extending
 #[salsa::tracked(returns(ref))]
 pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    nvidia_results_where(
+        db,
+        file,
+        &["local_load", "convert_layout"],
+        |f, result, loaded| {
+            let uses: Vec<&mlir::Op> = f.uses(result).collect();
+            loaded.element == "i8"
+                && !uses.is_empty()
+                && uses
+                    .iter()
+                    .all(|o| matches!(o.name.as_str(), "arith.sitofp" | "arith.extsi"))
+        },
+    )
+}
+
+/// The results of an NVIDIA dump's `ttg` ops named in `ops` (`local_load`)
+/// for which `keep` holds of the function, the result's name and its type,
+/// wherever that name is defined (agreed across functions).
+fn nvidia_results_where(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    ops: &[&str],
+    keep: impl Fn(&Function, &str, &scratch::TypeText) -> bool,
+) -> Vec<String> {
     let analysed = file.analysed_text(db);
     let text: &str = &analysed;
     if nvidia_target(text).is_none() {
@@ -191,23 +199,13 @@ pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<St
     }
     let mut found = Vec::new();
     for f in mlir::functions(text) {
-        for op in f
-            .ops
-            .iter()
-            .filter(|o| is_ttg(o, "local_load") || is_ttg(o, "convert_layout"))
-        {
+        for op in f.ops.iter().filter(|o| ops.iter().any(|n| is_ttg(o, n))) {
             let (Some(result), Some(loaded)) =
                 (op.results.first(), scratch::parse_type(op.result_types()))
             else {
                 continue;
             };
-            let uses: Vec<&mlir::Op> = f.uses(result).collect();
-            let extended = loaded.element == "i8"
-                && !uses.is_empty()
-                && uses
-                    .iter()
-                    .all(|o| matches!(o.name.as_str(), "arith.sitofp" | "arith.extsi"));
-            found.push((result.clone(), extended.then_some(())));
+            found.push((result.clone(), keep(&f, result, &loaded).then_some(())));
         }
     }
     agreed(&found).into_iter().map(|(v, ())| v).collect()
