@@ -518,6 +518,46 @@ def pipelined_trans_a(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.con
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
 
 
+@triton.jit
+def layer_norm_backward(dx_ptr, dy_ptr, dw_ptr, db_ptr, x_ptr, w_ptr, mean_ptr, rstd_ptr, lock_ptr, stride, N,
+                        GROUP_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # The tutorial's dx kernel: two row sums, then each row's partial dw/db added into a group's
+    # buffer under a spin lock. The lock's compare-and-swap is used (its result goes through
+    # scratch); the exchanges' results are not. MLIR numbers the lock loop's and the branch's
+    # values from the same point, so both print a `%10`.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_N)
+    mask = cols < N
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0).to(tl.float32)
+    dy = tl.load(dy_ptr + row * stride + cols, mask=mask, other=0).to(tl.float32)
+    w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+    mean = tl.load(mean_ptr + row)
+    rstd = tl.load(rstd_ptr + row)
+    xhat = tl.where(mask, (x - mean) * rstd, 0.)
+    wdy = tl.where(mask, w * dy, 0.)
+    c1 = tl.sum(xhat * wdy, axis=0) / N
+    c2 = tl.sum(wdy, axis=0) / N
+    tl.store(dx_ptr + row * stride + cols, (wdy - (xhat * c1 + c2)) * rstd, mask=mask)
+    lock_id = row % GROUP_M
+    lock = lock_ptr + lock_id
+    count = lock + GROUP_M
+    dw_ptrs = dw_ptr + lock_id * N + cols
+    db_ptrs = db_ptr + lock_id * N + cols
+    partial_dw = (dy * xhat).to(w.dtype)
+    partial_db = dy.to(w.dtype)
+    while tl.atomic_cas(lock, 0, 1) == 1:
+        pass
+    if tl.load(count) == 0:
+        tl.atomic_xchg(count, 1)
+    else:
+        partial_dw += tl.load(dw_ptrs, mask=mask)
+        partial_db += tl.load(db_ptrs, mask=mask)
+    tl.store(dw_ptrs, partial_dw, mask=mask)
+    tl.store(db_ptrs, partial_db, mask=mask)
+    tl.debug_barrier()
+    tl.atomic_xchg(lock, 0)
+
+
 def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
@@ -658,6 +698,12 @@ CASES = [
     ("pipelined_trans_fp8", pipelined_trans_a, dict(_tile_matmul_signature("fp8e5", "fp16"), TB="constexpr"),
      {"BM": 32, "BN": 64, "BK": 32, "TB": True}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
      {"num_warps": 8, "num_stages": 2}),
+    ("layer_norm_backward", layer_norm_backward,
+     {"dx_ptr": "*fp16", "dy_ptr": "*fp16", "dw_ptr": "*fp16", "db_ptr": "*fp16", "x_ptr": "*fp16",
+      "w_ptr": "*fp16", "mean_ptr": "*fp32", "rstd_ptr": "*fp32", "lock_ptr": "*i32", "stride": "i32",
+      "N": "i32", "GROUP_M": "constexpr", "BLOCK_N": "constexpr"},
+     {"GROUP_M": 64, "BLOCK_N": 1024}, ["dx_ptr", "dy_ptr", "dw_ptr", "db_ptr", "x_ptr", "w_ptr", "stride"],
+     {"num_warps": 8}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -6,6 +6,8 @@
 //! lines and a stack of open regions; what a line says beyond that is read
 //! by the analyses that need it.
 
+use std::collections::{HashMap, HashSet};
+
 use layout_syntax::Span;
 
 /// An operation's place in [`Function::ops`].
@@ -304,6 +306,15 @@ struct Reader {
     /// read inside get the region's suffix.
     isolated: Vec<(usize, String)>,
     regions_isolated: usize,
+    /// The names each open region defines, innermost last (parallel to
+    /// `open`), mapped to the function-wide names the reader gives them:
+    /// MLIR numbers each region's values on from its parent's and starts
+    /// again for the next sibling, so `%10` of an `scf.if`'s branch and
+    /// `%10` of the loop before it are different values. A name already
+    /// taken in the function gets a suffix; a use is resolved through the
+    /// open regions, innermost first.
+    scopes: Vec<HashMap<String, String>>,
+    taken: HashSet<String>,
 }
 
 impl Reader {
@@ -341,12 +352,59 @@ impl Reader {
             complete: false,
         };
         function.ops[0].regions = vec![vec![0]];
-        Reader {
+        let mut reader = Reader {
             function,
             open: vec![(0, 0)],
             isolated: Vec::new(),
             regions_isolated: 0,
-        }
+            scopes: vec![HashMap::new()],
+            taken: HashSet::new(),
+        };
+        let arguments = std::mem::take(&mut reader.function.blocks[0].arguments);
+        reader.function.blocks[0].arguments = reader.define(arguments);
+        reader
+    }
+
+    /// Opens a region of `owner` whose first block is `block`.
+    fn open_region(&mut self, owner: OpId, block: BlockId) {
+        self.open.push((owner, block));
+        self.scopes.push(HashMap::new());
+    }
+
+    /// Names defined in the innermost open region: each gets a name no
+    /// other value of the function has.
+    fn define(&mut self, names: Vec<String>) -> Vec<String> {
+        self.scoped(names)
+            .into_iter()
+            .map(|name| {
+                let mut unique = name.clone();
+                let mut k = 1;
+                while self.taken.contains(&unique) {
+                    unique = format!("{name}@{k}");
+                    k += 1;
+                }
+                self.taken.insert(unique.clone());
+                if let Some(scope) = self.scopes.last_mut() {
+                    scope.insert(name, unique.clone());
+                }
+                unique
+            })
+            .collect()
+    }
+
+    /// Names used: the value each names from the innermost open region
+    /// out (a name nothing defines yet stays as it is).
+    fn resolve(&self, names: Vec<String>) -> Vec<String> {
+        self.scoped(names)
+            .into_iter()
+            .map(|name| {
+                self.scopes
+                    .iter()
+                    .rev()
+                    .find_map(|scope| scope.get(&name).cloned())
+                    .unwrap_or(name)
+            })
+            .collect()
     }
 
     /// Reads one line of the body; true when it closes the function.
@@ -375,7 +433,7 @@ impl Reader {
                 }
                 b
             };
-            self.function.blocks[b].arguments = self.scoped(arguments);
+            self.function.blocks[b].arguments = self.define(arguments);
             if let Some(top) = self.open.last_mut() {
                 top.1 = b;
             }
@@ -392,7 +450,7 @@ impl Reader {
             // the next region of the operation just read.
             let b = self.new_block(owner);
             self.function.ops[owner].regions.push(vec![b]);
-            self.open.push((owner, b));
+            self.open_region(owner, b);
             if line.starts_with("partition") {
                 self.regions_isolated += 1;
                 let suffix = format!("@partition{}", self.regions_isolated);
@@ -400,7 +458,7 @@ impl Reader {
             }
             if let Some(at) = line.find('(') {
                 let arguments = defined_values(&line[at..]);
-                self.function.blocks[b].arguments = self.scoped(arguments);
+                self.function.blocks[b].arguments = self.define(arguments);
             }
             self.function.blocks[b].header = line.to_string();
             return false;
@@ -408,8 +466,8 @@ impl Reader {
         let Some(mut op) = read_op(line, span) else {
             return false;
         };
-        op.results = self.scoped(std::mem::take(&mut op.results));
-        op.operands = self.scoped(std::mem::take(&mut op.operands));
+        op.operands = self.resolve(std::mem::take(&mut op.operands));
+        op.results = self.define(std::mem::take(&mut op.results));
         op.block = Some(block);
         let opens = line.ends_with('{');
         let id = self.function.ops.len();
@@ -420,9 +478,9 @@ impl Reader {
         };
         if opens {
             let b = self.new_block(id);
-            self.function.blocks[b].arguments = self.scoped(arguments);
             op.regions.push(vec![b]);
-            self.open.push((id, b));
+            self.open_region(id, b);
+            self.function.blocks[b].arguments = self.define(arguments);
         }
         self.function.ops.push(op);
         self.function.blocks[block].ops.push(id);
@@ -461,6 +519,7 @@ impl Reader {
         let Some((owner, _)) = self.open.pop() else {
             return true;
         };
+        self.scopes.pop();
         if owner == 0 {
             return true;
         }
@@ -468,7 +527,7 @@ impl Reader {
             // `} else {`, `} do {`, or `}, {` between regions of a generic op.
             let b = self.new_block(owner);
             self.function.ops[owner].regions.push(vec![b]);
-            self.open.push((owner, b));
+            self.open_region(owner, b);
             return false;
         }
         // `}) {attrs} : types` closes a generic operation, `} : types` a
@@ -793,6 +852,44 @@ mod tests {
         // Post order: the scan's body before the scan, the function last.
         assert_eq!(f.post_order(), [1, 3, 4, 2, 6, 5, 7, 0]);
         assert_eq!(f.ancestor_in(0, 6), Some(5));
+    }
+
+    #[test]
+    fn sibling_regions_number_their_values_afresh() {
+        // As Triton 3.9 prints a lock loop then a branch: each region
+        // numbers on from `%9`, so both define a `%10`; only the loop's is
+        // used. A use inside a region sees the enclosing regions' values.
+        let text = r#"module {
+  tt.func public @k(%p: !tt.ptr<i32>, %c: i1) {
+    %9 = arith.constant 1 : i32
+    scf.while : () -> () {
+      %10 = tt.atomic_cas acq_rel, gpu, %p, %9, %9 : (!tt.ptr<i32>, i32, i32) -> i32
+      %11 = arith.cmpi eq, %10, %9 : i32
+      scf.condition(%11)
+    } do {
+      scf.yield
+    }
+    scf.if %c {
+      %10 = tt.atomic_rmw exch, acq_rel, gpu, %p, %9, %c : (!tt.ptr<i32>, i32, i1) -> i32
+    }
+    tt.return
+  }
+}
+"#;
+        let fs = functions(text);
+        let f = &fs[0];
+        let atomics: Vec<&Op> = f
+            .ops
+            .iter()
+            .filter(|o| o.name.starts_with("tt.atomic"))
+            .collect();
+        assert_eq!(atomics.len(), 2);
+        assert_ne!(atomics[0].results, atomics[1].results);
+        assert!(f.is_used(&atomics[0].results[0]));
+        assert!(!f.is_used(&atomics[1].results[0]));
+        // `%9` and `%p` resolve to the function's values from both regions.
+        assert_eq!(atomics[1].operands[..2], ["%p", "%9"]);
+        assert_eq!(f.uses("%9").count(), 3);
     }
 
     #[test]
