@@ -726,7 +726,15 @@ pub fn pair_counts(access: &Access, padding: &[(u32, u32)]) -> Result<Option<Pai
     let c = cvt(access)?;
     let vector_regs = vector_of(&c, access.element_bits, bits)?;
     Ok(Some(
-        pair_requests(&c, &vector_regs, access.element_bits, bits, padding).counts(),
+        pair_requests(
+            &c,
+            &vector_regs,
+            access.element_bits,
+            bits,
+            padding,
+            access.direction,
+        )
+        .counts(),
     ))
 }
 
@@ -821,7 +829,14 @@ pub fn pair_encoding(low: u64, high: u64) -> Option<bool> {
 /// an add); requests whose other bits agree share a base register. LLVM
 /// folds constants up to 65535 bytes into the instruction, sorts the
 /// requests of one base by offset and pairs neighbours whose offsets fit
-/// the encoding ([`pair_encoding`]), each request at most once. Over a
+/// the encoding ([`pair_encoding`]), each request at most once. A pair of
+/// stores moves the later one up to the earlier, past the stores between
+/// them: LLVM does so only past stores of the same base (different
+/// constant offsets, which it can tell apart), so stores of another base
+/// in between keep the two apart (loads pass loads freely). Triton issues
+/// the requests in register order with the additive registers first
+/// (`actionAdditiveStrides` moves them to the front: they vary fastest).
+/// Over a
 /// padded layout the constant is padded too: `pad(l | c) = pad(l) +
 /// pad(c)` when the lane part `l` and the constant `c` share no bit, since
 /// each interval's shift distributes over the `or` (the AMDGCN of compiled
@@ -832,6 +847,7 @@ fn pair_requests(
     element_bits: u32,
     bits: u32,
     padding: &[(u32, u32)],
+    direction: Direction,
 ) -> Pairing {
     let others: Vec<usize> = (0..c.regs.len())
         .filter(|i| !vector_regs.contains(i))
@@ -842,13 +858,19 @@ fn pair_requests(
     let mut groups: std::collections::BTreeMap<u64, Vec<(u64, usize)>> =
         std::collections::BTreeMap::new();
     let width_bytes = (bits / 8) as u64;
-    for k in 0..requests {
-        let constant = others
+    let constant_of = |k: usize| {
+        others
             .iter()
             .enumerate()
             .filter(|(j, _)| k >> j & 1 == 1)
-            .fold(0, |acc, (_, &i)| acc ^ c.regs[i]);
-        let mut key = constant & addressed;
+            .fold(0, |acc, (_, &i)| acc ^ c.regs[i])
+    };
+    // Addresses off one base by constants, folded into the instruction or
+    // not: LLVM tells them apart.
+    let key_of: Vec<u64> = (0..requests).map(|k| constant_of(k) & addressed).collect();
+    for (k, &base_key) in key_of.iter().enumerate() {
+        let constant = constant_of(k);
+        let mut key = base_key;
         let bytes = padded_offset(padding, constant & !addressed) * element_bits as u64 / 8;
         if bytes > 65535 {
             // Not foldable into the instruction: a base of its own.
@@ -859,6 +881,27 @@ fn pair_requests(
             .or_default()
             .push((bytes / width_bytes, k));
     }
+    // Where each request is issued: bit `j` of `k` is register
+    // `others[j]`, and the additive ones are the fastest.
+    let (additive, rest): (Vec<usize>, Vec<usize>) =
+        (0..others.len()).partition(|&j| c.regs[others[j]] & addressed == 0);
+    let issue_bit: Vec<usize> = {
+        let mut bit = vec![0; others.len()];
+        for (at, j) in additive.into_iter().chain(rest).enumerate() {
+            bit[j] = at;
+        }
+        bit
+    };
+    let mut issued = vec![0; requests];
+    for (k, slot) in issued.iter_mut().enumerate() {
+        *slot = (0..others.len())
+            .filter(|j| k >> j & 1 == 1)
+            .fold(0, |acc, j| acc | 1 << issue_bit[j]);
+    }
+    let mut in_issue_order = vec![0; requests];
+    for (k, &at) in issued.iter().enumerate() {
+        in_issue_order[at] = k;
+    }
     let mut partner: Vec<Option<usize>> = vec![None; requests];
     let (mut st64_pairs, mut plain_pairs) = (0, 0);
     for list in groups.values_mut() {
@@ -866,7 +909,15 @@ fn pair_requests(
         let mut i = 0;
         while i + 1 < list.len() {
             let ((low, a), (high, b)) = (list[i], list[i + 1]);
-            match (low < high).then(|| pair_encoding(low, high)).flatten() {
+            let (first, last) = (issued[a].min(issued[b]), issued[a].max(issued[b]));
+            let apart = direction == Direction::Store
+                && in_issue_order[first + 1..last]
+                    .iter()
+                    .any(|&between| key_of[between] != key_of[a]);
+            match (low < high && !apart)
+                .then(|| pair_encoding(low, high))
+                .flatten()
+            {
                 Some(st64) => {
                     partner[a] = Some(b);
                     partner[b] = Some(a);
@@ -914,7 +965,14 @@ pub fn paired_instruction(access: &Access, padding: &[(u32, u32)]) -> Result<Opt
     }
     let c = cvt(access)?;
     let vector_regs = vector_of(&c, access.element_bits, bits)?;
-    let p = pair_requests(&c, &vector_regs, access.element_bits, bits, padding);
+    let p = pair_requests(
+        &c,
+        &vector_regs,
+        access.element_bits,
+        bits,
+        padding,
+        access.direction,
+    );
     Ok(
         (p.st64_pairs + p.plain_pairs > 0).then_some(Instruction::Paired {
             bits,
@@ -1010,7 +1068,7 @@ fn phase_geometry(
     let passes = 1u64 << (c.regs.len() - vector_regs.len());
     let (instructions, instruction_of) = match instruction {
         Instruction::Paired { st64, .. } => {
-            let p = pair_requests(c, &vector_regs, element_bits, bits, padding);
+            let p = pair_requests(c, &vector_regs, element_bits, bits, padding, direction);
             let formed = if st64 { p.st64_pairs } else { p.plain_pairs };
             if formed == 0 {
                 return Err(cannot_vectorise(format!(
@@ -1189,6 +1247,7 @@ impl AccessGeometry {
         &self,
         map: &OffsetMap,
         instruction: Instruction,
+        direction: Direction,
         padding: &[(u32, u32)],
     ) -> Result<Option<PairCounts>> {
         let Instruction::Paired { bits, .. } = instruction else {
@@ -1197,7 +1256,15 @@ impl AccessGeometry {
         let c = cvt_of(self, map);
         let vector_regs = vector_of(&c, self.element_bits, bits)?;
         Ok(Some(
-            pair_requests(&c, &vector_regs, self.element_bits, bits, padding).counts(),
+            pair_requests(
+                &c,
+                &vector_regs,
+                self.element_bits,
+                bits,
+                padding,
+                direction,
+            )
+            .counts(),
         ))
     }
 

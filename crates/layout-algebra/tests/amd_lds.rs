@@ -4,9 +4,9 @@
 //! Every count is also the enumeration oracle's and the trace's.
 
 use layout_algebra::bank::{
-    Access, BankTarget, Direction, Instruction, PhaseRule, TransposedRead,
-    padded_wavefronts_by_enumeration, paired_instruction, trace, transposed_read_applies,
-    transposed_read_layout, wavefronts_by_rank,
+    Access, BankTarget, Direction, Instruction, PairCounts, PhaseRule, TransposedRead,
+    padded_wavefronts_by_enumeration, pair_counts, paired_instruction, trace,
+    transposed_read_applies, transposed_read_layout, wavefronts_by_rank,
 };
 use layout_algebra::machine::Vendor;
 use layout_algebra::{DimName, LinearLayout};
@@ -153,6 +153,75 @@ fn two_requests_256_bytes_apart_pair_into_one_ds_write2_b64() {
     // Lane 32 (row 1) is 512 bytes after lane 0: the 16 lanes of a phase
     // still read one 128-byte line. 2 halves x 4 phases, conflict-free.
     assert_eq!(counted(&access, &gfx942()), (1, 8, 8));
+}
+
+#[test]
+fn stores_of_another_base_between_two_keep_them_apart() {
+    // gfx942's B operand of an f32 dot with `input_precision="ieee"`
+    // (compiled by Triton 3.9): `amdg.in_thread_transpose` gives this
+    // 32x64 layout and the operand is stored to
+    // `#ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 16,
+    // order = [0, 1]}>` (a row's phase is `r ^ (r / 16)`, mod 16).
+    let dist = layout(
+        vec![
+            ("register", vec![[1, 0], [0, 1], [0, 2]]),
+            (
+                "lane",
+                vec![[0, 4], [0, 8], [0, 16], [0, 32], [2, 0], [4, 0]],
+            ),
+            ("warp", vec![[8, 0], [16, 0]]),
+        ],
+        [("dim0", 32), ("dim1", 64)],
+    );
+    let rows = [[1, 1], [2, 2], [4, 4], [8, 8], [1, 16], [2, 32]];
+    let shared = layout(
+        vec![(
+            "offset",
+            [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]
+                .into_iter()
+                .chain(rows)
+                .collect(),
+        )],
+        [("dim0", 32), ("dim1", 64)],
+    );
+    let store = Access {
+        distributed: &dist,
+        shared: &shared,
+        element_bits: 32,
+        instruction: Instruction::Paired {
+            bits: 32,
+            st64: false,
+        },
+        direction: Direction::Store,
+    };
+    // Registers 0..7 land at the lane's base XOR 0, 1, 33, 32, 66, 67, 99,
+    // 98: bits 0 and 1 are the lanes' too (their rows' phases), so four
+    // bases, each with two requests 32 words apart. Requests 1 and 2 are
+    // issued one after the other and pair; 0 and 3 have 1 and 2 (stores
+    // LLVM cannot tell apart from them) between them, and stay single, as
+    // 4 and 7 do around 5 and 6. The kernel: 2 x ds_write2_b32 and
+    // 4 x ds_write_b32.
+    assert_eq!(
+        pair_counts(&store, &[]).unwrap(),
+        Some(PairCounts {
+            st64: 0,
+            plain: 2,
+            single: 4
+        })
+    );
+    // Loads pass loads: the same requests read pair all four.
+    let load = Access {
+        direction: Direction::Load,
+        ..store
+    };
+    assert_eq!(
+        pair_counts(&load, &[]).unwrap(),
+        Some(PairCounts {
+            st64: 0,
+            plain: 4,
+            single: 0
+        })
+    );
 }
 
 #[test]

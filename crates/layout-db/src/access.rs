@@ -262,6 +262,8 @@ enum Requested {
 /// instruction, the wavefronts of one warp, and Triton's conflict measure.
 struct Measured {
     instruction: Instruction,
+    /// A paired instruction's pairs and the requests left single.
+    pairs: Option<layout_algebra::bank::PairCounts>,
     vector: u64,
     wavefronts: Wavefronts,
     conflicts: u64,
@@ -320,8 +322,14 @@ fn measure(
         // wavefront, counted (rounded up).
         _ => w.wavefronts.div_ceil(w.ideal.max(1)).saturating_sub(1),
     };
+    let pairs = ctx.alg(
+        layout_algebra::bank::pair_counts(&access, padding),
+        Domain::Bank,
+        span,
+    )?;
     Ok(Measured {
         instruction: access.instruction,
+        pairs,
         vector: match access.instruction {
             Instruction::LdSt { bits: b } | Instruction::Paired { bits: b, .. } => {
                 (b / bits) as u64
@@ -790,6 +798,7 @@ pub(crate) fn memory_access(
         wavefronts: m.wavefronts.wavefronts,
         conflicts: m.conflicts,
         high_half: 0,
+        pairs: m.pairs,
         distributed,
         shared: shared_tensor,
         counted: CountedAccess {

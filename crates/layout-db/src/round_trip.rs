@@ -27,6 +27,9 @@ pub struct RoundTripSide {
     /// NVIDIA: a load of booleans LLVM splits into its bytes (see
     /// [`RoundTripSide::booleans_apart`]).
     pub bytes_apart: bool,
+    /// AMD: a paired side's pairs by encoding and the requests left single,
+    /// which `count` counts together.
+    pub pairs: Option<layout_algebra::bank::PairCounts>,
 }
 
 impl RoundTripSide {
@@ -100,6 +103,32 @@ impl RoundTripSide {
     /// others' moved by one register's offset, which leaves the banks'
     /// load as it is).
     pub fn by_opcode(&self) -> Vec<RoundTripSide> {
+        if let (Some(pairs), Instruction::Paired { bits, .. }) =
+            (self.pairs, self.mnemonic.instruction)
+        {
+            // A pair serves two requests: each kind's share of the
+            // wavefronts.
+            let requests = 2 * (pairs.st64 + pairs.plain) + pairs.single;
+            return pairs
+                .mix(bits)
+                .into_iter()
+                .map(|(instruction, count)| {
+                    let served = match instruction {
+                        Instruction::Paired { .. } => 2 * count,
+                        _ => count,
+                    };
+                    RoundTripSide {
+                        mnemonic: self.mnemonic.as_instruction(instruction),
+                        count,
+                        wavefronts: self.wavefronts * served / requests.max(1),
+                        high_half: 0,
+                        bytes_apart: false,
+                        pairs: None,
+                        ..self.clone()
+                    }
+                })
+                .collect();
+        }
         if self.bytes_apart {
             // Each piece reads some of the vector's bytes, in the same
             // words: as many wavefronts as the vector took.
@@ -113,6 +142,7 @@ impl RoundTripSide {
                 wavefronts: self.wavefronts * per_vector,
                 high_half: 0,
                 bytes_apart: false,
+                pairs: None,
                 ..self.clone()
             };
             return match self.mnemonic.instruction {
@@ -130,6 +160,7 @@ impl RoundTripSide {
                 wavefronts: self.wavefronts - high_wavefronts,
                 high_half: 0,
                 bytes_apart: false,
+                pairs: None,
                 ..self.clone()
             },
             RoundTripSide {
@@ -138,6 +169,7 @@ impl RoundTripSide {
                 wavefronts: high_wavefronts,
                 high_half: 0,
                 bytes_apart: false,
+                pairs: None,
                 ..self.clone()
             },
         ]
@@ -263,6 +295,9 @@ impl RoundTrip<'_> {
             let mnemonic = instruction
                 .mnemonic(direction, vendor, bits)
                 .spelled(machine.lds.spelling);
+            let pairs = layout_algebra::bank::pair_counts(&access, &[])
+                .ok()
+                .flatten();
             RoundTripSide {
                 mnemonic: if direction == Direction::Load && self.remote_load {
                     mnemonic.in_cluster()
@@ -276,6 +311,7 @@ impl RoundTrip<'_> {
                 // the value was made (`with_packed_registers`).
                 high_half: 0,
                 bytes_apart: false,
+                pairs,
             }
         };
         Some([side(0), side(1)])

@@ -69,6 +69,10 @@ pub struct AccessReport {
     /// (AMD's `ds_write_b16_d16_hi`, where a packed conversion made the
     /// stored halves two to a register).
     pub high_half: u64,
+    /// A paired access (`ds_write2_b32`): its pairs by encoding and the
+    /// requests LLVM leaves single (`ds_write_b32`), which `instructions`
+    /// counts together.
+    pub pairs: Option<layout_algebra::bank::PairCounts>,
     /// What was counted, so a picture can walk the same requests.
     pub counted: CountedAccess,
 }

@@ -341,10 +341,50 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // (see sm100_reductions.rs). Nothing else may disagree.
     assert!(wrong.len() <= 1, "{wrong:#?}");
     assert!(
-        named >= 2521 && covered >= 278,
+        named >= 2558 && covered >= 285,
         "{named} named, {covered} covered"
     );
 }
+
+/// The kernels whose summary names every shared-memory instruction as often
+/// as the compiled kernel has it. What is left is listed in
+/// docs/architecture.md (LLVM's choices the TTGIR does not fix: partial
+/// pairing by its vectorisers, a pipelined epilogue's recomputed
+/// addresses).
+#[test]
+fn most_kernels_name_every_instruction_as_often_as_the_compiled_kernel() {
+    let (mut kernels, mut exact) = (0, 0);
+    let mut differing = Vec::new();
+    for dir in ["kernels", "ttgir"] {
+        for k in corpus(dir) {
+            let Some(file) = k["file"].as_str() else {
+                continue;
+            };
+            // tests/corpus/ttgir counts TMA copies by family only.
+            if dir == "ttgir" && k["instructions"]["cp.async.bulk.tensor"].as_u64() > Some(0) {
+                continue;
+            }
+            kernels += 1;
+            let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
+            let summaries = summarise(file, read(dir, file));
+            let named = named_counts(&summaries, |_| true);
+            if named == compiled {
+                exact += 1;
+            } else {
+                differing.push(file.to_string());
+            }
+        }
+    }
+    eprintln!("{exact} of {kernels} kernels exact; the others: {differing:?}");
+    assert!(
+        exact >= EXACT_KERNELS,
+        "{exact} of {kernels}: {differing:#?}"
+    );
+}
+
+/// Kernels of both corpora whose every opcode count is the compiled
+/// kernel's (`most_kernels_name_every_instruction_as_often_as_the_compiled_kernel`).
+const EXACT_KERNELS: usize = 280;
 
 /// `ttng.tensormap_create` on NVIDIA: each field's `tensormap.replace` as
 /// often as the PTX has it (one per dimension for the box, the extent and

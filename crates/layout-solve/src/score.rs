@@ -453,7 +453,8 @@ impl<'a> Problem<'a> {
                 continue;
             };
             let vector_bits = instruction.bits_per_lane();
-            let Ok(pairs) = geometry.pair_counts(&candidate.map, instruction, &candidate.padding)
+            let Ok(pairs) =
+                geometry.pair_counts(&candidate.map, instruction, direction, &candidate.padding)
             else {
                 continue;
             };

@@ -558,6 +558,19 @@ def layer_norm_backward(dx_ptr, dy_ptr, dw_ptr, db_ptr, x_ptr, w_ptr, mean_ptr, 
     tl.atomic_xchg(lock, 0)
 
 
+@triton.jit
+def matmul_ieee(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    # An f32 dot in full precision: FMA on NVIDIA (operands through shared memory), and on AMD an
+    # `amdg.in_thread_transpose` of B into `#ttg.amd_rotating_shared`, whose stores LLVM pairs
+    # only where no store of another base lies between the two.
+    om = tl.arange(0, M)
+    on = tl.arange(0, N)
+    ok = tl.arange(0, K)
+    a = tl.load(a_ptr + om[:, None] * K + ok[None, :])
+    b = tl.load(b_ptr + ok[:, None] * N + on[None, :])
+    tl.store(c_ptr + om[:, None] * N + on[None, :], tl.dot(a, b, input_precision="ieee"))
+
+
 def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
@@ -704,6 +717,9 @@ CASES = [
       "N": "i32", "GROUP_M": "constexpr", "BLOCK_N": "constexpr"},
      {"GROUP_M": 64, "BLOCK_N": 1024}, ["dx_ptr", "dy_ptr", "dw_ptr", "db_ptr", "x_ptr", "w_ptr", "stride"],
      {"num_warps": 8}),
+    ("matmul_ieee", matmul_ieee,
+     {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32", "M": "constexpr", "N": "constexpr", "K": "constexpr"},
+     {"M": 64, "N": 64, "K": 32}, ["a_ptr", "b_ptr", "c_ptr"], {"num_warps": 4}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -211,6 +211,16 @@ impl Mnemonic {
         Mnemonic { spelling, ..self }
     }
 
+    /// Another instruction of the same direction, vendor and spelling: what
+    /// LLVM issues for the requests of a paired access it leaves single
+    /// (`ds_write_b32` beside `ds_write2_b32`).
+    pub fn as_instruction(self, instruction: Instruction) -> Mnemonic {
+        Mnemonic {
+            instruction,
+            ..self
+        }
+    }
+
     /// The same `ld.shared` addressing the shared memory of another CTA
     /// of the cluster (`ld.shared::cluster`); other instructions cannot,
     /// and stay as they are.

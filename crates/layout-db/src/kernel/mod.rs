@@ -1200,6 +1200,11 @@ impl Context<'_> {
     fn access_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
         match self.value_on(op.span) {
             Some(Value::Access(a)) => {
+                if let (Some(pairs), Instruction::Paired { bits, .. }) =
+                    (a.pairs, a.counted.instruction)
+                {
+                    return self.paired_instructions(a, pairs, bits);
+                }
                 // The `_d16_hi` stores apart, each with its share of the
                 // wavefronts (their addresses are the others' moved by
                 // one element, which leaves the banks' load as it is).
@@ -1227,6 +1232,40 @@ impl Context<'_> {
             }
             _ => Vec::new(),
         }
+    }
+
+    /// A paired access by exact opcode: its pairs in each encoding and the
+    /// requests left single, each with its share of the wavefronts (a pair
+    /// serves two requests).
+    fn paired_instructions(
+        &self,
+        a: &crate::value::AccessReport,
+        pairs: layout_algebra::bank::PairCounts,
+        bits: u32,
+    ) -> Vec<InstructionCount> {
+        let requests = 2 * (pairs.st64 + pairs.plain) + pairs.single;
+        pairs
+            .mix(bits)
+            .into_iter()
+            .map(|(instruction, count)| {
+                let served = match instruction {
+                    Instruction::Paired { .. } => 2 * count,
+                    _ => count,
+                };
+                InstructionCount {
+                    mnemonic: self
+                        .machine
+                        .mnemonic(instruction, a.direction, a.element_bits)
+                        .spelled(self.machine.lds.spelling)
+                        .to_string(),
+                    count,
+                    wavefronts: a.wavefronts * served / requests.max(1),
+                    conflicts: a.conflicts,
+                    one_thread: false,
+                    warps: None,
+                }
+            })
+            .collect()
     }
 
     /// The store of the source and the load of the destination of a
