@@ -779,22 +779,35 @@ pub fn high_half_share(
     packed.then_some(u64::from(32 / store_bits))
 }
 
-/// [`high_half_share`] of a value whose 16-bit elements an arithmetic
-/// conversion made two at a time into one register (`v_cvt_pk_bf16_f32`):
-/// registers `2k` and `2k + 1` share a register whatever dims they step
-/// along, so every second scalar store moves a high half. `Some(2)` when
-/// the access stores one 16-bit element at a time and register 0 and 1
-/// hold different elements; `None` otherwise.
-pub fn high_half_share_of_register_pairs(
+/// [`high_half_share`] of a value whose 8- or 16-bit elements sit packed
+/// in 32-bit registers in register order, whatever dims the registers step
+/// along: an arithmetic conversion made them two at a time
+/// (`v_cvt_pk_bf16_f32`), or branches joined them as one vector. Registers
+/// `k * 32 / bits ..` share a register, so every second 16-bit store,
+/// every fourth byte store, or every second store of a pair of bytes
+/// (`byte_pairs`) moves a high half. `None` when the access stores wider
+/// vectors, or the registers that would share one hold the same element.
+pub fn high_half_share_of_packed_registers(
     distributed: &LinearLayout,
     element_bits: u32,
     instruction: Instruction,
+    byte_pairs: bool,
 ) -> Option<u64> {
-    let scalar = element_bits == 16 && instruction == (Instruction::LdSt { bits: 16 });
-    let paired = distributed
-        .basis("register", 0)
-        .is_ok_and(|b| b.iter().any(|&c| c != 0));
-    (scalar && paired).then_some(2)
+    let store_bits = match instruction {
+        Instruction::LdSt { bits } if bits == element_bits => bits,
+        Instruction::LdSt { bits: 16 } if element_bits == 8 && byte_pairs => 16,
+        _ => return None,
+    };
+    if !matches!(element_bits, 8 | 16) {
+        return None;
+    }
+    let per_register = 32 / element_bits;
+    let packed = (0..per_register.trailing_zeros() as usize).all(|i| {
+        distributed
+            .basis("register", i)
+            .is_ok_and(|b| b.iter().any(|&c| c != 0))
+    });
+    packed.then_some(u64::from(32 / store_bits))
 }
 
 /// Whether two offsets (in units of the width, `low < high`) fit one paired

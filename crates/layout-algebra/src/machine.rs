@@ -129,6 +129,11 @@ pub struct Preset {
     /// (`ld.shared.b64`, `.v2.b64`) where other machines have 32-bit ones
     /// (`.v2.b32`, `.v4.b32`): sm100's NVPTX, as its compiled kernels show.
     pub booleans_in_64_bit_words: bool,
+    /// Vectors of 16-bit elements that branches join (an `scf.if`'s
+    /// result) move in 64-bit words (`st.shared.v2.b64`) where other
+    /// machines store 32-bit ones (`.v4.b32`): sm100's NVPTX, as its
+    /// compiled kernels show (bytes and f32 stay as they are).
+    pub joined_halves_in_64_bit_words: bool,
 }
 
 /// The LDS instructions of an AMD machine beyond one vector per lane.
@@ -249,6 +254,7 @@ pub const PRESETS: &[Preset] = &[
         lds: LdsInstructions::NONE,
         paired_f32: false,
         booleans_in_64_bit_words: false,
+        joined_halves_in_64_bit_words: false,
     },
     Preset {
         name: "sm90",
@@ -262,6 +268,7 @@ pub const PRESETS: &[Preset] = &[
         lds: LdsInstructions::NONE,
         paired_f32: false,
         booleans_in_64_bit_words: false,
+        joined_halves_in_64_bit_words: false,
     },
     Preset {
         name: "sm100",
@@ -275,6 +282,7 @@ pub const PRESETS: &[Preset] = &[
         lds: LdsInstructions::NONE,
         paired_f32: true,
         booleans_in_64_bit_words: true,
+        joined_halves_in_64_bit_words: true,
     },
     Preset {
         name: "gfx942",
@@ -294,6 +302,7 @@ pub const PRESETS: &[Preset] = &[
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
+        joined_halves_in_64_bit_words: false,
     },
     Preset {
         name: "gfx950",
@@ -313,6 +322,7 @@ pub const PRESETS: &[Preset] = &[
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
+        joined_halves_in_64_bit_words: false,
     },
     Preset {
         name: "gfx1250",
@@ -332,6 +342,7 @@ pub const PRESETS: &[Preset] = &[
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
+        joined_halves_in_64_bit_words: false,
     },
 ];
 
@@ -565,6 +576,8 @@ pub struct Machine {
     pub paired_f32: bool,
     /// [`Preset::booleans_in_64_bit_words`].
     pub booleans_in_64_bit_words: bool,
+    /// [`Preset::joined_halves_in_64_bit_words`].
+    pub joined_halves_in_64_bit_words: bool,
 }
 
 impl Machine {
@@ -596,6 +609,7 @@ impl Machine {
             lds: preset.lds,
             paired_f32: preset.paired_f32,
             booleans_in_64_bit_words: preset.booleans_in_64_bit_words,
+            joined_halves_in_64_bit_words: preset.joined_halves_in_64_bit_words,
         }
     }
 }

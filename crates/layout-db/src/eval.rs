@@ -191,18 +191,22 @@ impl<'db> Ctx<'db> {
                 {
                     store.mnemonic = crate::kernel::f32_pairs(store.mnemonic, how);
                 }
-                // Halves a packed conversion made two to a register, stored
-                // one at a time on AMD: every second one is a high half.
+                // Narrow elements packed in register order (a packed
+                // conversion's, or branches' joined vector), stored one at
+                // a time on AMD: those at bit 16 are high halves.
                 if let Some(operand) = operand
                     && let Value::Conversion(c) = &mut v
                     && let Some([store, _]) = &mut c.round_trip
-                    && crate::kernel::packed_truncations(self.cx.db, self.cx.file)
+                    && crate::kernel::packed_narrow_values(self.cx.db, self.cx.file)
                         .iter()
                         .any(|v| v == operand)
                 {
-                    *store = store
-                        .clone()
-                        .with_register_pairs(&c.src.layout, c.element_bits);
+                    let lds = crate::file_target(self.cx.db, self.cx.file).lds_instructions();
+                    *store = store.clone().with_packed_register_order(
+                        &c.src.layout,
+                        c.element_bits,
+                        &lds,
+                    );
                 }
                 // A result of which some registers are never read: LLVM
                 // loads only the others, whole vectors of them (a vector
@@ -272,6 +276,14 @@ impl<'db> Ctx<'db> {
                     if WordSides::keeps(sides.store, elements(store)) {
                         store.mnemonic = store.mnemonic.in_words();
                     }
+                    // Halves joined by branches, in 64-bit registers: a
+                    // 128-bit vector of them goes as two 64-bit words.
+                    if sides.joined
+                        && self.cx.target().machine().joined_halves_in_64_bit_words
+                        && elements(store) == 8
+                    {
+                        store.mnemonic = store.mnemonic.in_words().in_pairs();
+                    }
                     let consecutive = |layout| {
                         c.swizzle.as_ref().is_some_and(|s| {
                             crate::round_trip::words_hold_consecutive_registers(
@@ -319,19 +331,21 @@ impl<'db> Ctx<'db> {
                 {
                     a.instruction = a.instruction.in_words();
                 }
-                // Halves a packed conversion made two to a register, stored
-                // one at a time on AMD: every second one is a high half.
+                // Narrow elements packed in register order, stored one at a
+                // time on AMD: those at bit 16 are high halves.
                 if let Value::Access(a) = &mut v
                     && a.direction == layout_algebra::bank::Direction::Store
                     && let Some(stored) = stored
-                    && crate::kernel::packed_truncations(self.cx.db, self.cx.file)
+                    && crate::kernel::packed_narrow_values(self.cx.db, self.cx.file)
                         .iter()
                         .any(|v| v == stored)
                 {
-                    a.high_half = layout_algebra::bank::high_half_share_of_register_pairs(
+                    let lds = crate::file_target(self.cx.db, self.cx.file).lds_instructions();
+                    a.high_half = layout_algebra::bank::high_half_share_of_packed_registers(
                         &a.counted.distributed,
                         a.element_bits,
                         a.counted.instruction,
+                        lds.byte_pairs_from_high_half,
                     )
                     .map_or(0, |n| a.instructions / n);
                 }

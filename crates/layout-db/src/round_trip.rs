@@ -58,20 +58,23 @@ impl RoundTripSide {
         self
     }
 
-    /// The store of a value whose 16-bit elements a packed conversion made
-    /// two to a register (`arith.truncf` on a machine with
-    /// `TritonTarget::half_conversion`): on AMD, every second
-    /// scalar store takes the `_d16_hi` form.
-    pub fn with_register_pairs(
+    /// The store of a value whose 8- or 16-bit elements sit packed in
+    /// 32-bit registers in register order (`kernel::packed_narrow_values`):
+    /// on AMD, the stores of what sits at bit 16 of a register take the
+    /// `_d16_hi` form (pairs of bytes too on a machine with
+    /// `LdsInstructions::byte_pairs_from_high_half`).
+    pub fn with_packed_register_order(
         mut self,
         layout: &LinearLayout,
         element_bits: u32,
+        lds: &layout_algebra::machine::LdsInstructions,
     ) -> RoundTripSide {
         if self.mnemonic.vendor == Vendor::Amd && self.mnemonic.direction == Direction::Store {
-            self.high_half = layout_algebra::bank::high_half_share_of_register_pairs(
+            self.high_half = layout_algebra::bank::high_half_share_of_packed_registers(
                 layout,
                 element_bits,
                 self.mnemonic.instruction,
+                lds.byte_pairs_from_high_half,
             )
             .map_or(0, |n| self.count / n);
         }

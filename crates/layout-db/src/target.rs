@@ -115,6 +115,7 @@ impl TargetFacts {
             lds: self.lds_instructions(),
             paired_f32: preset.is_some_and(|p| p.paired_f32),
             booleans_in_64_bit_words: preset.is_some_and(|p| p.booleans_in_64_bit_words),
+            joined_halves_in_64_bit_words: preset.is_some_and(|p| p.joined_halves_in_64_bit_words),
         }
     }
 

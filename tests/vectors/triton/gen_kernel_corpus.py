@@ -571,6 +571,22 @@ def matmul_ieee(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.con
     tl.store(c_ptr + om[:, None] * N + on[None, :], tl.dot(a, b, input_precision="ieee"))
 
 
+@triton.jit
+def joined_transpose(x_ptr, y_ptr, flag, M: tl.constexpr, N: tl.constexpr):
+    # A tile transposed in either branch: LLVM joins the branches' values as one vector (a phi),
+    # packed in its registers. AMD stores what sits at bit 16 of a register with `_d16_hi`
+    # (bytes and halves alike; straight-line arithmetic would leave each value in a register of
+    # its own); sm100 moves eight such halves as two 64-bit words.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + om * N + on)
+    if flag > 0:
+        y = tl.trans(x) * 2
+    else:
+        y = tl.trans(x) + 1
+    tl.store(y_ptr + on.T * M + om.T, y)
+
+
 def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
@@ -720,6 +736,12 @@ CASES = [
     ("matmul_ieee", matmul_ieee,
      {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32", "M": "constexpr", "N": "constexpr", "K": "constexpr"},
      {"M": 64, "N": 64, "K": 32}, ["a_ptr", "b_ptr", "c_ptr"], {"num_warps": 4}),
+    ("joined_transpose", joined_transpose,
+     {"x_ptr": "*fp16", "y_ptr": "*fp16", "flag": "i32", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("joined_transpose_i8", joined_transpose,
+     {"x_ptr": "*i8", "y_ptr": "*i8", "flag": "i32", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -43,6 +43,9 @@ use crate::SourceFile;
 pub struct WordSides {
     pub store: u32,
     pub load: u32,
+    /// The converted value is an `scf.if`'s result: branches joined it as
+    /// one vector (`Machine::joined_halves_in_64_bit_words`).
+    pub joined: bool,
 }
 
 impl WordSides {
@@ -79,8 +82,10 @@ pub fn half_word_conversions(
                 Some(16) if shuffled(&f, operand) => WordSides {
                     store: u32::MAX,
                     load: stored_in_words(db, file, text, &f, result),
+                    joined: false,
                 },
                 Some(16) => WordSides {
+                    joined: f.producer(operand).is_some_and(|p| p.name == "scf.if"),
                     store: made_in_words(
                         db,
                         file,
@@ -93,6 +98,7 @@ pub fn half_word_conversions(
                     load: stored_in_words(db, file, text, &f, result),
                 },
                 Some(8) => WordSides {
+                    joined: false,
                     store: 0,
                     load: if upcast_in_pairs(&f, result, &converted) {
                         2
@@ -102,7 +108,7 @@ pub fn half_word_conversions(
                 },
                 _ => continue,
             };
-            let some = sides.store > 0 || sides.load > 0;
+            let some = sides.store > 0 || sides.load > 0 || sides.joined;
             found.push(((result.clone(), operand.clone()), some.then_some(sides)));
         }
     }
@@ -261,16 +267,21 @@ fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> boo
         })
 }
 
-/// The values of an AMD dump that `arith.truncf` made two to a register on
-/// a target that converts in pairs (`v_cvt_pk_bf16_f32`,
-/// [`TritonTarget::half_conversion`]), directly or through 16-bit
-/// float arithmetic with constants, and that a conversion, `local_alloc`
-/// or `local_store` stores: their names. A store of one half at a time
-/// takes every second one's high half with `ds_write_b16_d16_hi`.
+/// The 8- and 16-bit values of an AMD dump that live packed in 32-bit
+/// registers in register order, and that a conversion, `local_alloc` or
+/// `local_store` stores: their names. A store of one element (or one pair
+/// of bytes) at a time moves what sits at bit 16 of a register with the
+/// `_d16_hi` form (`ds_write_b16_d16_hi`). They are the halves
+/// `arith.truncf` made on a target that converts in pairs
+/// (`v_cvt_pk_bf16_f32`, [`TritonTarget::half_conversion`]), directly or
+/// through 16-bit float arithmetic with constants, and on every AMD target
+/// an `scf.if`'s results: LLVM joins the branches' values as one vector,
+/// packed in its registers, where straight-line code keeps each arithmetic
+/// result in a register of its own.
 ///
 /// [`TritonTarget::half_conversion`]: layout_algebra::machine::TritonTarget
 #[salsa::tracked(returns(ref))]
-pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
     let analysed = file.analysed_text(db);
     let text: &str = &analysed;
     let Some(target) = ModuleFacts::read(text).target else {
@@ -278,9 +289,11 @@ pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<Str
     };
     let amd = layout_algebra::machine::preset_for_triton_target(&target)
         .is_some_and(|p| p.vendor == Vendor::Amd);
-    if !amd || layout_algebra::machine::half_conversion(&target) != HalfConversion::Pairs {
+    if !amd {
         return Vec::new();
     }
+    let converts_in_pairs =
+        layout_algebra::machine::half_conversion(&target) == HalfConversion::Pairs;
     let mut found = Vec::new();
     for f in mlir::functions(text) {
         for op in f.ops.iter().filter(|o| {
@@ -289,8 +302,15 @@ pub fn packed_truncations(db: &dyn salsa::Database, file: SourceFile) -> Vec<Str
                 .any(|name| is_ttg(o, name))
         }) {
             if let Some(value) = op.operands.first() {
-                let made =
-                    made_in_words(db, file, text, &f, value, Made::ByConversion, &mut 64) > 0;
+                let joined = f.producer(value).is_some_and(|p| p.name == "scf.if")
+                    && scratch::parse_types(op.operand_types())
+                        .first()
+                        .and_then(|t| scratch::element_bits(&t.element))
+                        .is_some_and(|bits| matches!(bits, 8 | 16));
+                let made = joined
+                    || converts_in_pairs
+                        && made_in_words(db, file, text, &f, value, Made::ByConversion, &mut 64)
+                            > 0;
                 found.push((value.clone(), made.then_some(())));
             }
         }

@@ -14,7 +14,7 @@ mod tensor_memory;
 mod unused_registers;
 pub use half_words::{
     WordSides, boolean_conversions, byte_pair_loads, half_word_conversions, half_word_stores,
-    packed_truncations, sign_extended_loads,
+    packed_narrow_values, sign_extended_loads,
 };
 pub use unused_registers::{DeadRegisters, unused_conversion_registers};
 
@@ -395,8 +395,26 @@ fn loaded_along(
     f: &Function,
     op: &mlir::Op,
 ) -> Option<usize> {
-    let operand = op.operands.first()?;
-    let producer = f.ops.iter().find(|o| o.results.contains(operand))?;
+    value_loaded_along(db, file, f, op.operands.first()?, &mut 64)
+}
+
+/// The dim along which `value`'s registers hold what a `tt.load` read in
+/// vectors, two 16-bit or four 8-bit elements to a 32-bit register: the
+/// load's own result, or a `tt.trans` of one (it moves dims, not
+/// registers). Arithmetic on them is scalar to LLVM, which puts each
+/// result in a register of its own. `visits` bounds the walk.
+fn value_loaded_along(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    f: &Function,
+    value: &str,
+    visits: &mut u32,
+) -> Option<usize> {
+    if *visits == 0 {
+        return None;
+    }
+    *visits -= 1;
+    let producer = f.producer(value)?;
     match producer.name.as_str() {
         "tt.load" => {
             if !pointers_aligned(&file.analysed_text(db), f, producer) {
@@ -414,7 +432,7 @@ fn loaded_along(
         }
         "tt.trans" => {
             // Result dim `i` is the operand's dim `order[i]`.
-            let dim = loaded_along(db, file, f, producer)?;
+            let dim = value_loaded_along(db, file, f, producer.operands.first()?, visits)?;
             let order = producer.attributes.split_once("array<i32:")?.1;
             let order: Vec<usize> = order
                 .split('>')

@@ -40,6 +40,7 @@ pub fn plain_machine(banks: u32, warp_size: u32) -> Machine {
         lds: layout_algebra::machine::LdsInstructions::NONE,
         paired_f32: false,
         booleans_in_64_bit_words: false,
+        joined_halves_in_64_bit_words: false,
     }
 }
 
