@@ -587,6 +587,30 @@ def joined_transpose(x_ptr, y_ptr, flag, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + on.T * M + om.T, y)
 
 
+@triton.jit
+def joined_loads(x_ptr, y_ptr, flag, M: tl.constexpr, N: tl.constexpr):
+    # Either branch loads a tile; the joined vector is transposed after: AMD still stores its
+    # registers' high halves with `_d16_hi`, and sm100 keeps 32-bit words (no arithmetic made it).
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    if flag > 0:
+        x = tl.load(x_ptr + om * N + on)
+    else:
+        x = tl.load(x_ptr + M * N + om * N + on)
+    tl.store(y_ptr + on.T * M + om.T, tl.trans(x))
+
+
+@triton.jit
+def loop_carried_maximum(x_ptr, y_ptr, n, M: tl.constexpr, N: tl.constexpr):
+    # A tile carried through a loop is joined as one vector too (a loop phi).
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    acc = tl.load(x_ptr + om * N + on)
+    for i in range(n):
+        acc = tl.maximum(acc, tl.load(x_ptr + (i + 1) * M * N + om * N + on))
+    tl.store(y_ptr + on.T * M + om.T, tl.trans(acc))
+
+
 def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
@@ -741,6 +765,12 @@ CASES = [
      {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
     ("joined_transpose_i8", joined_transpose,
      {"x_ptr": "*i8", "y_ptr": "*i8", "flag": "i32", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("joined_loads", joined_loads,
+     {"x_ptr": "*fp16", "y_ptr": "*fp16", "flag": "i32", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("loop_carried_maximum", loop_carried_maximum,
+     {"x_ptr": "*fp16", "y_ptr": "*fp16", "n": "i32", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
 ]
 

@@ -43,7 +43,8 @@ use crate::SourceFile;
 pub struct WordSides {
     pub store: u32,
     pub load: u32,
-    /// The converted value is an `scf.if`'s result: branches joined it as
+    /// The converted value is an `scf.if`'s or `scf.for`'s result that
+    /// arithmetic made on some path: the branches or the loop joined it as
     /// one vector (`Machine::joined_halves_in_64_bit_words`).
     pub joined: bool,
 }
@@ -85,7 +86,7 @@ pub fn half_word_conversions(
                     joined: false,
                 },
                 Some(16) => WordSides {
-                    joined: f.producer(operand).is_some_and(|p| p.name == "scf.if"),
+                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f)),
                     store: made_in_words(
                         db,
                         file,
@@ -116,6 +117,76 @@ pub fn half_word_conversions(
         .into_iter()
         .map(|((r, o), sides)| (r, o, sides))
         .collect()
+}
+
+/// Where control flow joins a value: the `scf.if` or `scf.for` whose
+/// result it is (through `tt.trans`, which moves dims, not registers),
+/// and which result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Join<'a> {
+    Branches { op: &'a mlir::Op, index: usize },
+    Loop { op: &'a mlir::Op, index: usize },
+}
+
+fn joined_at<'a>(f: &'a Function, value: &str) -> Option<Join<'a>> {
+    let mut value = value.to_string();
+    for _ in 0..f.ops.len() {
+        let producer = f.producer(&value)?;
+        match producer.name.as_str() {
+            "tt.trans" => value = producer.operands.first()?.clone(),
+            "scf.if" | "scf.for" => {
+                let index = producer.results.iter().position(|r| *r == value)?;
+                return Some(if producer.name == "scf.if" {
+                    Join::Branches {
+                        op: producer,
+                        index,
+                    }
+                } else {
+                    Join::Loop {
+                        op: producer,
+                        index,
+                    }
+                });
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+impl Join<'_> {
+    /// Whether arithmetic made some value that flows into the join (a
+    /// branch's yield, the loop body's), not only loads and transposes.
+    fn computed(&self, f: &Function) -> bool {
+        let (Join::Branches { op, index } | Join::Loop { op, index }) = *self;
+        op.regions.iter().any(|region| {
+            let yielded = region
+                .last()
+                .and_then(|&block| f.blocks[block].ops.last())
+                .map(|&last| &f.ops[last])
+                .filter(|o| o.name == "scf.yield")
+                .and_then(|o| o.operands.get(index));
+            yielded.is_some_and(|v| made_by_arithmetic(f, v))
+        })
+    }
+}
+
+/// Whether `value` (through `tt.trans`) is the result of arithmetic.
+fn made_by_arithmetic(f: &Function, value: &str) -> bool {
+    let mut value = value.to_string();
+    for _ in 0..f.ops.len() {
+        let Some(producer) = f.producer(&value) else {
+            return false;
+        };
+        match producer.name.as_str() {
+            "tt.trans" => match producer.operands.first() {
+                Some(v) => value = v.clone(),
+                None => return false,
+            },
+            name => return name.starts_with("arith.") && name != "arith.constant",
+        }
+    }
+    false
 }
 
 /// The `ttg.local_alloc`s and `ttg.local_store`s of an NVIDIA dump whose
@@ -302,11 +373,17 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
                 .any(|name| is_ttg(o, name))
         }) {
             if let Some(value) = op.operands.first() {
-                let joined = f.producer(value).is_some_and(|p| p.name == "scf.if")
-                    && scratch::parse_types(op.operand_types())
-                        .first()
-                        .and_then(|t| scratch::element_bits(&t.element))
-                        .is_some_and(|bits| matches!(bits, 8 | 16));
+                let bits = scratch::parse_types(op.operand_types())
+                    .first()
+                    .and_then(|t| scratch::element_bits(&t.element));
+                // Halves joined by branches or a loop; bytes by branches
+                // (a loop's bytes stay packed only where its arithmetic
+                // does, which the TTGIR does not say).
+                let joined = matches!(
+                    (joined_at(&f, value), bits),
+                    (Some(Join::Branches { .. }), Some(8 | 16))
+                        | (Some(Join::Loop { .. }), Some(16))
+                );
                 let made = joined
                     || converts_in_pairs
                         && made_in_words(db, file, text, &f, value, Made::ByConversion, &mut 64)
