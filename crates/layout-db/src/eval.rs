@@ -276,11 +276,12 @@ impl<'db> Ctx<'db> {
                     if WordSides::keeps(sides.store, elements(store)) {
                         store.mnemonic = store.mnemonic.in_words();
                     }
-                    // Halves joined by branches, in 64-bit registers: a
-                    // 128-bit vector of them goes as two 64-bit words.
+                    // Narrow values joined by branches or a loop, in
+                    // 64-bit registers: a vector of 64 bits or more of them
+                    // goes as 64-bit words.
                     if sides.joined
                         && self.cx.target().machine().joined_halves_in_64_bit_words
-                        && elements(store) == 8
+                        && store.mnemonic.instruction.bits_per_lane() >= 64
                     {
                         store.mnemonic = store.mnemonic.in_words().in_pairs();
                     }

@@ -611,6 +611,25 @@ def loop_carried_maximum(x_ptr, y_ptr, n, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + on.T * M + om.T, tl.trans(acc))
 
 
+@gluon.jit
+def joined_words(x_ptr, y_ptr, flag, M: gl.constexpr, N: gl.constexpr, VEC: gl.constexpr):
+    # Gluon: VEC elements per thread along the rows, computed in either branch, converted to one
+    # element per thread (32-lane layouts: not for 64-lane waves). sm100 stores the joined vector's 64 bits as one 64-bit word
+    # (`st.shared.b64`) where sm90 stores two 32-bit ones.
+    L: gl.constexpr = gl.BlockedLayout([1, VEC], [4, 8], [gl.num_warps(), 1], [1, 0])
+    L2: gl.constexpr = gl.BlockedLayout([1, 1], [32, 1], [1, gl.num_warps()], [0, 1])
+    om = gl.arange(0, M, layout=gl.SliceLayout(1, L))
+    on = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+    x = gl.load(x_ptr + om[:, None] * N + on[None, :])
+    if flag > 0:
+        y = x * 2
+    else:
+        y = x + 1
+    om2 = gl.arange(0, M, layout=gl.SliceLayout(1, L2))
+    on2 = gl.arange(0, N, layout=gl.SliceLayout(0, L2))
+    gl.store(y_ptr + om2[:, None] * N + on2[None, :], gl.convert_layout(y, L2))
+
+
 def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
@@ -772,6 +791,10 @@ CASES = [
     ("loop_carried_maximum", loop_carried_maximum,
      {"x_ptr": "*fp16", "y_ptr": "*fp16", "n": "i32", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("joined_words", joined_words,
+     {"x_ptr": "*i8", "y_ptr": "*i8", "flag": "i32", "M": "constexpr", "N": "constexpr", "VEC": "constexpr"},
+     {"M": 64, "N": 64, "VEC": 2}, [],
+     {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100", "gfx1250"]}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -99,7 +99,7 @@ pub fn half_word_conversions(
                     load: stored_in_words(db, file, text, &f, result),
                 },
                 Some(8) => WordSides {
-                    joined: false,
+                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f)),
                     store: 0,
                     load: if upcast_in_pairs(&f, result, &converted) {
                         2
