@@ -131,10 +131,11 @@ pub struct Preset {
     pub booleans_in_64_bit_words: bool,
     /// Vectors of 8- or 16-bit elements that branches or a loop join (an
     /// `scf.if`'s or `scf.for`'s result that arithmetic made on some path)
-    /// move in 64-bit words (`st.shared.v2.b64`, `st.shared.b64`) where
-    /// other machines store 32-bit ones (`.v4.b32`, `.v2.b32`): sm100's
-    /// NVPTX, as its compiled kernels show (f32, and vectors narrower than
-    /// 64 bits, stay as they are).
+    /// move in 64-bit words where other machines store 32-bit ones: eight
+    /// halves as `st.shared.v2.b64` (not `.v4.b32`), eight bytes as
+    /// `st.shared.b64` (not `.v2.b32`): sm100's NVPTX, as its compiled
+    /// kernels show (f32, four halves and narrower vectors stay as they
+    /// are).
     pub joined_halves_in_64_bit_words: bool,
 }
 

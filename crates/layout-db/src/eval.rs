@@ -277,11 +277,16 @@ impl<'db> Ctx<'db> {
                         store.mnemonic = store.mnemonic.in_words();
                     }
                     // Narrow values joined by branches or a loop, in
-                    // 64-bit registers: a vector of 64 bits or more of them
-                    // goes as 64-bit words.
+                    // 64-bit registers: eight halves, or eight bytes or
+                    // more, go as 64-bit words (four halves stay 32-bit
+                    // words, as the compiled kernels have them).
+                    let wide = match c.element_bits {
+                        16 => store.mnemonic.instruction.bits_per_lane() == 128,
+                        _ => store.mnemonic.instruction.bits_per_lane() >= 64,
+                    };
                     if sides.joined
                         && self.cx.target().machine().joined_halves_in_64_bit_words
-                        && store.mnemonic.instruction.bits_per_lane() >= 64
+                        && wide
                     {
                         store.mnemonic = store.mnemonic.in_words().in_pairs();
                     }

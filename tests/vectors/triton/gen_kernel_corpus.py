@@ -612,22 +612,38 @@ def loop_carried_maximum(x_ptr, y_ptr, n, M: tl.constexpr, N: tl.constexpr):
 
 
 @gluon.jit
-def joined_words(x_ptr, y_ptr, flag, M: gl.constexpr, N: gl.constexpr, VEC: gl.constexpr):
-    # Gluon: VEC elements per thread along the rows, computed in either branch, converted to one
-    # element per thread (32-lane layouts: not for 64-lane waves). sm100 stores the joined vector's 64 bits as one 64-bit word
-    # (`st.shared.b64`) where sm90 stores two 32-bit ones.
-    L: gl.constexpr = gl.BlockedLayout([1, VEC], [4, 8], [gl.num_warps(), 1], [1, 0])
-    L2: gl.constexpr = gl.BlockedLayout([1, 1], [32, 1], [1, gl.num_warps()], [0, 1])
+def joined_words(x_ptr, y_ptr, flag, M: gl.constexpr, N: gl.constexpr, VEC: gl.constexpr,
+                 ACROSS: gl.constexpr, JOINED: gl.constexpr):
+    # Gluon: VEC elements per thread along the rows (loaded one at a time: the pointer has no
+    # divisibility), doubled in either branch (JOINED) or in straight-line code, converted to one
+    # element per thread, or (ACROSS) two per thread down the columns (32-lane layouts: not for
+    # 64-lane waves). sm90 and sm100 store the joined halves, and f16 arithmetic's results, in
+    # 32-bit words (the vectoriser pairs halves); sm100 stores a joined vector's eight bytes as one
+    # 64-bit word (`st.shared.b64`).
+    if ACROSS:
+        L: gl.constexpr = gl.BlockedLayout([1, VEC], [32, 1], [1, gl.num_warps()], [1, 0])
+        L2: gl.constexpr = gl.BlockedLayout([2, 1], [4, 8], [1, gl.num_warps()], [0, 1])
+    else:
+        L: gl.constexpr = gl.BlockedLayout([1, VEC], [4, 8], [gl.num_warps(), 1], [1, 0])
+        L2: gl.constexpr = gl.BlockedLayout([1, 1], [32, 1], [1, gl.num_warps()], [0, 1])
     om = gl.arange(0, M, layout=gl.SliceLayout(1, L))
     on = gl.arange(0, N, layout=gl.SliceLayout(0, L))
     x = gl.load(x_ptr + om[:, None] * N + on[None, :])
-    if flag > 0:
-        y = x * 2
+    if JOINED:
+        if flag > 0:
+            y = x * 2
+        else:
+            y = x + 1
     else:
-        y = x + 1
+        y = x * 2
     om2 = gl.arange(0, M, layout=gl.SliceLayout(1, L2))
     on2 = gl.arange(0, N, layout=gl.SliceLayout(0, L2))
     gl.store(y_ptr + om2[:, None] * N + on2[None, :], gl.convert_layout(y, L2))
+
+
+def _joined_words_signature(dtype):
+    return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
+            "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
 
 
 def _tile_matmul_signature(ab, c):
@@ -791,9 +807,14 @@ CASES = [
     ("loop_carried_maximum", loop_carried_maximum,
      {"x_ptr": "*fp16", "y_ptr": "*fp16", "n": "i32", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
-    ("joined_words", joined_words,
-     {"x_ptr": "*i8", "y_ptr": "*i8", "flag": "i32", "M": "constexpr", "N": "constexpr", "VEC": "constexpr"},
-     {"M": 64, "N": 64, "VEC": 2}, [],
+    ("joined_words", joined_words, _joined_words_signature("i8"),
+     {"M": 64, "N": 64, "VEC": 2, "ACROSS": False, "JOINED": True}, [],
+     {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100", "gfx1250"]}),
+    ("joined_words_f16", joined_words, _joined_words_signature("fp16"),
+     {"M": 64, "N": 64, "VEC": 4, "ACROSS": True, "JOINED": True}, [],
+     {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100", "gfx1250"]}),
+    ("scaled_words_f16", joined_words, _joined_words_signature("fp16"),
+     {"M": 64, "N": 64, "VEC": 4, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100", "gfx1250"]}),
 ]
 

@@ -12,7 +12,9 @@
 //!   by `arith.truncf` on a target that converts two at a time into one
 //!   register (`cvt.rn.f16x2.f32`, [`TritonTarget::half_conversion`]),
 //!   directly (on sm80 not a loop's result) or, from sm86 on, through 16-bit
-//!   float arithmetic with constants:
+//!   float arithmetic with constants; and, from sm86 on, any f16
+//!   arithmetic's result (the vectoriser pairs it) and any value branches
+//!   or a loop join (one vector to LLVM):
 //!   `st.shared.b32` / `.v2.b32`; this holds for a conversion's store and
 //!   for `ttg.local_alloc` / `ttg.local_store` alike;
 //! - the load, where the converted value only goes to `tt.store`s that
@@ -491,6 +493,17 @@ fn made_in_words(
     let half = |t: Option<&scratch::TypeText>| {
         t.is_some_and(|t| matches!(t.element.as_str(), "f16" | "bf16"))
     };
+    // A value branches or a loop join is one vector to LLVM, which lives
+    // in 32-bit words on a target that converts halves in pairs (its
+    // vectoriser works on halves); sm80 keeps them apart.
+    if made
+        == (Made::InWords {
+            conversion: HalfConversion::Pairs,
+        })
+        && joined_at(f, value).is_some()
+    {
+        return u32::MAX;
+    }
     match producer.name.as_str() {
         // `tt.load %ptrs : tensor<...x!tt.ptr<f16>, #blocked>`: the pointers' type.
         "tt.load" if made != Made::ByConversion => types
@@ -556,6 +569,17 @@ fn made_in_words(
         | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf"
             if half(types.last()) =>
         {
+            // Where the target converts halves in pairs, LLVM's vectoriser
+            // pairs f16 arithmetic too (`mul.rn.f16x2`), whatever made its
+            // operands: the results come in words.
+            if made
+                == (Made::InWords {
+                    conversion: HalfConversion::Pairs,
+                })
+                && types.last().is_some_and(|t| t.element == "f16")
+            {
+                return u32::MAX;
+            }
             // The arithmetic is scalar where the vectoriser does not pair
             // the conversions: so are they then.
             let behind = match made {
