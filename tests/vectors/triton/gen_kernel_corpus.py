@@ -617,9 +617,9 @@ def joined_words(x_ptr, y_ptr, flag, M: gl.constexpr, N: gl.constexpr, VEC: gl.c
     # Gluon: VEC elements per thread along the rows (loaded one at a time: the pointer has no
     # divisibility), doubled in either branch (JOINED) or in straight-line code, converted to one
     # element per thread, or (ACROSS) two per thread down the columns (32-lane layouts: not for
-    # 64-lane waves). sm90 and sm100 store the joined halves, and f16 arithmetic's results, in
-    # 32-bit words (the vectoriser pairs halves); sm100 stores a joined vector's eight bytes as one
-    # 64-bit word (`st.shared.b64`).
+    # 64-lane waves). From sm86 on the joined halves, and 16-bit float arithmetic's results, are
+    # stored in 32-bit words (the vectoriser pairs halves; sm80 keeps them apart); sm100 stores a
+    # joined vector's eight bytes as one 64-bit word (`st.shared.b64`).
     if ACROSS:
         L: gl.constexpr = gl.BlockedLayout([1, VEC], [32, 1], [1, gl.num_warps()], [1, 0])
         L2: gl.constexpr = gl.BlockedLayout([2, 1], [4, 8], [1, gl.num_warps()], [0, 1])
@@ -816,6 +816,9 @@ CASES = [
     ("scaled_words_f16", joined_words, _joined_words_signature("fp16"),
      {"M": 64, "N": 64, "VEC": 4, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100", "gfx1250"]}),
+    ("scaled_words_bf16", joined_words, _joined_words_signature("bf16"),
+     {"M": 64, "N": 64, "VEC": 2, "ACROSS": True, "JOINED": False}, [],
+     {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
 ]
 
 HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

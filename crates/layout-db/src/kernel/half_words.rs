@@ -12,7 +12,7 @@
 //!   by `arith.truncf` on a target that converts two at a time into one
 //!   register (`cvt.rn.f16x2.f32`, [`TritonTarget::half_conversion`]),
 //!   directly (on sm80 not a loop's result) or, from sm86 on, through 16-bit
-//!   float arithmetic with constants; and, from sm86 on, any f16
+//!   float arithmetic with constants; and, from sm86 on, any 16-bit float
 //!   arithmetic's result (the vectoriser pairs it) and any value branches
 //!   or a loop join (one vector to LLVM):
 //!   `st.shared.b32` / `.v2.b32`; this holds for a conversion's store and
@@ -570,13 +570,13 @@ fn made_in_words(
             if half(types.last()) =>
         {
             // Where the target converts halves in pairs, LLVM's vectoriser
-            // pairs f16 arithmetic too (`mul.rn.f16x2`), whatever made its
+            // pairs 16-bit float arithmetic too (`mul.rn.f16x2`; bf16 in
+            // f32, converted back two at a time), whatever made its
             // operands: the results come in words.
             if made
                 == (Made::InWords {
                     conversion: HalfConversion::Pairs,
                 })
-                && types.last().is_some_and(|t| t.element == "f16")
             {
                 return u32::MAX;
             }
