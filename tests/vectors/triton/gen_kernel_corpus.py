@@ -641,6 +641,25 @@ def joined_words(x_ptr, y_ptr, flag, M: gl.constexpr, N: gl.constexpr, VEC: gl.c
     gl.store(y_ptr + om2[:, None] * N + on2[None, :], gl.convert_layout(y, L2))
 
 
+@triton.jit
+def _linear_step(a1, b1, a2, b2):
+    return a1 * a2, b1 * a2 + b2
+
+
+@triton.jit
+def linear_recurrence(a_ptr, b_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # h[i] = a[i] * h[i-1] + b[i] along the rows, as an associative scan of (a, b) pairs of which
+    # only b's result is used. A warp's prefix starts from the first warp's partial and needs only
+    # its b (the accumulated side of b's combine); the later partials are combined in and need
+    # both: on AMD, LLVM reads no first-warp a.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    a = tl.load(a_ptr + om * N + on)
+    b = tl.load(b_ptr + om * N + on)
+    _, h = tl.associative_scan((a, b), 1, _linear_step)
+    tl.store(y_ptr + om * N + on, h)
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -816,12 +835,15 @@ CASES = [
     ("scaled_words_f16", joined_words, _joined_words_signature("fp16"),
      {"M": 64, "N": 64, "VEC": 4, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100", "gfx1250"]}),
+    ("linear_recurrence", linear_recurrence,
+     {"a_ptr": "*fp32", "b_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 16, "N": 256}, ["a_ptr", "b_ptr", "y_ptr"], {"num_warps": 4}),
     ("scaled_words_bf16", joined_words, _joined_words_signature("bf16"),
      {"M": 64, "N": 64, "VEC": 2, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
 ]
 
-HELPERS = [_column_total, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
+HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
            _ws_one_source]
 
 SECTION = re.compile(r"^// -----// IR Dump Before (\w+)")

@@ -47,6 +47,16 @@ pub struct Op {
     pub regions: Vec<Vec<BlockId>>,
 }
 
+/// What one value a combine returns is made from (see
+/// [`Function::scan_partial_needs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CombineDependencies {
+    /// Operands of the accumulated side, as a bit set.
+    accumulated: u64,
+    /// Operands of the new side.
+    combined: u64,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     pub owner: OpId,
@@ -116,19 +126,87 @@ impl Function {
     /// index needs the values; a pair combined apart needs only its own.
     /// All operands where the body is not of that form.
     pub fn needed_operands(&self, id: OpId) -> Vec<bool> {
-        let op = &self.ops[id];
-        let n = op.results.len();
-        let body = op.regions.first().and_then(|r| r.first()).copied();
-        let Some(body) = body.filter(|&b| n <= 64 && self.blocks[b].arguments.len() == 2 * n)
-        else {
+        let n = self.ops[id].results.len();
+        let Some(combine) = self.combine_dependencies(id) else {
             return vec![true; n];
         };
-        // Each value's operands, as a bit set.
-        let mut from: std::collections::HashMap<&str, u64> = self.blocks[body]
+        let mut needed = self.used_results(id);
+        loop {
+            let more = (0..n)
+                .filter(|&j| needed & (1 << j) != 0)
+                .fold(needed, |set, j| {
+                    set | combine[j].accumulated | combine[j].combined
+                });
+            if more == needed {
+                break;
+            }
+            needed = more;
+        }
+        (0..n).map(|j| needed & (1 << j) != 0).collect()
+    }
+
+    /// Which of a scan's partials across warps its used results need, per
+    /// operand: `(first, later)`. Triton's lowering starts a warp's
+    /// prefix from the first warp's partial and combines the later ones in
+    /// as the combine's new values (`combine(prefix, partial)`), then the
+    /// prefix into the warp's own values as the accumulated side. So the
+    /// prefix needs the accumulated side's dependencies of the used
+    /// results, closed over itself; the first partial is the prefix, and a
+    /// later one needs what the new side of those dependencies reads. A
+    /// linear recurrence `(a1 * a2, b1 * a2 + b2)` whose `b` alone is used
+    /// reads only the first warp's `b`. All needed where the body is not of
+    /// that form.
+    pub fn scan_partial_needs(&self, id: OpId) -> Vec<(bool, bool)> {
+        let n = self.ops[id].results.len();
+        let Some(combine) = self.combine_dependencies(id) else {
+            return vec![(true, true); n];
+        };
+        let used = self.used_results(id);
+        let mut prefix = (0..n)
+            .filter(|&j| used & (1 << j) != 0)
+            .fold(0, |set, j| set | combine[j].accumulated);
+        loop {
+            let more = (0..n)
+                .filter(|&j| prefix & (1 << j) != 0)
+                .fold(prefix, |set, j| set | combine[j].accumulated);
+            if more == prefix {
+                break;
+            }
+            prefix = more;
+        }
+        let later = (0..n)
+            .filter(|&j| prefix & (1 << j) != 0)
+            .fold(0, |set, j| set | combine[j].combined);
+        (0..n)
+            .map(|j| (prefix & (1 << j) != 0, later & (1 << j) != 0))
+            .collect()
+    }
+
+    /// The results of `id` that some operation uses, as a bit set.
+    fn used_results(&self, id: OpId) -> u64 {
+        let op = &self.ops[id];
+        (0..op.results.len())
+            .filter(|&j| self.is_used(&op.results[j]))
+            .fold(0, |set, j| set | (1 << j))
+    }
+
+    /// What each value a combine (the body of `tt.reduce`/`tt.scan` `id`)
+    /// returns is made from: which operands of its accumulated side (the
+    /// block's first `n` arguments) and of its new side (the last `n`), as
+    /// bit sets. `None` where the body is not of that form.
+    fn combine_dependencies(&self, id: OpId) -> Option<Vec<CombineDependencies>> {
+        let op = &self.ops[id];
+        let n = op.results.len();
+        let body = op.regions.first().and_then(|r| r.first()).copied()?;
+        if n > 64 || self.blocks[body].arguments.len() != 2 * n {
+            return None;
+        }
+        // Each value's operands, accumulated side in the low bits.
+        let mut from: std::collections::HashMap<&str, u128> = self.blocks[body]
             .arguments
             .iter()
             .enumerate()
-            .map(|(k, a)| (a.as_str(), 1u64 << (k % n)))
+            .map(|(k, a)| (a.as_str(), 1u128 << k))
             .collect();
         let mut returned = None;
         for &o in &self.blocks[body].ops {
@@ -150,22 +228,17 @@ impl Function {
                 }
             }
         }
-        let Some(returned) = returned.filter(|r| r.len() == n) else {
-            return vec![true; n];
-        };
-        let mut needed: u64 = (0..n)
-            .filter(|&j| self.is_used(&op.results[j]))
-            .fold(0, |set, j| set | (1 << j));
-        loop {
-            let more = (0..n)
-                .filter(|&j| needed & (1 << j) != 0)
-                .fold(needed, |set, j| set | returned[j]);
-            if more == needed {
-                break;
-            }
-            needed = more;
-        }
-        (0..n).map(|j| needed & (1 << j) != 0).collect()
+        let returned = returned.filter(|r| r.len() == n)?;
+        let side = |bits: u128| bits as u64 & if n == 64 { u64::MAX } else { (1 << n) - 1 };
+        Some(
+            returned
+                .into_iter()
+                .map(|bits| CombineDependencies {
+                    accumulated: side(bits),
+                    combined: side(bits >> n),
+                })
+                .collect(),
+        )
     }
 
     /// The values op `o` reads, its nested operations' included.
@@ -890,6 +963,32 @@ mod tests {
         // `%9` and `%p` resolve to the function's values from both regions.
         assert_eq!(atomics[1].operands[..2], ["%p", "%9"]);
         assert_eq!(f.uses("%9").count(), 3);
+    }
+
+    #[test]
+    fn a_scan_reads_the_partials_its_used_results_need() {
+        // h = a * h + b, of which only h (the second result) is used: a
+        // warp's prefix needs its accumulated b (%arg1) alone, and the
+        // partials combined into it both a (%arg2) and b (%arg3).
+        let text = r#"module {
+  tt.func public @k(%p: !tt.ptr<f32>, %a: tensor<16xf32, #b>, %b: tensor<16xf32, #b>) {
+    %5:2 = "tt.scan"(%a, %b) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%arg0: f32, %arg1: f32, %arg2: f32, %arg3: f32):
+      %6 = arith.mulf %arg0, %arg2 : f32
+      %7 = arith.mulf %arg1, %arg2 : f32
+      %8 = arith.addf %7, %arg3 : f32
+      tt.scan.return %6, %8 : f32, f32
+    }) : (tensor<16xf32, #b>, tensor<16xf32, #b>) -> (tensor<16xf32, #b>, tensor<16xf32, #b>)
+    tt.store %p, %5#1 : tensor<16x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}
+"#;
+        let fs = functions(text);
+        let f = &fs[0];
+        let scan = f.ops.iter().position(|o| o.name == "tt.scan").unwrap();
+        assert_eq!(f.needed_operands(scan), [true, true]);
+        assert_eq!(f.scan_partial_needs(scan), [(false, true), (true, true)]);
     }
 
     #[test]

@@ -1424,7 +1424,7 @@ impl Context<'_> {
     fn scan_instructions(&self, f: &Function, id: OpId) -> Vec<InstructionCount> {
         let op = &f.ops[id];
         let line = &self.text[op.span.start..op.span.end];
-        let needed = f.needed_operands(id);
+        let needed = f.scan_partial_needs(id);
         let inputs = scratch::parse_types(op.operand_types());
         let (Some(first), Some(axis)) = (inputs.first(), scratch::axis(line)) else {
             return Vec::new();
@@ -1446,7 +1446,7 @@ impl Context<'_> {
                 // LLVM drops the reads of partials no used result needs (on
                 // NVIDIA they are predicated inline assembly, which it
                 // keeps); the stores stay.
-                let reads = needed.get(operand).copied().unwrap_or(true);
+                let reads = needed.get(operand).copied().unwrap_or((true, true));
                 out.extend(amd_scan_instructions(
                     &walk,
                     bits,
@@ -1912,7 +1912,7 @@ fn amd_scan_instructions(
     walk: &scratch::ScanWalk,
     bits: u32,
     spelling: LdsSpelling,
-    reads: bool,
+    (first_read, later_read): (bool, bool),
 ) -> Vec<InstructionCount> {
     let (p, w) = (walk.parallel_lanes.max(1), walk.axis_warps);
     let chunks = walk.chunks_per_block * walk.axis_blocks;
@@ -1921,13 +1921,23 @@ fn amd_scan_instructions(
         .flat_map(|c| {
             // Chunks go axis block by axis block: the last block's chunks
             // are each accumulator's last.
-            let last = c / walk.chunks_per_block.max(1) + 1 == walk.axis_blocks;
+            let block = c / walk.chunks_per_block.max(1);
+            let last = block + 1 == walk.axis_blocks;
+            // The first block's first partial starts the prefix; every
+            // other one is combined into it
+            // (`Function::scan_partial_needs`).
             (0..w)
                 .filter(move |&i| !(last && i + 1 == w))
+                .filter(move |&i| {
+                    if i == 0 && block == 0 {
+                        first_read
+                    } else {
+                        later_read
+                    }
+                })
                 .map(move |i| p * (i + c * w))
         })
         .collect();
-    let loads = if reads { loads } else { Vec::new() };
     [(Direction::Store, stores), (Direction::Load, loads)]
         .into_iter()
         .flat_map(|(direction, offsets)| merged_lds_accesses(&offsets, bits, direction, spelling))
