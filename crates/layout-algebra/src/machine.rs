@@ -137,6 +137,11 @@ pub struct Preset {
     /// kernels show (f32, four halves and narrower vectors stay as they
     /// are).
     pub joined_halves_in_64_bit_words: bool,
+    /// Elementwise arithmetic on bytes keeps them four to a 32-bit
+    /// register, as a vector load put them (gfx1250: its stores of byte
+    /// pairs still take the high half with `ds_store_b16_d16_hi`); other
+    /// machines compute each byte in a register of its own.
+    pub packed_byte_arithmetic: bool,
 }
 
 /// The LDS instructions of an AMD machine beyond one vector per lane.
@@ -258,6 +263,7 @@ pub const PRESETS: &[Preset] = &[
         paired_f32: false,
         booleans_in_64_bit_words: false,
         joined_halves_in_64_bit_words: false,
+        packed_byte_arithmetic: false,
     },
     Preset {
         name: "sm90",
@@ -272,6 +278,7 @@ pub const PRESETS: &[Preset] = &[
         paired_f32: false,
         booleans_in_64_bit_words: false,
         joined_halves_in_64_bit_words: false,
+        packed_byte_arithmetic: false,
     },
     Preset {
         name: "sm100",
@@ -286,6 +293,7 @@ pub const PRESETS: &[Preset] = &[
         paired_f32: true,
         booleans_in_64_bit_words: true,
         joined_halves_in_64_bit_words: true,
+        packed_byte_arithmetic: false,
     },
     Preset {
         name: "gfx942",
@@ -306,6 +314,7 @@ pub const PRESETS: &[Preset] = &[
         paired_f32: false,
         booleans_in_64_bit_words: false,
         joined_halves_in_64_bit_words: false,
+        packed_byte_arithmetic: false,
     },
     Preset {
         name: "gfx950",
@@ -326,6 +335,7 @@ pub const PRESETS: &[Preset] = &[
         paired_f32: false,
         booleans_in_64_bit_words: false,
         joined_halves_in_64_bit_words: false,
+        packed_byte_arithmetic: false,
     },
     Preset {
         name: "gfx1250",
@@ -346,6 +356,7 @@ pub const PRESETS: &[Preset] = &[
         paired_f32: false,
         booleans_in_64_bit_words: false,
         joined_halves_in_64_bit_words: false,
+        packed_byte_arithmetic: true,
     },
 ];
 
@@ -581,6 +592,8 @@ pub struct Machine {
     pub booleans_in_64_bit_words: bool,
     /// [`Preset::joined_halves_in_64_bit_words`].
     pub joined_halves_in_64_bit_words: bool,
+    /// [`Preset::packed_byte_arithmetic`].
+    pub packed_byte_arithmetic: bool,
 }
 
 impl Machine {
@@ -613,6 +626,7 @@ impl Machine {
             paired_f32: preset.paired_f32,
             booleans_in_64_bit_words: preset.booleans_in_64_bit_words,
             joined_halves_in_64_bit_words: preset.joined_halves_in_64_bit_words,
+            packed_byte_arithmetic: preset.packed_byte_arithmetic,
         }
     }
 }

@@ -116,6 +116,7 @@ impl TargetFacts {
             paired_f32: preset.is_some_and(|p| p.paired_f32),
             booleans_in_64_bit_words: preset.is_some_and(|p| p.booleans_in_64_bit_words),
             joined_halves_in_64_bit_words: preset.is_some_and(|p| p.joined_halves_in_64_bit_words),
+            packed_byte_arithmetic: preset.is_some_and(|p| p.packed_byte_arithmetic),
         }
     }
 

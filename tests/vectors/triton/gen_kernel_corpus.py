@@ -660,6 +660,18 @@ def linear_recurrence(a_ptr, b_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + om * N + on, h)
 
 
+@triton.jit
+def clamped_bytes(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # Bytes loaded in vectors, clamped at zero, transposed through shared memory: gfx1250 keeps
+    # them four to a register through the arithmetic (pairs stored from a register's high half
+    # with `ds_store_b16_d16_hi`); gfx942 and gfx950 compute each byte in a register of its own.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + om * N + on)
+    y = tl.where(x > 0, x, 0)
+    tl.store(y_ptr + on.T * M + om.T, tl.trans(y))
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -838,6 +850,8 @@ CASES = [
     ("linear_recurrence", linear_recurrence,
      {"a_ptr": "*fp32", "b_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
      {"M": 16, "N": 256}, ["a_ptr", "b_ptr", "y_ptr"], {"num_warps": 4}),
+    ("clamped_bytes", clamped_bytes, {"x_ptr": "*i8", "y_ptr": "*i8", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
     ("scaled_words_bf16", joined_words, _joined_words_signature("bf16"),
      {"M": 64, "N": 64, "VEC": 2, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),

@@ -360,11 +360,11 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
     let Some(target) = ModuleFacts::read(text).target else {
         return Vec::new();
     };
-    let amd = layout_algebra::machine::preset_for_triton_target(&target)
-        .is_some_and(|p| p.vendor == Vendor::Amd);
-    if !amd {
+    let Some(preset) = layout_algebra::machine::preset_for_triton_target(&target)
+        .filter(|p| p.vendor == Vendor::Amd)
+    else {
         return Vec::new();
-    }
+    };
     let converts_in_pairs =
         layout_algebra::machine::half_conversion(&target) == HalfConversion::Pairs;
     let mut found = Vec::new();
@@ -378,14 +378,16 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
                 let bits = scratch::parse_types(op.operand_types())
                     .first()
                     .and_then(|t| scratch::element_bits(&t.element));
-                // Halves joined by branches or a loop; bytes by branches
-                // (a loop's bytes stay packed only where its arithmetic
-                // does, which the TTGIR does not say).
-                let joined = matches!(
-                    (joined_at(&f, value), bits),
-                    (Some(Join::Branches { .. }), Some(8 | 16))
-                        | (Some(Join::Loop { .. }), Some(16))
-                );
+                // Halves joined by branches or a loop; bytes by branches,
+                // and by a loop where byte arithmetic stays packed
+                // (elsewhere a loop's bytes stay packed only where its
+                // arithmetic does, which the TTGIR does not say).
+                let joined = match (joined_at(&f, value), bits) {
+                    (Some(Join::Branches { .. }), Some(8 | 16)) => true,
+                    (Some(Join::Loop { .. }), Some(16)) => true,
+                    (Some(Join::Loop { .. }), Some(8)) => preset.packed_byte_arithmetic,
+                    _ => false,
+                };
                 let made = joined
                     || converts_in_pairs
                         && made_in_words(db, file, text, &f, value, Made::ByConversion, &mut 64)

@@ -402,7 +402,10 @@ fn loaded_along(
 /// vectors, two 16-bit or four 8-bit elements to a 32-bit register: the
 /// load's own result, or a `tt.trans` of one (it moves dims, not
 /// registers). Arithmetic on them is scalar to LLVM, which puts each
-/// result in a register of its own. `visits` bounds the walk.
+/// result in a register of its own, except bytes on a machine with
+/// `Preset::packed_byte_arithmetic`: there an elementwise op of bytes
+/// loaded along one dim (with constants, or a select's condition) keeps
+/// them packed. `visits` bounds the walk.
 fn value_loaded_along(
     db: &dyn salsa::Database,
     file: SourceFile,
@@ -441,6 +444,32 @@ fn value_loaded_along(
                 .map(|d| d.trim().parse().ok())
                 .collect::<Option<_>>()?;
             order.iter().position(|&d| d == dim)
+        }
+        name if name.starts_with("arith.")
+            && name != "arith.constant"
+            && file_target(db, file).machine().packed_byte_arithmetic
+            && scratch::parse_types(&producer.types)
+                .last()
+                .and_then(|t| scratch::element_bits(&t.element))
+                == Some(8) =>
+        {
+            // A select's condition is the booleans', not the bytes'.
+            let values = match producer.name.as_str() {
+                "arith.select" => producer.operands.get(1..)?,
+                _ => &producer.operands[..],
+            };
+            let mut dim = None;
+            for v in values {
+                if f.producer(v)?.name == "arith.constant" {
+                    continue;
+                }
+                let here = value_loaded_along(db, file, f, v, visits)?;
+                if dim.is_some_and(|d| d != here) {
+                    return None;
+                }
+                dim = Some(here);
+            }
+            dim
         }
         _ => None,
     }

@@ -41,6 +41,7 @@ pub fn plain_machine(banks: u32, warp_size: u32) -> Machine {
         paired_f32: false,
         booleans_in_64_bit_words: false,
         joined_halves_in_64_bit_words: false,
+        packed_byte_arithmetic: false,
     }
 }
 
