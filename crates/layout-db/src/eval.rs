@@ -208,6 +208,17 @@ impl<'db> Ctx<'db> {
                         &lds,
                     );
                 }
+                // A bf16 extremum LLVM computed in f32: every element is
+                // the high half of its register.
+                if let Some(operand) = operand
+                    && let Value::Conversion(c) = &mut v
+                    && let Some([store, _]) = &mut c.round_trip
+                    && crate::kernel::high_half_values(self.cx.db, self.cx.file)
+                        .iter()
+                        .any(|v| v == operand)
+                {
+                    *store = store.clone().from_high_halves();
+                }
                 // A result of which some registers are never read: LLVM
                 // loads only the others, whole vectors of them (a vector
                 // that holds both halves stays, and so does an `ldmatrix`,
@@ -336,6 +347,20 @@ impl<'db> Ctx<'db> {
                     && crate::kernel::WordSides::keeps(group, a.vector)
                 {
                     a.instruction = a.instruction.in_words();
+                }
+                // A bf16 extremum LLVM computed in f32, stored one at a
+                // time on AMD: all high halves.
+                if let Value::Access(a) = &mut v
+                    && a.direction == layout_algebra::bank::Direction::Store
+                    && a.counted.instruction
+                        == (layout_algebra::bank::Instruction::LdSt { bits: 16 })
+                    && a.instruction.vendor == layout_algebra::machine::Vendor::Amd
+                    && let Some(stored) = stored
+                    && crate::kernel::high_half_values(self.cx.db, self.cx.file)
+                        .iter()
+                        .any(|v| v == stored)
+                {
+                    a.high_half = a.instructions;
                 }
                 // Narrow elements packed in register order, stored one at a
                 // time on AMD: those at bit 16 are high halves.

@@ -81,6 +81,19 @@ impl RoundTripSide {
         self
     }
 
+    /// The store of a value each of whose 16-bit elements sits in the high
+    /// half of its own register (`kernel::high_half_values`): on AMD every
+    /// scalar store takes the `_d16_hi` form.
+    pub fn from_high_halves(mut self) -> RoundTripSide {
+        if self.mnemonic.vendor == Vendor::Amd
+            && self.mnemonic.direction == Direction::Store
+            && self.mnemonic.instruction == (Instruction::LdSt { bits: 16 })
+        {
+            self.high_half = self.count;
+        }
+        self
+    }
+
     /// The load of `i1` that LLVM reads as booleans (a condition, a mask,
     /// a combine's operands): each two- or four-byte vector as `<2 x i1>` /
     /// `<4 x i1>`, which NVPTX splits into its bytes — two `ld.shared.b8`,
@@ -153,8 +166,15 @@ impl RoundTripSide {
                 _ => vec![piece(8, 2)],
             };
         }
-        if self.high_half == 0 || self.high_half >= self.count {
+        if self.high_half == 0 {
             return vec![self.clone()];
+        }
+        if self.high_half >= self.count {
+            return vec![RoundTripSide {
+                mnemonic: self.mnemonic.on_high_half(),
+                high_half: 0,
+                ..self.clone()
+            }];
         }
         let high_wavefronts = self.wavefronts * self.high_half / self.count;
         vec![

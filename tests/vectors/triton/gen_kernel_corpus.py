@@ -672,6 +672,17 @@ def clamped_bytes(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + on.T * M + om.T, tl.trans(y))
 
 
+@triton.jit
+def bf16_minimum(x_ptr, z_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # The minimum of two bf16 tiles, transposed through shared memory. gfx942 has no bf16
+    # conversion: LLVM takes the minimum in f32, where a bf16 is the high half of its f32, and
+    # the result needs no rounding, so every element is stored with `ds_write_b16_d16_hi`.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    y = tl.minimum(tl.load(x_ptr + om * N + on), tl.load(z_ptr + om * N + on))
+    tl.store(y_ptr + on.T * M + om.T, tl.trans(y))
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -852,6 +863,9 @@ CASES = [
      {"M": 16, "N": 256}, ["a_ptr", "b_ptr", "y_ptr"], {"num_warps": 4}),
     ("clamped_bytes", clamped_bytes, {"x_ptr": "*i8", "y_ptr": "*i8", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("bf16_minimum", bf16_minimum,
+     {"x_ptr": "*bf16", "z_ptr": "*bf16", "y_ptr": "*bf16", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "z_ptr", "y_ptr"], {"num_warps": 4}),
     ("scaled_words_bf16", joined_words, _joined_words_signature("bf16"),
      {"M": 64, "N": 64, "VEC": 2, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),

@@ -399,6 +399,70 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
     agreed(&found).into_iter().map(|(v, ())| v).collect()
 }
 
+/// The bf16 values of an AMD dump whose every element sits in the high
+/// half of its own 32-bit register, and that a conversion, `local_alloc`
+/// or `local_store` stores: their names. On a target without a bf16
+/// conversion instruction (gfx942), LLVM computes a maximum or minimum of
+/// bf16 in f32, where a bf16 is the high half of the f32 it widens to,
+/// and the result of values no arithmetic made needs no rounding: every
+/// scalar store of it takes the `_d16_hi` form. Other arithmetic rounds
+/// its result into the low half.
+#[salsa::tracked(returns(ref))]
+pub fn high_half_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let analysed = file.analysed_text(db);
+    let text: &str = &analysed;
+    let Some(target) = ModuleFacts::read(text).target else {
+        return Vec::new();
+    };
+    let amd = layout_algebra::machine::preset_for_triton_target(&target)
+        .is_some_and(|p| p.vendor == Vendor::Amd);
+    if !amd || layout_algebra::machine::half_conversion(&target) == HalfConversion::Pairs {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for f in mlir::functions(text) {
+        for op in f.ops.iter().filter(|o| {
+            ["local_alloc", "local_store", "convert_layout"]
+                .iter()
+                .any(|name| is_ttg(o, name))
+        }) {
+            if let Some(value) = op.operands.first() {
+                let high = exact_bf16_extremum(&f, value);
+                found.push((value.clone(), high.then_some(())));
+            }
+        }
+    }
+    agreed(&found).into_iter().map(|(v, ())| v).collect()
+}
+
+/// Whether `value` (through `tt.trans`) is a maximum or minimum of bf16
+/// values no arithmetic made (loads, constants).
+fn exact_bf16_extremum(f: &Function, value: &str) -> bool {
+    let mut value = value.to_string();
+    for _ in 0..f.ops.len() {
+        let Some(producer) = f.producer(&value) else {
+            return false;
+        };
+        match producer.name.as_str() {
+            "tt.trans" => match producer.operands.first() {
+                Some(v) => value = v.clone(),
+                None => return false,
+            },
+            "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf" => {
+                // Of values arithmetic made, the rounded results come in
+                // the low half, and so does the extremum of them.
+                let of_rounded = producer.operands.iter().any(|v| made_by_arithmetic(f, v));
+                return !of_rounded
+                    && scratch::parse_types(&producer.types)
+                        .last()
+                        .is_some_and(|t| t.element == "bf16");
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// The `ttg.convert_layout`s (result, operand) of an NVIDIA dump of `i1`
 /// whose result only serves as a condition (`arith.select`), a mask
 /// (`tt.load`, `tt.store`) or a number (`arith.uitofp`, `arith.sitofp`):
