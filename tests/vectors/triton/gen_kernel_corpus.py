@@ -683,6 +683,15 @@ def bf16_minimum(x_ptr, z_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + on.T * M + om.T, tl.trans(y))
 
 
+@triton.jit
+def half_row_sums(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # Row sums of f16 within warps, converted to one element per thread: from sm86 on the
+    # vectoriser pairs the last additions, so the sums are stored as 32-bit words.
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    tl.store(y_ptr + tl.arange(0, M), tl.sum(tl.load(x_ptr + om * N + on), 1))
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -866,6 +875,8 @@ CASES = [
     ("bf16_minimum", bf16_minimum,
      {"x_ptr": "*bf16", "z_ptr": "*bf16", "y_ptr": "*bf16", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 64}, ["x_ptr", "z_ptr", "y_ptr"], {"num_warps": 4}),
+    ("half_row_sums", half_row_sums, {"x_ptr": "*fp16", "y_ptr": "*fp16", "M": "constexpr", "N": "constexpr"},
+     {"M": 128, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
     ("scaled_words_bf16", joined_words, _joined_words_signature("bf16"),
      {"M": 64, "N": 64, "VEC": 2, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),

@@ -623,6 +623,27 @@ fn made_in_words(
                 paired && types.first().is_some_and(|t| t.element == "f32") && half(types.get(1));
             if made_here { u32::MAX } else { 0 }
         }
+        // A sum or product of halves, reduced: the vectoriser pairs the
+        // last combine as it pairs the arithmetic (a maximum stays apart).
+        "tt.reduce"
+            if made
+                == (Made::InWords {
+                    conversion: HalfConversion::Pairs,
+                })
+                && half(types.last()) =>
+        {
+            let summed = producer
+                .regions
+                .first()
+                .and_then(|r| r.first())
+                .is_some_and(|&b| {
+                    f.blocks[b]
+                        .ops
+                        .iter()
+                        .any(|&o| matches!(f.ops[o].name.as_str(), "arith.addf" | "arith.mulf"))
+                });
+            if summed { u32::MAX } else { 0 }
+        }
         // Gathered halves behind 16-bit arithmetic: in words as the
         // arithmetic's own conversions would be.
         "tt.gather" if shuffled(f, value) && half(types.last()) => match made {
