@@ -705,6 +705,22 @@ impl PairCounts {
         .filter(|&(_, n)| n > 0)
         .collect()
     }
+
+    /// [`Self::mix`] with each kind's share of the access's `wavefronts`:
+    /// `(instruction, count, wavefronts)`. A pair serves two requests.
+    pub fn split(&self, bits: u32, wavefronts: u64) -> Vec<(Instruction, u64, u64)> {
+        let requests = 2 * (self.st64 + self.plain) + self.single;
+        self.mix(bits)
+            .into_iter()
+            .map(|(instruction, count)| {
+                let served = match instruction {
+                    Instruction::Paired { .. } => 2 * count,
+                    _ => count,
+                };
+                (instruction, count, wavefronts * served / requests.max(1))
+            })
+            .collect()
+    }
 }
 
 impl Pairing {

@@ -122,26 +122,17 @@ impl RoundTripSide {
         if let (Some(pairs), Instruction::Paired { bits, .. }) =
             (self.pairs, self.mnemonic.instruction)
         {
-            // A pair serves two requests: each kind's share of the
-            // wavefronts.
-            let requests = 2 * (pairs.st64 + pairs.plain) + pairs.single;
             return pairs
-                .mix(bits)
+                .split(bits, self.wavefronts)
                 .into_iter()
-                .map(|(instruction, count)| {
-                    let served = match instruction {
-                        Instruction::Paired { .. } => 2 * count,
-                        _ => count,
-                    };
-                    RoundTripSide {
-                        mnemonic: self.mnemonic.as_instruction(instruction),
-                        count,
-                        wavefronts: self.wavefronts * served / requests.max(1),
-                        high_half: 0,
-                        bytes_apart: false,
-                        pairs: None,
-                        ..self.clone()
-                    }
+                .map(|(instruction, count, wavefronts)| RoundTripSide {
+                    mnemonic: self.mnemonic.as_instruction(instruction),
+                    count,
+                    wavefronts,
+                    high_half: 0,
+                    bytes_apart: false,
+                    pairs: None,
+                    ..self.clone()
                 })
                 .collect();
         }

@@ -130,30 +130,14 @@ enum Join<'a> {
     Loop { op: &'a mlir::Op, index: usize },
 }
 
-fn joined_at<'a>(f: &'a Function, value: &str) -> Option<Join<'a>> {
-    let mut value = value.to_string();
-    for _ in 0..f.ops.len() {
-        let producer = f.producer(&value)?;
-        match producer.name.as_str() {
-            "tt.trans" => value = producer.operands.first()?.clone(),
-            "scf.if" | "scf.for" => {
-                let index = producer.results.iter().position(|r| *r == value)?;
-                return Some(if producer.name == "scf.if" {
-                    Join::Branches {
-                        op: producer,
-                        index,
-                    }
-                } else {
-                    Join::Loop {
-                        op: producer,
-                        index,
-                    }
-                });
-            }
-            _ => return None,
-        }
+fn joined_at<'a>(f: &'a Function, value: &'a str) -> Option<Join<'a>> {
+    let (op, result) = beyond_transposes(f, value)?;
+    let index = op.results.iter().position(|r| r == result)?;
+    match op.name.as_str() {
+        "scf.if" => Some(Join::Branches { op, index }),
+        "scf.for" => Some(Join::Loop { op, index }),
+        _ => None,
     }
-    None
 }
 
 impl Join<'_> {
@@ -175,20 +159,23 @@ impl Join<'_> {
 
 /// Whether `value` (through `tt.trans`) is the result of arithmetic.
 fn made_by_arithmetic(f: &Function, value: &str) -> bool {
-    let mut value = value.to_string();
+    beyond_transposes(f, value)
+        .is_some_and(|(p, _)| p.name.starts_with("arith.") && p.name != "arith.constant")
+}
+
+/// The operation that made `value`, through any `tt.trans` (which moves
+/// dims, not registers), and which of its results that is; `None` for an
+/// argument. Bounded: a malformed dump may name a value by itself.
+fn beyond_transposes<'a>(f: &'a Function, value: &'a str) -> Option<(&'a mlir::Op, &'a str)> {
+    let mut result = value;
     for _ in 0..f.ops.len() {
-        let Some(producer) = f.producer(&value) else {
-            return false;
-        };
-        match producer.name.as_str() {
-            "tt.trans" => match producer.operands.first() {
-                Some(v) => value = v.clone(),
-                None => return false,
-            },
-            name => return name.starts_with("arith.") && name != "arith.constant",
+        let producer = f.producer(result)?;
+        if producer.name != "tt.trans" {
+            return Some((producer, result));
         }
+        result = producer.operands.first()?;
     }
-    false
+    None
 }
 
 /// The `ttg.local_alloc`s and `ttg.local_store`s of an NVIDIA dump whose
@@ -438,29 +425,20 @@ pub fn high_half_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<Strin
 /// Whether `value` (through `tt.trans`) is a maximum or minimum of bf16
 /// values no arithmetic made (loads, constants).
 fn exact_bf16_extremum(f: &Function, value: &str) -> bool {
-    let mut value = value.to_string();
-    for _ in 0..f.ops.len() {
-        let Some(producer) = f.producer(&value) else {
-            return false;
-        };
-        match producer.name.as_str() {
-            "tt.trans" => match producer.operands.first() {
-                Some(v) => value = v.clone(),
-                None => return false,
-            },
-            "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf" => {
-                // Of values arithmetic made, the rounded results come in
-                // the low half, and so does the extremum of them.
-                let of_rounded = producer.operands.iter().any(|v| made_by_arithmetic(f, v));
-                return !of_rounded
-                    && scratch::parse_types(&producer.types)
-                        .last()
-                        .is_some_and(|t| t.element == "bf16");
-            }
-            _ => return false,
-        }
-    }
-    false
+    let Some((producer, _)) = beyond_transposes(f, value) else {
+        return false;
+    };
+    let extremum = matches!(
+        producer.name.as_str(),
+        "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf"
+    );
+    // Of values arithmetic made, the rounded results come in the low
+    // half, and so does the extremum of them.
+    extremum
+        && !producer.operands.iter().any(|v| made_by_arithmetic(f, v))
+        && scratch::parse_types(&producer.types)
+            .last()
+            .is_some_and(|t| t.element == "bf16")
 }
 
 /// The `ttg.convert_layout`s (result, operand) of an NVIDIA dump of `i1`

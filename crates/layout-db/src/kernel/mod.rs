@@ -1290,27 +1290,20 @@ impl Context<'_> {
         pairs: layout_algebra::bank::PairCounts,
         bits: u32,
     ) -> Vec<InstructionCount> {
-        let requests = 2 * (pairs.st64 + pairs.plain) + pairs.single;
         pairs
-            .mix(bits)
+            .split(bits, a.wavefronts)
             .into_iter()
-            .map(|(instruction, count)| {
-                let served = match instruction {
-                    Instruction::Paired { .. } => 2 * count,
-                    _ => count,
-                };
-                InstructionCount {
-                    mnemonic: self
-                        .machine
-                        .mnemonic(instruction, a.direction, a.element_bits)
-                        .spelled(self.machine.lds.spelling)
-                        .to_string(),
-                    count,
-                    wavefronts: a.wavefronts * served / requests.max(1),
-                    conflicts: a.conflicts,
-                    one_thread: false,
-                    warps: None,
-                }
+            .map(|(instruction, count, wavefronts)| InstructionCount {
+                mnemonic: self
+                    .machine
+                    .mnemonic(instruction, a.direction, a.element_bits)
+                    .spelled(self.machine.lds.spelling)
+                    .to_string(),
+                count,
+                wavefronts,
+                conflicts: a.conflicts,
+                one_thread: false,
+                warps: None,
             })
             .collect()
     }
