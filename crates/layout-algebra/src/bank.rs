@@ -776,14 +776,7 @@ pub fn high_half_share(
     contiguous_dim: usize,
     byte_pairs: bool,
 ) -> Option<u64> {
-    let store_bits = match instruction {
-        Instruction::LdSt { bits } if bits == element_bits => bits,
-        Instruction::LdSt { bits: 16 } if element_bits == 8 && byte_pairs => 16,
-        _ => return None,
-    };
-    if !matches!(element_bits, 8 | 16) {
-        return None;
-    }
+    let store_bits = narrow_store_bits(element_bits, instruction, byte_pairs)?;
     let per_register = (32 / element_bits) as usize;
     let packed = (0..per_register.trailing_zeros() as usize).all(|i| {
         distributed.basis("register", i).is_ok_and(|b| {
@@ -809,14 +802,7 @@ pub fn high_half_share_of_packed_registers(
     instruction: Instruction,
     byte_pairs: bool,
 ) -> Option<u64> {
-    let store_bits = match instruction {
-        Instruction::LdSt { bits } if bits == element_bits => bits,
-        Instruction::LdSt { bits: 16 } if element_bits == 8 && byte_pairs => 16,
-        _ => return None,
-    };
-    if !matches!(element_bits, 8 | 16) {
-        return None;
-    }
+    let store_bits = narrow_store_bits(element_bits, instruction, byte_pairs)?;
     let per_register = 32 / element_bits;
     let packed = (0..per_register.trailing_zeros() as usize).all(|i| {
         distributed
@@ -824,6 +810,20 @@ pub fn high_half_share_of_packed_registers(
             .is_ok_and(|b| b.iter().any(|&c| c != 0))
     });
     packed.then_some(u64::from(32 / store_bits))
+}
+
+/// The bits one scalar store of 8- or 16-bit elements moves, where it
+/// has a `_d16_hi` form: one element, or a pair of bytes on a machine
+/// that stores pairs from a register's high half. `None` otherwise.
+fn narrow_store_bits(element_bits: u32, instruction: Instruction, byte_pairs: bool) -> Option<u32> {
+    if !matches!(element_bits, 8 | 16) {
+        return None;
+    }
+    match instruction {
+        Instruction::LdSt { bits } if bits == element_bits => Some(bits),
+        Instruction::LdSt { bits: 16 } if element_bits == 8 && byte_pairs => Some(16),
+        _ => None,
+    }
 }
 
 /// Whether two offsets (in units of the width, `low < high`) fit one paired

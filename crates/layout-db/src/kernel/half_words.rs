@@ -354,6 +354,33 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
     };
     let converts_in_pairs =
         layout_algebra::machine::half_conversion(&target) == HalfConversion::Pairs;
+    stored_values_where(text, |f, op, value| {
+        let bits = scratch::parse_types(op.operand_types())
+            .first()
+            .and_then(|t| scratch::element_bits(&t.element));
+        // Halves joined by branches or a loop; bytes by branches, and by a
+        // loop where byte arithmetic stays packed (elsewhere a loop's bytes
+        // stay packed only where its arithmetic does, which the TTGIR does
+        // not say).
+        let joined = match (joined_at(f, value), bits) {
+            (Some(Join::Branches { .. }), Some(8 | 16)) => true,
+            (Some(Join::Loop { .. }), Some(16)) => true,
+            (Some(Join::Loop { .. }), Some(8)) => preset.packed_byte_arithmetic,
+            _ => false,
+        };
+        joined
+            || converts_in_pairs
+                && made_in_words(db, file, text, f, value, Made::ByConversion, &mut 64) > 0
+    })
+}
+
+/// The values a conversion, `local_alloc` or `local_store` of `text`
+/// stores for which `holds` (given the function, the storing op and the
+/// value) is true wherever the value is stored: their names.
+fn stored_values_where(
+    text: &str,
+    mut holds: impl FnMut(&Function, &mlir::Op, &str) -> bool,
+) -> Vec<String> {
     let mut found = Vec::new();
     for f in mlir::functions(text) {
         for op in f.ops.iter().filter(|o| {
@@ -362,24 +389,8 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
                 .any(|name| is_ttg(o, name))
         }) {
             if let Some(value) = op.operands.first() {
-                let bits = scratch::parse_types(op.operand_types())
-                    .first()
-                    .and_then(|t| scratch::element_bits(&t.element));
-                // Halves joined by branches or a loop; bytes by branches,
-                // and by a loop where byte arithmetic stays packed
-                // (elsewhere a loop's bytes stay packed only where its
-                // arithmetic does, which the TTGIR does not say).
-                let joined = match (joined_at(&f, value), bits) {
-                    (Some(Join::Branches { .. }), Some(8 | 16)) => true,
-                    (Some(Join::Loop { .. }), Some(16)) => true,
-                    (Some(Join::Loop { .. }), Some(8)) => preset.packed_byte_arithmetic,
-                    _ => false,
-                };
-                let made = joined
-                    || converts_in_pairs
-                        && made_in_words(db, file, text, &f, value, Made::ByConversion, &mut 64)
-                            > 0;
-                found.push((value.clone(), made.then_some(())));
+                let yes = holds(&f, op, value);
+                found.push((value.clone(), yes.then_some(())));
             }
         }
     }
@@ -406,20 +417,7 @@ pub fn high_half_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<Strin
     if !amd || layout_algebra::machine::half_conversion(&target) == HalfConversion::Pairs {
         return Vec::new();
     }
-    let mut found = Vec::new();
-    for f in mlir::functions(text) {
-        for op in f.ops.iter().filter(|o| {
-            ["local_alloc", "local_store", "convert_layout"]
-                .iter()
-                .any(|name| is_ttg(o, name))
-        }) {
-            if let Some(value) = op.operands.first() {
-                let high = exact_bf16_extremum(&f, value);
-                found.push((value.clone(), high.then_some(())));
-            }
-        }
-    }
-    agreed(&found).into_iter().map(|(v, ())| v).collect()
+    stored_values_where(text, |f, _, value| exact_bf16_extremum(f, value))
 }
 
 /// Whether `value` (through `tt.trans`) is a maximum or minimum of bf16
