@@ -707,17 +707,28 @@ impl PairCounts {
     }
 
     /// [`Self::mix`] with each kind's share of the access's `wavefronts`:
-    /// `(instruction, count, wavefronts)`. A pair serves two requests.
+    /// `(instruction, count, wavefronts)`. A pair serves two requests; the
+    /// last kind takes what rounding left, so the shares add up.
     pub fn split(&self, bits: u32, wavefronts: u64) -> Vec<(Instruction, u64, u64)> {
         let requests = 2 * (self.st64 + self.plain) + self.single;
-        self.mix(bits)
+        let kinds = self.mix(bits);
+        let last = kinds.len().saturating_sub(1);
+        let mut left = wavefronts;
+        kinds
             .into_iter()
-            .map(|(instruction, count)| {
+            .enumerate()
+            .map(|(i, (instruction, count))| {
                 let served = match instruction {
                     Instruction::Paired { .. } => 2 * count,
                     _ => count,
                 };
-                (instruction, count, wavefronts * served / requests.max(1))
+                let share = if i == last {
+                    left
+                } else {
+                    (wavefronts * served / requests.max(1)).min(left)
+                };
+                left -= share;
+                (instruction, count, share)
             })
             .collect()
     }

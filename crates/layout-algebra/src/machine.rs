@@ -133,9 +133,9 @@ pub struct Preset {
     /// `scf.if`'s or `scf.for`'s result that arithmetic made on some path)
     /// move in 64-bit words where other machines store 32-bit ones: eight
     /// halves as `st.shared.v2.b64` (not `.v4.b32`), eight bytes as
-    /// `st.shared.b64` (not `.v2.b32`): sm100's NVPTX, as its compiled
-    /// kernels show (f32, four halves and narrower vectors stay as they
-    /// are).
+    /// `st.shared.b64` (not `.v2.b32`), sixteen as `st.shared.v2.b64`:
+    /// sm100's NVPTX, as its compiled kernels show (f32, four halves and
+    /// narrower vectors stay as they are).
     pub joined_halves_in_64_bit_words: bool,
     /// Elementwise arithmetic on bytes keeps them four to a 32-bit
     /// register, as a vector load put them (gfx1250: its stores of byte

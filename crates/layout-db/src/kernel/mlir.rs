@@ -6,7 +6,7 @@
 //! lines and a stack of open regions; what a line says beyond that is read
 //! by the analyses that need it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use layout_syntax::Span;
 
@@ -14,6 +14,17 @@ use layout_syntax::Span;
 pub type OpId = usize;
 /// A block's place in [`Function::blocks`].
 pub type BlockId = usize;
+
+/// What the reader appends to a value's name when an earlier value of
+/// the function (a sibling region's) has the same written name. No MLIR
+/// name contains it.
+const SCOPE_MARK: char = '~';
+
+/// A value's name as the dump writes it: the reader's suffix for a later
+/// value of the same name removed (`%10~1` is written `%10`).
+pub fn written_name(name: &str) -> &str {
+    name.split(SCOPE_MARK).next().unwrap_or(name)
+}
 
 /// One `tt.func` of a dump.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,7 +213,7 @@ impl Function {
             return None;
         }
         // Each value's operands, accumulated side in the low bits.
-        let mut from: std::collections::HashMap<&str, u128> = self.blocks[body]
+        let mut from: HashMap<&str, u128> = self.blocks[body]
             .arguments
             .iter()
             .enumerate()
@@ -387,7 +398,9 @@ struct Reader {
     /// taken in the function gets a suffix; a use is resolved through the
     /// open regions, innermost first.
     scopes: Vec<HashMap<String, String>>,
-    taken: HashSet<String>,
+    /// Each written name defined so far, with how many later values
+    /// took it.
+    taken: HashMap<String, u32>,
 }
 
 impl Reader {
@@ -431,7 +444,7 @@ impl Reader {
             isolated: Vec::new(),
             regions_isolated: 0,
             scopes: vec![HashMap::new()],
-            taken: HashSet::new(),
+            taken: HashMap::new(),
         };
         let arguments = std::mem::take(&mut reader.function.blocks[0].arguments);
         reader.function.blocks[0].arguments = reader.define(arguments);
@@ -445,18 +458,22 @@ impl Reader {
     }
 
     /// Names defined in the innermost open region: each gets a name no
-    /// other value of the function has.
+    /// other value of the function has (the written name, then
+    /// `~1`, `~2`, ... for later values of that name: `written_name`).
     fn define(&mut self, names: Vec<String>) -> Vec<String> {
         self.scoped(names)
             .into_iter()
             .map(|name| {
-                let mut unique = name.clone();
-                let mut k = 1;
-                while self.taken.contains(&unique) {
-                    unique = format!("{name}@{k}");
-                    k += 1;
-                }
-                self.taken.insert(unique.clone());
+                let unique = match self.taken.get_mut(&name) {
+                    None => {
+                        self.taken.insert(name.clone(), 0);
+                        name.clone()
+                    }
+                    Some(count) => {
+                        *count += 1;
+                        format!("{name}{SCOPE_MARK}{count}")
+                    }
+                };
                 if let Some(scope) = self.scopes.last_mut() {
                     scope.insert(name, unique.clone());
                 }
@@ -957,7 +974,9 @@ mod tests {
             .filter(|o| o.name.starts_with("tt.atomic"))
             .collect();
         assert_eq!(atomics.len(), 2);
-        assert_ne!(atomics[0].results, atomics[1].results);
+        assert_eq!(atomics[0].results, ["%10"]);
+        assert_eq!(atomics[1].results, ["%10~1"]);
+        assert_eq!(written_name(&atomics[1].results[0]), "%10");
         assert!(f.is_used(&atomics[0].results[0]));
         assert!(!f.is_used(&atomics[1].results[0]));
         // `%9` and `%p` resolve to the function's values from both regions.

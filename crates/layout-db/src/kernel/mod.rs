@@ -207,19 +207,19 @@ pub fn vector_loaded_conversions(
     file: SourceFile,
 ) -> Vec<(String, String, usize)> {
     let analysed = file.analysed_text(db);
-    let mut out = Vec::new();
+    let mut found = Vec::new();
     for f in mlir::functions(&analysed) {
         for op in f.ops.iter().filter(|o| o.name == "ttg.convert_layout") {
-            if let (Some(result), Some(operand), Some(dim)) = (
-                op.results.first(),
-                op.operands.first(),
-                loaded_along(db, file, &f, op),
-            ) {
-                out.push((result.clone(), operand.clone(), dim));
+            if let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) {
+                let dim = loaded_along(db, file, &f, op);
+                found.push(((result.clone(), operand.clone()), dim));
             }
         }
     }
-    out
+    agreed(&found)
+        .into_iter()
+        .map(|((r, o), dim)| (r, o, dim))
+        .collect()
 }
 
 /// The values a `ttg.local_store` or `ttg.local_alloc` of a dump stores
@@ -324,20 +324,43 @@ pub fn f32_pair_conversions(
 /// Facts found per value name in each function of a file, keeping a name
 /// only where every finding has the fact and agrees on it: each function
 /// numbers its values afresh, so two functions may share a name.
-pub(super) fn agreed<K: PartialEq + Clone, V: PartialEq + Clone>(
+pub(super) fn agreed<K: Written + PartialEq, V: PartialEq + Clone>(
     found: &[(K, Option<V>)],
 ) -> Vec<(K, V)> {
-    found
-        .iter()
-        .filter_map(|(k, v)| {
-            let v = v.clone()?;
-            found
-                .iter()
-                .filter(|(k2, _)| k2 == k)
-                .all(|(_, v2)| v2.as_ref() == Some(&v))
-                .then(|| (k.clone(), v))
-        })
-        .collect()
+    // Keyed as the dump writes the names (an item's evaluation knows its
+    // own text): values of sibling regions that share a written name must
+    // agree too.
+    let found: Vec<(K, &Option<V>)> = found.iter().map(|(k, v)| (k.written(), v)).collect();
+    let mut out: Vec<(K, V)> = Vec::new();
+    for (k, v) in &found {
+        let Some(v) = v else { continue };
+        let all_agree = found
+            .iter()
+            .filter(|(k2, _)| k2 == k)
+            .all(|(_, v2)| v2.as_ref() == Some(v));
+        if all_agree && !out.iter().any(|(k2, _)| k2 == k) {
+            out.push((k.written(), v.clone()));
+        }
+    }
+    out
+}
+
+/// A key of value names as the dump writes them (the reader's own
+/// suffix for a sibling region's value removed, `mlir::written_name`).
+pub(super) trait Written {
+    fn written(&self) -> Self;
+}
+
+impl Written for String {
+    fn written(&self) -> String {
+        mlir::written_name(self).to_string()
+    }
+}
+
+impl Written for (String, String) {
+    fn written(&self) -> (String, String) {
+        (self.0.written(), self.1.written())
+    }
 }
 
 /// Whether `op` is the TritonGPU operation `name` (`convert_layout`),
@@ -403,9 +426,9 @@ fn loaded_along(
 /// load's own result, or a `tt.trans` of one (it moves dims, not
 /// registers). Arithmetic on them is scalar to LLVM, which puts each
 /// result in a register of its own, except bytes on a machine with
-/// `Preset::packed_byte_arithmetic`: there an elementwise op of bytes
-/// loaded along one dim (with constants, or a select's condition) keeps
-/// them packed. `visits` bounds the walk.
+/// `Preset::packed_byte_arithmetic`: there an elementwise op of bytes to
+/// bytes (no widening or narrowing) loaded along one dim (with constants,
+/// or a select's condition) keeps them packed. `visits` bounds the walk.
 fn value_loaded_along(
     db: &dyn salsa::Database,
     file: SourceFile,
@@ -449,9 +472,8 @@ fn value_loaded_along(
             && name != "arith.constant"
             && file_target(db, file).machine().packed_byte_arithmetic
             && scratch::parse_types(&producer.types)
-                .last()
-                .and_then(|t| scratch::element_bits(&t.element))
-                == Some(8) =>
+                .iter()
+                .all(|t| t.element == "i1" || scratch::element_bits(&t.element) == Some(8)) =>
         {
             // A select's condition is the booleans', not the bytes'.
             let values = match producer.name.as_str() {
