@@ -750,19 +750,7 @@ pub fn pair_counts(access: &Access, padding: &[(u32, u32)]) -> Result<Option<Pai
     let Instruction::Paired { bits, .. } = access.instruction else {
         return Ok(None);
     };
-    let c = cvt(access)?;
-    let vector_regs = vector_of(&c, access.element_bits, bits)?;
-    Ok(Some(
-        pair_requests(
-            &c,
-            &vector_regs,
-            access.element_bits,
-            bits,
-            padding,
-            access.direction,
-        )
-        .counts(),
-    ))
+    Ok(Some(access_pairing(access, bits, padding)?.counts()))
 }
 
 /// One in how many of an 8- or 16-bit AMD store's instructions move the
@@ -991,6 +979,20 @@ fn pair_requests(
     }
 }
 
+/// How LLVM pairs `access`'s `bits`-wide requests ([`pair_requests`]).
+fn access_pairing(access: &Access, bits: u32, padding: &[(u32, u32)]) -> Result<Pairing> {
+    let c = cvt(access)?;
+    let vector_regs = vector_of(&c, access.element_bits, bits)?;
+    Ok(pair_requests(
+        &c,
+        &vector_regs,
+        access.element_bits,
+        bits,
+        padding,
+        access.direction,
+    ))
+}
+
 /// The paired instruction (`ds_read2*` / `ds_write2*`) the compiler forms
 /// for `access`, an ld/st of 32 or 64 bits on a machine that has them:
 /// `None` when it pairs nothing. With both encodings in one access, the
@@ -1003,16 +1005,7 @@ pub fn paired_instruction(access: &Access, padding: &[(u32, u32)]) -> Result<Opt
     if bits != 32 && bits != 64 {
         return Ok(None);
     }
-    let c = cvt(access)?;
-    let vector_regs = vector_of(&c, access.element_bits, bits)?;
-    let p = pair_requests(
-        &c,
-        &vector_regs,
-        access.element_bits,
-        bits,
-        padding,
-        access.direction,
-    );
+    let p = access_pairing(access, bits, padding)?;
     Ok(
         (p.st64_pairs + p.plain_pairs > 0).then_some(Instruction::Paired {
             bits,

@@ -165,6 +165,23 @@ impl InstructionCount {
             .collect()
     }
 
+    /// `count` instructions of an access every warp of the program issues.
+    fn of_access(
+        mnemonic: layout_algebra::bank::Mnemonic,
+        count: u64,
+        wavefronts: u64,
+        conflicts: u64,
+    ) -> Self {
+        InstructionCount {
+            mnemonic: mnemonic.to_string(),
+            count,
+            wavefronts,
+            conflicts,
+            one_thread: false,
+            warps: None,
+        }
+    }
+
     /// `count` instructions of one wavefront each that meet no conflict
     /// (one thread's access, or a warp's to words of its own).
     pub(crate) fn single_wavefront(mnemonic: String, count: u64, one_thread: bool) -> Self {
@@ -1289,13 +1306,8 @@ impl Context<'_> {
                 ]
                 .into_iter()
                 .filter(|&(_, count, _)| count > 0)
-                .map(|(mnemonic, count, wavefronts)| InstructionCount {
-                    mnemonic: mnemonic.to_string(),
-                    count,
-                    wavefronts,
-                    conflicts: a.conflicts,
-                    one_thread: false,
-                    warps: None,
+                .map(|(mnemonic, count, wavefronts)| {
+                    InstructionCount::of_access(mnemonic, count, wavefronts, a.conflicts)
                 })
                 .collect()
             }
@@ -1315,17 +1327,12 @@ impl Context<'_> {
         pairs
             .split(bits, a.wavefronts)
             .into_iter()
-            .map(|(instruction, count, wavefronts)| InstructionCount {
-                mnemonic: self
+            .map(|(instruction, count, wavefronts)| {
+                let mnemonic = self
                     .machine
                     .mnemonic(instruction, a.direction, a.element_bits)
-                    .spelled(self.machine.lds.spelling)
-                    .to_string(),
-                count,
-                wavefronts,
-                conflicts: a.conflicts,
-                one_thread: false,
-                warps: None,
+                    .spelled(self.machine.lds.spelling);
+                InstructionCount::of_access(mnemonic, count, wavefronts, a.conflicts)
             })
             .collect()
     }
