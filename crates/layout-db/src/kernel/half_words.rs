@@ -88,7 +88,8 @@ pub fn half_word_conversions(
                     joined: false,
                 },
                 Some(16) => WordSides {
-                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f)),
+                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f))
+                        || folded_into_loop_exit(&f, operand),
                     store: made_in_words(
                         db,
                         file,
@@ -101,13 +102,20 @@ pub fn half_word_conversions(
                     load: stored_in_words(db, file, text, &f, result),
                 },
                 Some(8) => WordSides {
-                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f)),
+                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f))
+                        || folded_into_loop_exit(&f, operand),
                     store: 0,
                     load: if upcast_in_pairs(&f, result, &converted) {
                         2
                     } else {
                         0
                     },
+                },
+                Some(32) => WordSides {
+                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f))
+                        || folded_into_loop_exit(&f, operand),
+                    store: 0,
+                    load: 0,
                 },
                 _ => continue,
             };
@@ -138,6 +146,38 @@ fn joined_at<'a>(f: &'a Function, value: &'a str) -> Option<Join<'a>> {
         "scf.for" => Some(Join::Loop { op, index }),
         _ => None,
     }
+}
+
+/// Whether LLVM makes `value` a loop's join of its own: arithmetic of
+/// one loop result with constants only, where the loop starts from a
+/// constant and may run no times. On the path that skips the loop the
+/// whole chain folds to a constant, so instcombine moves the chain into
+/// the loop exit's phi (`foldOpIntoPhi`) and the value reaches its user
+/// joined, as a loop's own result does.
+fn folded_into_loop_exit(f: &Function, value: &str) -> bool {
+    let mut current = value;
+    for steps in 0..f.ops.len() {
+        let Some((op, result)) = beyond_transposes(f, current) else {
+            return false;
+        };
+        if op.name == "scf.for" {
+            // Operands: `%lb, %ub, %step, %init...`.
+            let index = op.results.iter().position(|r| r == result);
+            let init = index.and_then(|i| op.operands.get(3 + i));
+            let bounds_known =
+                op.operands.len() >= 2 && op.operands[..2].iter().all(|b| is_constant(f, b));
+            return steps > 0 && init.is_some_and(|v| is_constant(f, v)) && !bounds_known;
+        }
+        if !op.name.starts_with("arith.") || op.name == "arith.constant" || op.results.len() != 1 {
+            return false;
+        }
+        let mut varying = op.operands.iter().filter(|o| !is_constant(f, o));
+        match (varying.next(), varying.next()) {
+            (Some(only), None) => current = only,
+            _ => return false,
+        }
+    }
+    false
 }
 
 impl Join<'_> {

@@ -7,6 +7,7 @@ pub mod allocator;
 mod capture;
 mod contiguity;
 mod descriptor;
+mod folded_loads;
 mod half_words;
 pub mod mlir;
 pub mod scratch;
@@ -952,6 +953,8 @@ impl Context<'_> {
                         warps: None,
                     }]
                 }
+                // Its loads are the loop's own, once LLVM folds the two.
+                "ttg.local_load" if self.folded_into_loop_load(f, id) => Vec::new(),
                 _ => self.access_instructions(op),
             };
             if !instructions.is_empty() {
@@ -1279,6 +1282,22 @@ impl Context<'_> {
             }
         }
         out
+    }
+
+    /// Whether `f`'s `local_load` `id`, before a loop, is folded with the
+    /// loop body's load of the same iteration argument
+    /// ([`folded_loads`]): each moves one element per instruction.
+    fn folded_into_loop_load(&self, f: &Function, id: OpId) -> bool {
+        let one_element = |op: &mlir::Op| {
+            matches!(
+                self.value_on(op.span),
+                Some(Value::Access(a)) if a.vector == 1
+                    && a.pairs.is_none()
+                    && matches!(a.counted.instruction, Instruction::LdSt { .. })
+            )
+        };
+        folded_loads::loop_load_folded_with(f, id)
+            .is_some_and(|body| one_element(&f.ops[id]) && one_element(&f.ops[body]))
     }
 
     /// A `local_alloc` with a value, `local_store`, `local_load`: the
