@@ -341,7 +341,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // (see sm100_reductions.rs). Nothing else may disagree.
     assert!(wrong.len() <= 1, "{wrong:#?}");
     assert!(
-        named >= 2865 && covered >= 374,
+        named >= 2937 && covered >= 381,
         "{named} named, {covered} covered"
     );
 }
@@ -384,7 +384,7 @@ fn most_kernels_name_every_instruction_as_often_as_the_compiled_kernel() {
 
 /// Kernels of both corpora whose every opcode count is the compiled
 /// kernel's (`most_kernels_name_every_instruction_as_often_as_the_compiled_kernel`).
-const EXACT_KERNELS: usize = 368;
+const EXACT_KERNELS: usize = 374;
 
 /// `ttng.tensormap_create` on NVIDIA: each field's `tensormap.replace` as
 /// often as the PTX has it (one per dimension for the box, the extent and
@@ -938,13 +938,14 @@ fn pipelined_transposed_operands_name_the_compiled_instructions_as_often() {
 
 /// Small matmuls over a K loop that may run no times, on seven targets:
 /// every shared-memory instruction as often as the compiled kernel has it.
-/// The accumulator's epilogue folds into the loop exit's phi, so on sm100
+/// The accumulator's epilogue folds into the loop exit's phi (starting
+/// from zeros, or from C widened to f32 and narrowed back), so on sm100
 /// (registers of paired 32-bit values) the converted tile is stored as
 /// 64-bit words (`st.shared.v2.b64`); on sm80/sm89 the 8-bit B operand,
 /// read an element at a time before the loop and at the end of its body,
 /// is read once (instcombine makes the two loads one in the loop header).
-/// On gfx942 LLVM unrolls the f16 loop's small body twice, which the TTGIR
-/// does not say.
+/// On gfx942 LLVM unrolls the 16-bit loops' small bodies twice, which the
+/// TTGIR does not say.
 #[test]
 fn small_matmuls_name_what_llvm_leaves_of_their_loads_and_stores() {
     let (mut checked, mut exact) = (0, 0);
@@ -964,13 +965,13 @@ fn small_matmuls_name_what_llvm_leaves_of_their_loads_and_stores() {
         if named == compiled {
             exact += 1;
         } else {
-            assert_eq!(
-                file, "small_matmul_scaled_gfx942.ttgir",
-                "{named:?} {compiled:?}"
+            assert!(
+                file.ends_with("_gfx942.ttgir") && !file.contains("_i32"),
+                "{file}: {named:?} {compiled:?}"
             );
         }
     }
-    assert_eq!((checked, exact), (14, 13));
+    assert_eq!((checked, exact), (21, 19));
 }
 
 /// Causal attention of bf16 on seven targets: every shared-memory

@@ -694,15 +694,19 @@ def half_row_sums(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
 
 @triton.jit
 def small_matmul(a_ptr, b_ptr, c_ptr, K, stride_cm, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr,
-                 SCALE: tl.constexpr):
+                 SCALE: tl.constexpr, ACCUMULATE: tl.constexpr):
     # A one-warp matmul over a K loop that may run no times, its accumulator converted (and
-    # scaled) after the loop. On the path that skips the loop the epilogue folds to a constant,
-    # so LLVM moves it into the loop exit's phi: the value is joined, and sm100 (whose registers
-    # hold pairs of 32-bit values) stores eight halves or two words as 64-bit words.
+    # scaled) after the loop. On the path that skips the loop the epilogue folds to a constant (or,
+    # accumulating into C, to C as loaded: the narrowing undoes the widening), so LLVM moves it
+    # into the loop exit's phi: the value is joined, and sm100 (whose registers hold pairs of
+    # 32-bit values) stores eight halves or two words as 64-bit words.
     om = tl.arange(0, M)
     on = tl.arange(0, N)
     ok = tl.arange(0, BK)
-    acc = tl.zeros((M, N), tl.float32)
+    if ACCUMULATE:
+        acc = tl.load(c_ptr + om[:, None] * stride_cm + on[None, :]).to(tl.float32)
+    else:
+        acc = tl.zeros((M, N), tl.float32)
     for k in range(0, K, BK):
         a = tl.load(a_ptr + om[:, None] * K + (k + ok)[None, :])
         b = tl.load(b_ptr + (k + ok)[:, None] * N + on[None, :])
@@ -903,13 +907,18 @@ CASES = [
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
     ("small_matmul_scaled", small_matmul,
      {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32", "stride_cm": "i32", "M": "constexpr",
-      "N": "constexpr", "BK": "constexpr", "SCALE": "constexpr"},
-     {"M": 32, "N": 32, "BK": 16, "SCALE": True}, ["a_ptr", "b_ptr", "c_ptr", "K", "stride_cm"],
+      "N": "constexpr", "BK": "constexpr", "SCALE": "constexpr", "ACCUMULATE": "constexpr"},
+     {"M": 32, "N": 32, "BK": 16, "SCALE": True, "ACCUMULATE": False}, ["a_ptr", "b_ptr", "c_ptr", "K", "stride_cm"],
+     {"num_warps": 1, "num_stages": 2}),
+    ("small_matmul_accumulate", small_matmul,
+     {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*bf16", "K": "i32", "stride_cm": "i32", "M": "constexpr",
+      "N": "constexpr", "BK": "constexpr", "SCALE": "constexpr", "ACCUMULATE": "constexpr"},
+     {"M": 32, "N": 32, "BK": 16, "SCALE": False, "ACCUMULATE": True}, ["a_ptr", "b_ptr", "c_ptr", "K", "stride_cm"],
      {"num_warps": 1, "num_stages": 2}),
     ("small_matmul_i32", small_matmul,
      {"a_ptr": "*i8", "b_ptr": "*i8", "c_ptr": "*i32", "K": "i32", "stride_cm": "i32", "M": "constexpr",
-      "N": "constexpr", "BK": "constexpr", "SCALE": "constexpr"},
-     {"M": 32, "N": 32, "BK": 64, "SCALE": False}, ["a_ptr", "b_ptr", "c_ptr", "K", "stride_cm"],
+      "N": "constexpr", "BK": "constexpr", "SCALE": "constexpr", "ACCUMULATE": "constexpr"},
+     {"M": 32, "N": 32, "BK": 64, "SCALE": False, "ACCUMULATE": False}, ["a_ptr", "b_ptr", "c_ptr", "K", "stride_cm"],
      {"num_warps": 2, "num_stages": 3}),
 ]
 

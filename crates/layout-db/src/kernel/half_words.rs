@@ -149,35 +149,65 @@ fn joined_at<'a>(f: &'a Function, value: &'a str) -> Option<Join<'a>> {
 }
 
 /// Whether LLVM makes `value` a loop's join of its own: arithmetic of
-/// one loop result with constants only, where the loop starts from a
-/// constant and may run no times. On the path that skips the loop the
-/// whole chain folds to a constant, so instcombine moves the chain into
-/// the loop exit's phi (`foldOpIntoPhi`) and the value reaches its user
-/// joined, as a loop's own result does.
+/// one loop result with constants only, each step the only use of the
+/// value before it, where the loop may run no times and starts from a
+/// constant, or from a value `arith.extf` widened that the chain's first
+/// step, an `arith.truncf`, narrows back. On the path that skips the loop
+/// the whole chain folds (to a constant, or to the value before it was
+/// widened), so instcombine moves the chain into the loop exit's phi
+/// (`foldOpIntoPhi`) and the value reaches its user joined, as a loop's
+/// own result does.
 fn folded_into_loop_exit(f: &Function, value: &str) -> bool {
     let mut current = value;
-    for steps in 0..f.ops.len() {
+    let mut applied: Option<&mlir::Op> = None;
+    for _ in 0..f.ops.len() {
         let Some((op, result)) = beyond_transposes(f, current) else {
             return false;
         };
         if op.name == "scf.for" {
             // Operands: `%lb, %ub, %step, %init...`.
             let index = op.results.iter().position(|r| r == result);
-            let init = index.and_then(|i| op.operands.get(3 + i));
+            let Some(init) = index.and_then(|i| op.operands.get(3 + i)) else {
+                return false;
+            };
             let bounds_known =
                 op.operands.len() >= 2 && op.operands[..2].iter().all(|b| is_constant(f, b));
-            return steps > 0 && init.is_some_and(|v| is_constant(f, v)) && !bounds_known;
+            let folds =
+                |first: &mlir::Op| is_constant(f, init) || narrowed_back(f.producer(init), first);
+            return applied.is_some_and(folds) && !bounds_known;
         }
         if !op.name.starts_with("arith.") || op.name == "arith.constant" || op.results.len() != 1 {
             return false;
         }
+        // instcombine moves an op into a phi that op alone uses.
         let mut varying = op.operands.iter().filter(|o| !is_constant(f, o));
         match (varying.next(), varying.next()) {
-            (Some(only), None) => current = only,
+            (Some(only), None) if f.uses(only).count() == 1 => current = only,
             _ => return false,
         }
+        applied = Some(op);
     }
     false
+}
+
+/// Whether `narrowing` (an `arith.truncf`) gives back the elements
+/// `widening` (an `arith.extf`) widened, which LLVM folds to them.
+fn narrowed_back(widening: Option<&mlir::Op>, narrowing: &mlir::Op) -> bool {
+    let element = |types: &str, end: usize| {
+        let types = scratch::parse_types(types);
+        let t = if end == 0 {
+            types.first()
+        } else {
+            types.last()
+        };
+        t.map(|t| t.element.clone())
+    };
+    widening.is_some_and(|w| {
+        w.name == "arith.extf"
+            && narrowing.name == "arith.truncf"
+            && element(&w.types, 0).is_some()
+            && element(&w.types, 0) == element(&narrowing.types, 1)
+    })
 }
 
 impl Join<'_> {
