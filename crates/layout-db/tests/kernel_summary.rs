@@ -341,7 +341,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // (see sm100_reductions.rs). Nothing else may disagree.
     assert!(wrong.len() <= 1, "{wrong:#?}");
     assert!(
-        named >= 2937 && covered >= 381,
+        named >= 2976 && covered >= 385,
         "{named} named, {covered} covered"
     );
 }
@@ -384,7 +384,7 @@ fn most_kernels_name_every_instruction_as_often_as_the_compiled_kernel() {
 
 /// Kernels of both corpora whose every opcode count is the compiled
 /// kernel's (`most_kernels_name_every_instruction_as_often_as_the_compiled_kernel`).
-const EXACT_KERNELS: usize = 374;
+const EXACT_KERNELS: usize = 377;
 
 /// `ttng.tensormap_create` on NVIDIA: each field's `tensormap.replace` as
 /// often as the PTX has it (one per dimension for the box, the extent and
@@ -466,6 +466,11 @@ fn async_copies_are_counted_as_the_ptx_has_them() {
         let Some(copies) = k["async_copies"].as_object() else {
             continue;
         };
+        // LLVM unrolls this one's constant loop, copies and all
+        // (`small_matmuls_name_what_llvm_leaves_of_their_loads_and_stores`).
+        if file == "static_k_matmul_sm100.ttgir" {
+            continue;
+        }
         tdm += usize::from(copies.contains_key("tensor_load_to_lds"));
         let summaries = summarise(file, read(dir, file));
         for (mnemonic, n) in copies {
@@ -944,13 +949,19 @@ fn pipelined_transposed_operands_name_the_compiled_instructions_as_often() {
 /// 64-bit words (`st.shared.v2.b64`); on sm80/sm89 the 8-bit B operand,
 /// read an element at a time before the loop and at the end of its body,
 /// is read once (instcombine makes the two loads one in the loop header).
-/// On gfx942 LLVM unrolls the 16-bit loops' small bodies twice, which the
-/// TTGIR does not say.
+/// A loop with constant bounds has no path that skips it: sm80 and sm89
+/// convert its f16 result in pairs and store words (`static_k_matmul`).
+/// Where a loop's body is small LLVM unrolls it, which the TTGIR does not
+/// say: twice for the 16-bit loops on gfx942, and on sm100 (whose
+/// `tcgen05` body reads no operands) the constant loop's three iterations.
 #[test]
 fn small_matmuls_name_what_llvm_leaves_of_their_loads_and_stores() {
     let (mut checked, mut exact) = (0, 0);
     for k in corpus("kernels") {
-        let Some(file) = k["file"].as_str().filter(|f| f.starts_with("small_matmul")) else {
+        let Some(file) = k["file"]
+            .as_str()
+            .filter(|f| f.starts_with("small_matmul") || f.starts_with("static_k_matmul"))
+        else {
             continue;
         };
         let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
@@ -966,12 +977,13 @@ fn small_matmuls_name_what_llvm_leaves_of_their_loads_and_stores() {
             exact += 1;
         } else {
             assert!(
-                file.ends_with("_gfx942.ttgir") && !file.contains("_i32"),
+                file.ends_with("_gfx942.ttgir") && !file.contains("_i32")
+                    || file == "static_k_matmul_sm100.ttgir",
                 "{file}: {named:?} {compiled:?}"
             );
         }
     }
-    assert_eq!((checked, exact), (21, 19));
+    assert_eq!((checked, exact), (25, 22));
 }
 
 /// Causal attention of bf16 on seven targets: every shared-memory

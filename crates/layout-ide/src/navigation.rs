@@ -267,7 +267,7 @@ fn rename_value(
     let full = format!("%{bare}");
     let taken = layout_db::ssa::ssa_values(db, file)
         .iter()
-        .any(|o| o.scope == value.scope && o.name == full && o.name != value.name);
+        .any(|o| o.function == value.function && o.name == full && o.name != value.name);
     if taken {
         return Err(format!("`{full}` is already a value of this function"));
     }
@@ -453,6 +453,46 @@ check size(acc) == 512
             )),
             "{}",
             hover.markdown
+        );
+    }
+
+    #[test]
+    fn a_dump_value_renames_within_its_region_not_a_sibling_s() {
+        // MLIR reuses `%5` in the two branches and `%arg5` in the two loops.
+        let text = "tt.func @k(%arg0: i32) {
+  %c = arith.constant true
+  %0 = scf.if %c -> (i32) {
+    %5 = arith.addi %arg0, %arg0 : i32
+    scf.yield %5 : i32
+  } else {
+    %5 = arith.subi %arg0, %arg0 : i32
+    scf.yield %5 : i32
+  }
+  %1 = scf.for %i = %0 to %0 step %0 iter_args(%arg5 = %0) -> (i32) {
+    scf.yield %arg5 : i32
+  }
+  %2 = scf.for %i = %1 to %1 step %1 iter_args(%arg5 = %1) -> (i32) {
+    scf.yield %arg5 : i32
+  }
+  tt.return %2 : i32
+}
+";
+        let (db, file) = fixture::open(text);
+        let then_use = text.find("scf.yield %5").unwrap() + "scf.yield ".len() + 1;
+        let edits = rename(&db, file, then_use, "sum").unwrap();
+        let else_def = text.find("%5 = arith.subi").unwrap();
+        assert_eq!(edits.len(), 2);
+        assert!(edits.iter().all(|e| e.span.end <= else_def));
+        let second_loop = text.find("%2 = scf.for").unwrap();
+        let carried = text.rfind("scf.yield %arg5").unwrap() + "scf.yield ".len() + 1;
+        let refs = references(&db, file, carried);
+        assert_eq!(refs.len(), 2);
+        assert!(refs.iter().all(|r| r.span.start > second_loop));
+        // A name a sibling region of the function uses is refused.
+        assert!(
+            rename(&db, file, then_use, "%arg5")
+                .unwrap_err()
+                .contains("already")
         );
     }
 

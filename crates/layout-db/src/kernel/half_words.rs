@@ -11,7 +11,7 @@
 //!   memory in vectors (`ld.global.v2.b32` and wider), or converted from f32
 //!   by `arith.truncf` on a target that converts two at a time into one
 //!   register (`cvt.rn.f16x2.f32`, [`TritonTarget::half_conversion`]),
-//!   directly (on sm80 not a loop's result) or, from sm86 on, through 16-bit
+//!   directly (on sm80 not the result of a loop that may run no times) or, from sm86 on, through 16-bit
 //!   float arithmetic with constants; and, from sm86 on, any 16-bit float
 //!   arithmetic's result (the vectoriser pairs it) and any value branches
 //!   or a loop join (one vector to LLVM):
@@ -170,11 +170,9 @@ fn folded_into_loop_exit(f: &Function, value: &str) -> bool {
             let Some(init) = index.and_then(|i| op.operands.get(3 + i)) else {
                 return false;
             };
-            let bounds_known =
-                op.operands.len() >= 2 && op.operands[..2].iter().all(|b| is_constant(f, b));
             let folds =
                 |first: &mlir::Op| is_constant(f, init) || narrowed_back(f.producer(init), first);
-            return applied.is_some_and(folds) && !bounds_known;
+            return applied.is_some_and(folds) && may_run_no_times(f, op);
         }
         if !op.name.starts_with("arith.") || op.name == "arith.constant" || op.results.len() != 1 {
             return false;
@@ -188,6 +186,13 @@ fn folded_into_loop_exit(f: &Function, value: &str) -> bool {
         applied = Some(op);
     }
     false
+}
+
+/// Whether the `scf.for` `op` may run no times, as far as LLVM knows:
+/// its bounds are not both constants. Where they are, LLVM drops the path
+/// that skips the loop, and the loop's results flow straight on.
+fn may_run_no_times(f: &Function, op: &mlir::Op) -> bool {
+    !(op.operands.len() >= 2 && op.operands[..2].iter().all(|b| is_constant(f, b)))
 }
 
 /// Whether `narrowing` (an `arith.truncf`) gives back the elements
@@ -653,16 +658,19 @@ fn made_in_words(
                     conversion: HalfConversion::OneAtATime,
                 } => false,
                 // Instruction selection pairs two conversions only in the
-                // block that packs them: of a loop's result LLVM converts
-                // each value in the loop's exit block and packs them after
-                // merging the path that skips the loop.
+                // block that packs them: of the result of a loop that may
+                // run no times LLVM converts each value in the loop's exit
+                // block and packs them after merging the path that skips
+                // the loop.
                 Made::InWords {
                     conversion: HalfConversion::PairsWhenPackedDirectly,
                 } => !producer
                     .operands
                     .first()
                     .and_then(|v| f.producer(v))
-                    .is_some_and(|p| matches!(p.name.as_str(), "scf.for" | "scf.while")),
+                    .is_some_and(|p| {
+                        p.name == "scf.while" || p.name == "scf.for" && may_run_no_times(f, p)
+                    }),
                 _ => true,
             };
             let made_here =
