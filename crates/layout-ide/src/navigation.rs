@@ -458,39 +458,34 @@ check size(acc) == 512
 
     #[test]
     fn a_dump_value_renames_within_its_region_not_a_sibling_s() {
-        // MLIR reuses `%5` in the two branches and `%arg5` in the two loops.
-        let text = "tt.func @k(%arg0: i32) {
-  %c = arith.constant true
-  %0 = scf.if %c -> (i32) {
-    %5 = arith.addi %arg0, %arg0 : i32
-    scf.yield %5 : i32
-  } else {
-    %5 = arith.subi %arg0, %arg0 : i32
-    scf.yield %5 : i32
-  }
-  %1 = scf.for %i = %0 to %0 step %0 iter_args(%arg5 = %0) -> (i32) {
-    scf.yield %arg5 : i32
-  }
-  %2 = scf.for %i = %1 to %1 step %1 iter_args(%arg5 = %1) -> (i32) {
-    scf.yield %arg5 : i32
-  }
-  tt.return %2 : i32
-}
-";
-        let (db, file) = fixture::open(text);
-        let then_use = text.find("scf.yield %5").unwrap() + "scf.yield ".len() + 1;
-        let edits = rename(&db, file, then_use, "sum").unwrap();
-        let else_def = text.find("%5 = arith.subi").unwrap();
-        assert_eq!(edits.len(), 2);
-        assert!(edits.iter().all(|e| e.span.end <= else_def));
-        let second_loop = text.find("%2 = scf.for").unwrap();
-        let carried = text.rfind("scf.yield %arg5").unwrap() + "scf.yield ".len() + 1;
-        let refs = references(&db, file, carried);
-        assert_eq!(refs.len(), 2);
-        assert!(refs.iter().all(|r| r.span.start > second_loop));
-        // A name a sibling region of the function uses is refused.
+        // Triton's dump reuses `%x_6`, `%x_7` in the two branches of an
+        // `scf.if`: each branch's value is its own.
+        let text = fixture::corpus("kernels/joined_loads_sm80.ttgir");
+        let (db, file) = fixture::open(&text);
+        let branches = text.find("scf.if").unwrap();
+        let other = text[branches..].find("} else {").unwrap() + branches;
+        let then_use = text.find("tt.addptr %x_6").unwrap() + "tt.addptr ".len() + 1;
+        let by_scan = |from: usize, to: usize| {
+            text[from..to]
+                .match_indices("%x_6")
+                .filter(|(at, _)| {
+                    !text[from + at + 4..].starts_with(|c: char| c.is_ascii_alphanumeric())
+                })
+                .count()
+        };
+        let edits = rename(&db, file, then_use, "row_ptrs").unwrap();
+        assert_eq!(edits.len(), by_scan(branches, other));
         assert!(
-            rename(&db, file, then_use, "%arg5")
+            edits
+                .iter()
+                .all(|e| branches < e.span.start && e.span.end < other)
+        );
+        let else_use = text[other..].find("%x_7, %x_6").unwrap() + other + "%x_7, ".len() + 1;
+        let refs = references(&db, file, else_use);
+        assert!(refs.len() >= 2 && refs.iter().all(|r| r.span.start > other));
+        // A name another region of the function uses is refused.
+        assert!(
+            rename(&db, file, then_use, "%x_8")
                 .unwrap_err()
                 .contains("already")
         );
