@@ -11,10 +11,10 @@
 //!   memory in vectors (`ld.global.v2.b32` and wider), or converted from f32
 //!   by `arith.truncf` on a target that converts two at a time into one
 //!   register (`cvt.rn.f16x2.f32`, [`TritonTarget::half_conversion`]),
-//!   directly (on sm80 not the result of a loop that may run no times) or, from sm86 on, through 16-bit
-//!   float arithmetic with constants; and, from sm86 on, any 16-bit float
-//!   arithmetic's result (the vectoriser pairs it) and any value branches
-//!   or a loop join (one vector to LLVM):
+//!   directly (on sm80 not the result of a loop that may run no times) or,
+//!   from sm86 on, through 16-bit float arithmetic with constants; and,
+//!   from sm86 on, any 16-bit float arithmetic's result (the vectoriser
+//!   pairs it) and any value branches or a loop join (one vector to LLVM):
 //!   `st.shared.b32` / `.v2.b32`; this holds for a conversion's store and
 //!   for `ttg.local_alloc` / `ttg.local_store` alike;
 //! - the load, where the converted value only goes to `tt.store`s that
@@ -46,8 +46,9 @@ pub struct WordSides {
     pub store: u32,
     pub load: u32,
     /// The converted value is an `scf.if`'s or `scf.for`'s result that
-    /// arithmetic made on some path: the branches or the loop joined it as
-    /// one vector (`Machine::joined_halves_in_64_bit_words`).
+    /// arithmetic made on some path, or arithmetic LLVM folds into a loop
+    /// exit: the branches or the loop joined it as one vector
+    /// (`Machine::joined_halves_in_64_bit_words`).
     pub joined: bool,
 }
 
@@ -198,20 +199,14 @@ fn may_run_no_times(f: &Function, op: &mlir::Op) -> bool {
 /// Whether `narrowing` (an `arith.truncf`) gives back the elements
 /// `widening` (an `arith.extf`) widened, which LLVM folds to them.
 fn narrowed_back(widening: Option<&mlir::Op>, narrowing: &mlir::Op) -> bool {
-    let element = |types: &str, end: usize| {
-        let types = scratch::parse_types(types);
-        let t = if end == 0 {
-            types.first()
-        } else {
-            types.last()
-        };
-        t.map(|t| t.element.clone())
-    };
+    let element = |t: Option<&scratch::TypeText>| t.map(|t| t.element.clone());
     widening.is_some_and(|w| {
+        let widened_from = element(scratch::parse_types(&w.types).first());
+        let narrowed_to = element(scratch::parse_types(&narrowing.types).last());
         w.name == "arith.extf"
             && narrowing.name == "arith.truncf"
-            && element(&w.types, 0).is_some()
-            && element(&w.types, 0) == element(&narrowing.types, 1)
+            && widened_from.is_some()
+            && widened_from == narrowed_to
     })
 }
 
