@@ -28,31 +28,27 @@ pub fn loop_load_folded_with(f: &Function, id: OpId) -> Option<OpId> {
     let [value] = init_load.results.as_slice() else {
         return None;
     };
-    let mut uses = f.uses(value);
-    let (Some(lp), None) = (uses.next(), uses.next()) else {
-        return None;
-    };
-    // `scf.for %iv = %lb to %ub step %s iter_args(%a = %x, ...)`: its
-    // operands are `%lb, %ub, %s, %x, ...`.
-    let carried = lp.operands.iter().skip(3).position(|v| v == value)?;
-    if lp.name != "scf.for"
-        || lp.operands.iter().filter(|v| *v == value).count() != 1
-        || lp.block != init_load.block
-        || lp.block.is_none()
-    {
-        return None;
-    }
-    let loop_id = f.ops.iter().position(|o| std::ptr::eq(o, lp))?;
-    let init_block = &f.blocks[lp.block?].ops;
-    let from = init_block.iter().position(|&o| o == id)?;
-    let to = init_block.iter().position(|&o| o == loop_id)?;
-    if from >= to
-        || !init_block[from + 1..to]
+    // The first op after the load, in its block, that uses the value: the
+    // loop, with nothing between them that writes memory.
+    let ops = &f.blocks[init_load.block?].ops;
+    let from = ops.iter().position(|&o| o == id)? + 1;
+    let to = from
+        + ops[from..]
             .iter()
-            .all(|&o| writes_nothing(&f.ops[o]))
+            .position(|&o| f.ops[o].operands.contains(value))?;
+    if !ops[from..to].iter().all(|&o| writes_nothing(&f.ops[o])) {
+        return None;
+    }
+    // The value's only use: one initial value of that `scf.for` (whose
+    // operands are `%lb, %ub, %s, %x, ...`).
+    let lp = &f.ops[ops[to]];
+    if lp.name != "scf.for"
+        || f.uses(value).count() != 1
+        || lp.operands.iter().filter(|v| *v == value).count() != 1
     {
         return None;
     }
+    let carried = lp.operands.iter().skip(3).position(|v| v == value)?;
     let body = &f.blocks[*lp.regions.first()?.last()?].ops;
     let (&last, inside) = body.split_last()?;
     let yielded = f.ops[last]

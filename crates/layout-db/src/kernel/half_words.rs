@@ -82,6 +82,10 @@ pub fn half_word_conversions(
             let Some(converted) = scratch::parse_type(op.result_types()) else {
                 continue;
             };
+            let joined = || {
+                joined_at(&f, operand).is_some_and(|join| join.computed(&f))
+                    || folded_into_loop_exit(&f, operand)
+            };
             let sides = match scratch::element_bits(&converted.element) {
                 Some(16) if shuffled(&f, operand) => WordSides {
                     store: u32::MAX,
@@ -89,8 +93,7 @@ pub fn half_word_conversions(
                     joined: false,
                 },
                 Some(16) => WordSides {
-                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f))
-                        || folded_into_loop_exit(&f, operand),
+                    joined: joined(),
                     store: made_in_words(
                         db,
                         file,
@@ -103,8 +106,7 @@ pub fn half_word_conversions(
                     load: stored_in_words(db, file, text, &f, result),
                 },
                 Some(8) => WordSides {
-                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f))
-                        || folded_into_loop_exit(&f, operand),
+                    joined: joined(),
                     store: 0,
                     load: if upcast_in_pairs(&f, result, &converted) {
                         2
@@ -113,8 +115,7 @@ pub fn half_word_conversions(
                     },
                 },
                 Some(32) => WordSides {
-                    joined: joined_at(&f, operand).is_some_and(|join| join.computed(&f))
-                        || folded_into_loop_exit(&f, operand),
+                    joined: joined(),
                     store: 0,
                     load: 0,
                 },
