@@ -286,12 +286,20 @@ impl SourceFile {
     /// the analysed dump blanked out when it holds several (offsets and
     /// lines unchanged).
     pub fn analysed_text(self, db: &dyn salsa::Database) -> std::borrow::Cow<'_, str> {
-        let source = self.source(db);
-        match self.selection(db) {
-            Some(s) => layout_syntax::dump::blank_outside(source, &s.range).into(),
-            None => source.as_str().into(),
+        match blanked_source(db, self) {
+            Some(blanked) => blanked.as_str().into(),
+            None => self.source(db).as_str().into(),
         }
     }
+}
+
+/// A file of several dumps with all but the analysed one blanked out,
+/// made once per edit: every query of the file reads it.
+#[salsa::tracked(returns(ref))]
+fn blanked_source(db: &dyn salsa::Database, file: SourceFile) -> Option<String> {
+    file.selection(db)
+        .as_ref()
+        .map(|s| layout_syntax::dump::blank_outside(file.source(db), &s.range))
 }
 
 /// The declared names and the target items of a file's outline.

@@ -231,20 +231,22 @@ fn is_tritongpu(section: &str) -> bool {
     section.contains("tt.func") && section.contains("ttg.")
 }
 
-/// `text` with everything outside `keep` replaced by spaces, newlines kept.
+/// `text` with everything outside `keep` replaced by spaces, newlines kept:
+/// each byte of a blanked character becomes one space, so every offset
+/// stays where it was (`keep` starts and ends on character boundaries).
 pub fn blank_outside(text: &str, keep: &Range<usize>) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, c) in text.char_indices() {
-        if keep.contains(&i) || c == '\n' {
-            out.push(c);
-        } else {
-            // Same length in bytes, so every offset stays where it was.
-            for _ in 0..c.len_utf8() {
-                out.push(' ');
-            }
-        }
-    }
-    out
+    let blank = |part: &str| -> Vec<u8> {
+        part.bytes()
+            .map(|b| if b == b'\n' { b'\n' } else { b' ' })
+            .collect()
+    };
+    let keep = keep.start.min(text.len())..keep.end.clamp(keep.start.min(text.len()), text.len());
+    let mut out = blank(&text[..keep.start]);
+    out.reserve(text.len() - keep.start);
+    out.extend_from_slice(text[keep.clone()].as_bytes());
+    out.extend(blank(&text[keep.end..]));
+    // Spaces, newlines and a slice of `text` cut at character boundaries.
+    String::from_utf8(out).expect("blanking keeps the text UTF-8")
 }
 
 /// The text layoutc analyses of a file, and the selection when the file
@@ -316,6 +318,23 @@ module attributes {\"ttg.num-warps\" = 4 : i32} {
         assert_eq!((s.kind, s.dumps), (SelectionKind::Modules, 2));
         assert!(two[s.range.clone()].starts_with("#a = #ttg.blocked<{sizePerThread = [2]"));
         assert!(select("module {\n}\n").is_none());
+    }
+
+    #[test]
+    fn blanking_keeps_every_offset_and_line() {
+        // A two-byte `é` and a three-byte `→` outside what is kept, and
+        // inside it.
+        let text = "// café → x\nkeep é → y\n// ünd\r\n";
+        let keep = text.find("keep").unwrap()..text.find("// ü").unwrap();
+        let blanked = blank_outside(text, &keep);
+        assert_eq!(blanked.len(), text.len());
+        assert_eq!(&blanked[keep.clone()], &text[keep.clone()]);
+        let kept_newlines = |t: &str| t.match_indices('\n').map(|(i, _)| i).collect::<Vec<_>>();
+        assert_eq!(kept_newlines(&blanked), kept_newlines(text));
+        assert!(blanked[..keep.start].trim().is_empty());
+        assert!(blanked[keep.end..].trim().is_empty());
+        // Out-of-range ends are clamped rather than a panic.
+        assert_eq!(blank_outside("ab", &(1..9)), " b");
     }
 
     #[test]

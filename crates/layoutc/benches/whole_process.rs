@@ -1,7 +1,8 @@
 //! What a user waits for: the whole `layoutc check FILE` process on a
-//! generated 50,000-line spec (docs/performance.md). Prints the minimum and
-//! median of several runs, and where the spec was written so that
-//! `hyperfine` can time the same command.
+//! generated 50,000-line spec, and on a 23 MB `MLIR_ENABLE_DUMP=1` log
+//! (docs/performance.md). Prints the minimum and median of several runs,
+//! and where each file was written so that `hyperfine` can time the same
+//! command.
 //!
 //! `cargo bench -p layoutc --bench whole_process`
 
@@ -46,15 +47,33 @@ fn time(runs: usize, f: impl Fn()) -> (Duration, Duration) {
     (t[0], t[runs / 2])
 }
 
+/// A log of `MLIR_ENABLE_DUMP=1` as long as a large kernel's: the checked-in
+/// log of one small kernel's compilation, 50 times over (every pass's dump
+/// of the module, 50 kernels' worth). `check` analyses its last TritonGPU
+/// dump.
+fn dump_log() -> String {
+    let one = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/kernels/cumsum_1d_sm80.dump.log"
+    ))
+    .expect("the checked-in dump log");
+    one.repeat(50)
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` runs it once.
     let quick = !std::env::args().any(|a| a == "--bench");
     let binary = env!("CARGO_BIN_EXE_layoutc");
     let dir = std::env::temp_dir().join("layoutc-bench");
     std::fs::create_dir_all(&dir).expect("a temporary directory");
-    for lines in [5_000, 50_000] {
-        let path = dir.join(format!("spec{lines}.lay"));
-        std::fs::write(&path, spec(lines)).expect("the spec is written");
+    let files = [
+        ("spec5000.lay", "5,000 lines", spec(5_000)),
+        ("spec50000.lay", "50,000 lines", spec(50_000)),
+        ("dump50.log", "a 23 MB MLIR_ENABLE_DUMP log", dump_log()),
+    ];
+    for (name, what, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("the file is written");
         let check = || {
             let out = Command::new(binary)
                 .args(["check", path.to_str().expect("UTF-8 path")])
@@ -69,7 +88,7 @@ fn main() {
         let runs = if quick { 1 } else { 10 };
         let (min, median) = time(runs, check);
         println!(
-            "layoutc check, {lines} lines: min {:.3} s, median {:.3} s ({runs} runs)",
+            "layoutc check, {what}: min {:.3} s, median {:.3} s ({runs} runs)",
             min.as_secs_f64(),
             median.as_secs_f64()
         );

@@ -74,7 +74,7 @@ pub fn half_word_conversions(
     };
     let conversion = layout_algebra::machine::half_conversion(&target);
     let mut found = Vec::new();
-    for f in mlir::functions(text) {
+    for f in super::file_functions(db, file) {
         for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
             let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
                 continue;
@@ -83,13 +83,13 @@ pub fn half_word_conversions(
                 continue;
             };
             let joined = || {
-                joined_at(&f, operand).is_some_and(|join| join.computed(&f))
-                    || folded_into_loop_exit(&f, operand)
+                joined_at(f, operand).is_some_and(|join| join.computed(f))
+                    || folded_into_loop_exit(f, operand)
             };
             let sides = match scratch::element_bits(&converted.element) {
-                Some(16) if shuffled(&f, operand) => WordSides {
+                Some(16) if shuffled(f, operand) => WordSides {
                     store: u32::MAX,
-                    load: stored_in_words(db, file, text, &f, result),
+                    load: stored_in_words(db, file, text, f, result),
                     joined: false,
                 },
                 Some(16) => WordSides {
@@ -98,17 +98,17 @@ pub fn half_word_conversions(
                         db,
                         file,
                         text,
-                        &f,
+                        f,
                         operand,
                         Made::InWords { conversion },
                         &mut 64,
                     ),
-                    load: stored_in_words(db, file, text, &f, result),
+                    load: stored_in_words(db, file, text, f, result),
                 },
                 Some(8) => WordSides {
                     joined: joined(),
                     store: 0,
-                    load: if upcast_in_pairs(&f, result, &converted) {
+                    load: if upcast_in_pairs(f, result, &converted) {
                         2
                     } else {
                         0
@@ -262,7 +262,7 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
     };
     let conversion = layout_algebra::machine::half_conversion(&target);
     let mut found = Vec::new();
-    for f in mlir::functions(text) {
+    for f in super::file_functions(db, file) {
         for op in f
             .ops
             .iter()
@@ -273,7 +273,7 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
                     db,
                     file,
                     text,
-                    &f,
+                    f,
                     value,
                     Made::InWords { conversion },
                     &mut 64,
@@ -335,14 +335,14 @@ fn nvidia_results_where(
         return Vec::new();
     }
     let mut found = Vec::new();
-    for f in mlir::functions(text) {
+    for f in super::file_functions(db, file) {
         for op in f.ops.iter().filter(|o| ops.iter().any(|n| is_ttg(o, n))) {
             let (Some(result), Some(loaded)) =
                 (op.results.first(), scratch::parse_type(op.result_types()))
             else {
                 continue;
             };
-            found.push((result.clone(), keep(&f, result, &loaded).then_some(())));
+            found.push((result.clone(), keep(f, result, &loaded).then_some(())));
         }
     }
     agreed(&found).into_iter().map(|(v, ())| v).collect()
@@ -425,7 +425,7 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
     };
     let converts_in_pairs =
         layout_algebra::machine::half_conversion(&target) == HalfConversion::Pairs;
-    stored_values_where(text, |f, op, value| {
+    stored_values_where(db, file, |f, op, value| {
         let bits = scratch::parse_types(op.operand_types())
             .first()
             .and_then(|t| scratch::element_bits(&t.element));
@@ -445,22 +445,23 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
     })
 }
 
-/// The values a conversion, `local_alloc` or `local_store` of `text`
+/// The values a conversion, `local_alloc` or `local_store` of `file`
 /// stores for which `holds` (given the function, the storing op and the
 /// value) is true wherever the value is stored: their names.
 fn stored_values_where(
-    text: &str,
+    db: &dyn salsa::Database,
+    file: SourceFile,
     mut holds: impl FnMut(&Function, &mlir::Op, &str) -> bool,
 ) -> Vec<String> {
     let mut found = Vec::new();
-    for f in mlir::functions(text) {
+    for f in super::file_functions(db, file) {
         for op in f.ops.iter().filter(|o| {
             ["local_alloc", "local_store", "convert_layout"]
                 .iter()
                 .any(|name| is_ttg(o, name))
         }) {
             if let Some(value) = op.operands.first() {
-                let yes = holds(&f, op, value);
+                let yes = holds(f, op, value);
                 found.push((value.clone(), yes.then_some(())));
             }
         }
@@ -488,7 +489,7 @@ pub fn high_half_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<Strin
     if !amd || layout_algebra::machine::half_conversion(&target) == HalfConversion::Pairs {
         return Vec::new();
     }
-    stored_values_where(text, |f, _, value| exact_bf16_extremum(f, value))
+    stored_values_where(db, file, |f, _, value| exact_bf16_extremum(f, value))
 }
 
 /// Whether `value` (through `tt.trans`) is a maximum or minimum of bf16
@@ -525,13 +526,13 @@ pub fn boolean_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<(S
         return Vec::new();
     }
     let mut found = Vec::new();
-    for f in mlir::functions(text) {
+    for f in super::file_functions(db, file) {
         for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
             let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
                 continue;
             };
             let boolean = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "i1");
-            let apart = boolean && kept_as_bits(&f, result);
+            let apart = boolean && kept_as_bits(f, result);
             found.push(((result.clone(), operand.clone()), apart.then_some(())));
         }
     }

@@ -340,8 +340,19 @@ impl Function {
 pub fn functions(text: &str) -> Vec<Function> {
     let mut out = Vec::new();
     let mut current: Option<Reader> = None;
-    let mut offset = 0;
-    for raw in text.split_inclusive('\n') {
+    // A file of several dumps comes with all but one blanked out: start at
+    // the line of its first character and stop after its last.
+    let bytes = text.as_bytes();
+    let first = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let last = bytes.iter().rposition(|b| !b.is_ascii_whitespace());
+    let (Some(first), Some(last)) = (first, last) else {
+        return out;
+    };
+    let mut offset = text[..first].rfind('\n').map_or(0, |at| at + 1);
+    let end = text[last..]
+        .find('\n')
+        .map_or(text.len(), |at| last + at + 1);
+    for raw in text[offset..end].split_inclusive('\n') {
         let line_span = Span::new(offset, offset + raw.trim_end().len());
         offset += raw.len();
         let line = strip_location(raw.trim());
@@ -1016,6 +1027,26 @@ mod tests {
         let fs = functions(cut);
         assert_eq!(fs.len(), 1);
         assert!(!fs[0].complete);
+    }
+
+    #[test]
+    fn a_dump_among_blanked_ones_keeps_its_offsets() {
+        // A file of several dumps as the checker reads it: all but one
+        // blanked out, before and after.
+        let before = "                              \n    \n\n";
+        let text = format!("{before}{SCAN}\n        \n   ");
+        let fs = functions(&text);
+        let alone = functions(SCAN);
+        assert_eq!(fs.len(), 1);
+        assert_eq!(fs[0].ops.len(), alone[0].ops.len());
+        for (op, same) in fs[0].ops.iter().zip(&alone[0].ops) {
+            assert_eq!(op.span.start, same.span.start + before.len());
+            assert_eq!(
+                &text[op.span.start..op.span.end],
+                &SCAN[same.span.start..same.span.end]
+            );
+        }
+        assert!(functions("   \n\n  ").is_empty());
     }
 
     #[test]

@@ -224,12 +224,11 @@ pub fn vector_loaded_conversions(
     db: &dyn salsa::Database,
     file: SourceFile,
 ) -> Vec<(String, String, usize)> {
-    let analysed = file.analysed_text(db);
     let mut found = Vec::new();
-    for f in mlir::functions(&analysed) {
+    for f in file_functions(db, file) {
         for op in f.ops.iter().filter(|o| o.name == "ttg.convert_layout") {
             if let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) {
-                let dim = loaded_along(db, file, &f, op);
+                let dim = loaded_along(db, file, f, op);
                 found.push(((result.clone(), operand.clone()), dim));
             }
         }
@@ -248,16 +247,15 @@ pub fn vector_loaded_conversions(
 /// stored value's name.
 #[salsa::tracked(returns(ref))]
 pub fn vector_loaded_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(String, usize)> {
-    let analysed = file.analysed_text(db);
     let mut found = Vec::new();
-    for f in mlir::functions(&analysed) {
+    for f in file_functions(db, file) {
         for op in f
             .ops
             .iter()
             .filter(|o| is_ttg(o, "local_store") || is_ttg(o, "local_alloc"))
         {
             if let Some(stored) = op.operands.first() {
-                found.push((stored.clone(), loaded_along(db, file, &f, op)));
+                found.push((stored.clone(), loaded_along(db, file, f, op)));
             }
         }
     }
@@ -318,7 +316,7 @@ pub fn f32_pair_conversions(
 ) -> Vec<(String, String, PairedF32)> {
     let analysed = file.analysed_text(db);
     let mut found: Vec<(String, String, Option<PairedF32>)> = Vec::new();
-    for f in mlir::functions(&analysed) {
+    for f in file_functions(db, file) {
         for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
             let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
                 continue;
@@ -327,7 +325,7 @@ pub fn f32_pair_conversions(
                 .ops
                 .iter()
                 .position(|o| o.results.contains(operand))
-                .and_then(|producer| made_in_f32_pairs(db, file, &f, producer, operand, &analysed));
+                .and_then(|producer| made_in_f32_pairs(db, file, f, producer, operand, &analysed));
             found.push((result.clone(), operand.clone(), how));
         }
     }
@@ -602,12 +600,19 @@ fn argument_divisibility(text: &str, f: &Function, value: &str) -> ArgumentAlign
     ArgumentAlignment::NotAnArgument
 }
 
+/// The `tt.func`s of a file's analysed dump, read once per edit for every
+/// query that walks them.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn file_functions(db: &dyn salsa::Database, file: SourceFile) -> Vec<Function> {
+    mlir::functions(&file.analysed_text(db))
+}
+
 /// The summary of every `tt.func` of a dump (empty for a `.lay` file).
 #[salsa::tracked(returns(ref))]
 pub fn kernel_summaries(db: &dyn salsa::Database, file: SourceFile) -> Vec<KernelSummary> {
     let analysed = file.analysed_text(db);
     let text: &str = &analysed;
-    let functions = mlir::functions(text);
+    let functions = file_functions(db, file);
     if functions.is_empty() {
         return Vec::new();
     }
@@ -719,7 +724,14 @@ struct ModuleFacts {
 
 impl ModuleFacts {
     fn read(text: &str) -> ModuleFacts {
-        let Some(line) = text.lines().find(|l| l.trim_start().starts_with("module")) else {
+        // The first line that starts with `module` (a substring search:
+        // a file of several dumps is mostly blanked-out lines).
+        let line = text.match_indices("module").find_map(|(at, _)| {
+            let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+            let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+            text[start..at].trim().is_empty().then(|| &text[start..end])
+        });
+        let Some(line) = line else {
             return ModuleFacts::default();
         };
         let int = |key: &str| -> Option<u64> {

@@ -43,15 +43,13 @@ pub fn unused_conversion_registers(
     db: &dyn salsa::Database,
     file: SourceFile,
 ) -> Vec<(String, String, DeadRegisters)> {
-    let analysed = file.analysed_text(db);
-    let text: &str = &analysed;
     let mut found = Vec::new();
-    for f in mlir::functions(text) {
+    for f in super::file_functions(db, file) {
         for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
             let (Some(result), Some(operand)) = (op.results.first(), op.operands.first()) else {
                 continue;
             };
-            let dead = split_half_unused(db, file, &f, result);
+            let dead = split_half_unused(db, file, f, result);
             found.push(((result.clone(), operand.clone()), dead));
         }
     }
