@@ -564,6 +564,15 @@ pub fn half_conversion(target: &str) -> HalfConversion {
     triton_target(target).map_or(HalfConversion::OneAtATime, |t| t.half_conversion)
 }
 
+/// Whether LLVM's SLP vectoriser works on a `ttg.target`'s kernels: it
+/// pairs 16-bit conversions (`HalfConversion::Pairs`: sm86 on, gfx950,
+/// gfx1250) and, from a vector store, takes the scalar selects feeding it
+/// whole (`select <4 x i1>`), as the compiled kernels show; on sm80 it
+/// does neither.
+pub fn vectorises(target: &str) -> bool {
+    half_conversion(target) == HalfConversion::Pairs
+}
+
 /// How a `ttg.target` adds 16-bit floats atomically
 /// ([`TritonTarget::half_atomic_add`]; in 16-bit registers where unknown).
 pub fn half_atomic_add(target: &str) -> HalfAtomicAdd {

@@ -733,6 +733,24 @@ def static_k_matmul(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, BK: t
     tl.store(c_ptr + om[:, None] * N + on[None, :], acc.to(c_ptr.dtype.element_ty))
 
 
+@triton.jit
+def reduce_or_select(x_ptr, z_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, CONSTANTS: tl.constexpr):
+    # Whether any row of a column is positive, as the condition of a select whose result a
+    # conversion stores: from that vector store (four floats a lane), LLVM's vectoriser takes the
+    # four selects as one (sm86 on), and their booleans as one 32-bit load of the reduction's
+    # result; on sm80, and where the conversion stores two floats a lane (32x256), the load's
+    # bytes go apart (`ld.shared.b16`, two `ld.shared.b8`).
+    om = tl.arange(0, M)[:, None]
+    on = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + om * N + on)
+    r = tl.reduce_or(x > 0, 0)
+    if CONSTANTS:
+        v = tl.where(r, 1.0, 2.0)
+    else:
+        v = tl.where(r, tl.load(z_ptr + tl.arange(0, N)), 0.0)
+    tl.store(y_ptr + tl.arange(0, N), v)
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -921,6 +939,16 @@ CASES = [
     ("scaled_words_bf16", joined_words, _joined_words_signature("bf16"),
      {"M": 64, "N": 64, "VEC": 2, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    ("reduce_or_select", reduce_or_select,
+     {"x_ptr": "*fp32", "z_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr",
+      "CONSTANTS": "constexpr"},
+     {"M": 64, "N": 64, "CONSTANTS": False}, ["x_ptr", "z_ptr", "y_ptr"],
+     {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    ("reduce_or_select_pairs", reduce_or_select,
+     {"x_ptr": "*fp32", "z_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr",
+      "CONSTANTS": "constexpr"},
+     {"M": 32, "N": 256, "CONSTANTS": True}, ["x_ptr", "z_ptr", "y_ptr"],
+     {"num_warps": 4, "targets": ["sm89", "sm90", "sm100"]}),
     ("small_matmul_scaled", small_matmul,
      {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32", "stride_cm": "i32", "M": "constexpr",
       "N": "constexpr", "BK": "constexpr", "SCALE": "constexpr", "ACCUMULATE": "constexpr"},

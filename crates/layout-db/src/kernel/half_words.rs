@@ -539,6 +539,32 @@ pub fn boolean_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<(S
     agreed(&found).into_iter().map(|(k, ())| k).collect()
 }
 
+/// The `ttg.convert_layout`s that store what `value` selects, where every
+/// use of `value` is the condition of an `arith.select` whose result only
+/// goes into shared memory by such conversions: from a conversion's vector
+/// store LLVM's vectoriser (where it works, `machine::vectorises`) takes
+/// as many selects as the vector holds as one vector select, and their
+/// booleans as one load of the word they sit in. `None` where any use is
+/// another.
+pub(crate) fn selected_into_conversions<'f>(
+    f: &'f Function,
+    value: &'f str,
+) -> Option<Vec<&'f mlir::Op>> {
+    let mut conversions = Vec::new();
+    for select in f.uses(value) {
+        let condition_only = select.name == "arith.select"
+            && select.operands.first().is_some_and(|c| c == value)
+            && !select.operands[1..].iter().any(|v| v == value);
+        let selected = select.results.first().filter(|_| condition_only)?;
+        let users: Vec<&mlir::Op> = f.uses(selected).collect();
+        if users.is_empty() || !users.iter().all(|u| is_ttg(u, "convert_layout")) {
+            return None;
+        }
+        conversions.extend(users);
+    }
+    (!conversions.is_empty()).then_some(conversions)
+}
+
 /// Whether every use of `value` takes it as a condition, a mask or a
 /// number, and only there.
 pub(crate) fn kept_as_bits(f: &Function, value: &str) -> bool {

@@ -644,6 +644,10 @@ pub fn kernel_summaries(db: &dyn salsa::Database, file: SourceFile) -> Vec<Kerne
             .target
             .as_deref()
             .map_or(0, layout_algebra::machine::shared_memory_partition_bytes),
+        vectorises: module
+            .target
+            .as_deref()
+            .is_some_and(layout_algebra::machine::vectorises),
         padded_partition_warps: functions
             .iter()
             .map(partition_warps)
@@ -768,6 +772,9 @@ struct Context<'a> {
     /// The bytes of one physical partition of the target's shared memory
     /// (0: not partitioned).
     partition_bytes: u64,
+    /// Whether LLVM's SLP vectoriser works on the dump's target
+    /// (`machine::vectorises`).
+    vectorises: bool,
     /// The partition warps of every `ttg.warp_specialize` once Triton has
     /// padded them: the module's most, rounded up to whole warp groups.
     padded_partition_warps: u64,
@@ -1208,6 +1215,17 @@ impl Context<'_> {
     }
 
     /// The analysis of the conversion on `op`'s line.
+    /// Whether the conversion `op` stores at least `elements` elements per
+    /// instruction (a vector the vectoriser may fill from as many scalars).
+    fn stores_at_least(&self, op: &mlir::Op, elements: u32) -> bool {
+        self.conversion(op)
+            .and_then(|c| {
+                let [store, _] = c.round_trip.as_ref()?;
+                Some(store.mnemonic.instruction.bits_per_lane() / c.element_bits.max(1))
+            })
+            .is_some_and(|stored| stored >= elements)
+    }
+
     fn conversion(&self, op: &mlir::Op) -> Option<&ConversionReport> {
         match self.value_on(op.span)? {
             Value::Conversion(c) => Some(c),
@@ -1876,14 +1894,28 @@ impl Context<'_> {
                 // Booleans the combine takes as `i1` (a warp round's
                 // partials), or a result only used as a condition, a mask
                 // or a number: NVIDIA reads their vectors' bytes apart, as
-                // a conversion's.
+                // a conversion's — but where the vectoriser takes the
+                // result's selects whole into a conversion's store, it
+                // reads them as the word they sit in.
+                let result = op.results.get(operand);
+                let selected_whole = self.vectorises
+                    && sides.as_ref().is_some_and(|[_, load]| {
+                        result
+                            .and_then(|r| half_words::selected_into_conversions(f, r))
+                            .is_some_and(|conversions| {
+                                conversions.iter().all(|c| {
+                                    self.stores_at_least(
+                                        c,
+                                        load.mnemonic.instruction.bits_per_lane() / 8,
+                                    )
+                                })
+                            })
+                    });
                 if self.vendor == Vendor::Nvidia
                     && t.element == "i1"
                     && (!to_result
-                        || op
-                            .results
-                            .get(operand)
-                            .is_some_and(|r| half_words::kept_as_bits(f, r)))
+                        || (result.is_some_and(|r| half_words::kept_as_bits(f, r))
+                            && !selected_whole))
                     && let Some([_, load]) = &mut sides
                 {
                     *load = load
