@@ -751,6 +751,21 @@ def reduce_or_select(x_ptr, z_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr, CONS
     tl.store(y_ptr + tl.arange(0, N), v)
 
 
+@triton.jit
+def atomic_repeated(x_ptr, c_ptr, y_ptr, BLOCK: tl.constexpr, KIND: tl.constexpr):
+    # A tensor atomic whose layout repeats its elements across threads (fewer elements than
+    # threads): the thread that did each atomic stores what it returned into scratch (Triton's
+    # `storeShared`, `st.shared::cta` on NVIDIA) and every thread reads its copy back. On AMD an
+    # add to a buffer is `amdg.buffer_atomic_rmw`, which goes through scratch the same way.
+    o = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o)
+    if KIND == 0:
+        old = tl.atomic_add(c_ptr + o, x)
+    else:
+        old = tl.atomic_max(c_ptr + o, x)
+    tl.store(y_ptr + o, old)
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -939,6 +954,12 @@ CASES = [
     ("scaled_words_bf16", joined_words, _joined_words_signature("bf16"),
      {"M": 64, "N": 64, "VEC": 2, "ACROSS": True, "JOINED": False}, [],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    ("atomic_repeated_add", atomic_repeated,
+     {"x_ptr": "*fp32", "c_ptr": "*fp32", "y_ptr": "*fp32", "BLOCK": "constexpr", "KIND": "constexpr"},
+     {"BLOCK": 32, "KIND": 0}, ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 4}),
+    ("atomic_repeated_max_i64", atomic_repeated,
+     {"x_ptr": "*i64", "c_ptr": "*i64", "y_ptr": "*i64", "BLOCK": "constexpr", "KIND": "constexpr"},
+     {"BLOCK": 64, "KIND": 1}, ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 8}),
     ("reduce_or_select", reduce_or_select,
      {"x_ptr": "*fp32", "z_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr",
       "CONSTANTS": "constexpr"},

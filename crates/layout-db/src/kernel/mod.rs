@@ -1178,7 +1178,10 @@ impl Context<'_> {
                 scratch::scan(&ins, &encoding, &layout, scratch::axis(line)?)
             }
             "tt.histogram" => scratch::histogram(types.last()?, self.threads),
-            "tt.atomic_rmw" | "tt.atomic_cas" => {
+            "tt.atomic_rmw"
+            | "tt.atomic_cas"
+            | "amdg.buffer_atomic_rmw"
+            | "amdg.buffer_atomic_cas" => {
                 let used = op
                     .results
                     .first()
@@ -1257,7 +1260,11 @@ impl Context<'_> {
             "ttng.tensormap_create" if self.vendor == Vendor::Nvidia => {
                 descriptor::instructions(op, &self.text[op.span.start..op.span.end])
             }
-            "tt.histogram" | "tt.atomic_rmw" | "tt.atomic_cas" => self.exchange_instructions(op),
+            "tt.histogram"
+            | "tt.atomic_rmw"
+            | "tt.atomic_cas"
+            | "amdg.buffer_atomic_rmw"
+            | "amdg.buffer_atomic_cas" => self.exchange_instructions(op),
             "ttg.async_copy_global_to_local" => self.async_copy_instructions(op, false),
             name if name.ends_with(".buffer_load_to_local") => {
                 self.async_copy_instructions(op, true)
@@ -1615,9 +1622,10 @@ impl Context<'_> {
         let bits = bits.clamp(8, 64);
         let scalar = scratch::parse_type(result_type).is_none();
         let store = match self.vendor {
-            // A scalar goes through Triton's `storeShared`, which PTX spells
+            // An atomic's result, scalar or tensor, goes through Triton's
+            // `storeShared` (predicated inline assembly), which PTX spells
             // with the `::cta` state space.
-            Vendor::Nvidia if scalar => format!("st.shared::cta.b{bits}"),
+            Vendor::Nvidia if op.name != "tt.histogram" => format!("st.shared::cta.b{bits}"),
             Vendor::Nvidia => format!("st.shared.b{bits}"),
             Vendor::Amd => self
                 .machine
