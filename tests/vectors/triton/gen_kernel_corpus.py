@@ -766,6 +766,33 @@ def atomic_repeated(x_ptr, c_ptr, y_ptr, BLOCK: tl.constexpr, KIND: tl.constexpr
     tl.store(y_ptr + o, old)
 
 
+@triton.jit
+def tma_reduce(a_ptr, b_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, MAXIMUM: tl.constexpr):
+    # A tile loaded by TMA and reduced into another tensor by TMA (`desc.atomic_add`,
+    # `desc.atomic_max`): `cp.reduce.async.bulk.tensor` from the tile's buffer.
+    da = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    db = tl.make_tensor_descriptor(b_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    x = da.load([tl.program_id(0) * BM, 0])
+    if MAXIMUM:
+        db.atomic_max([tl.program_id(0) * BM, 0], x)
+    else:
+        db.atomic_add([tl.program_id(0) * BM, 0], x)
+
+
+@triton.jit
+def tma_gather_scatter(a_ptr, b_ptr, idx_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, SCALE: tl.constexpr):
+    # Blackwell's TMA gather and scatter of rows (`desc.gather`, `desc.scatter`): each warp moves
+    # four rows at a time of the offsets its lanes share, each row in 128-byte messages
+    # (`tile::gather4`, `tile::scatter4`); scaled, the rows go through registers between the two.
+    rows = tl.load(idx_ptr + tl.arange(0, BM))
+    dg = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[N, 1], block_shape=[1, BN])
+    ds = tl.make_tensor_descriptor(b_ptr, shape=[M, N], strides=[N, 1], block_shape=[1, BN])
+    x = dg.gather(rows, 0)
+    if SCALE:
+        x = x * 2
+    ds.scatter(x, rows, 0)
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -960,6 +987,24 @@ CASES = [
     ("atomic_repeated_max_i64", atomic_repeated,
      {"x_ptr": "*i64", "c_ptr": "*i64", "y_ptr": "*i64", "BLOCK": "constexpr", "KIND": "constexpr"},
      {"BLOCK": 64, "KIND": 1}, ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 8}),
+    ("tma_reduce_add", tma_reduce,
+     {"a_ptr": "*fp32", "b_ptr": "*fp32", "M": "i32", "N": "i32", "BM": "constexpr", "BN": "constexpr",
+      "MAXIMUM": "constexpr"},
+     {"BM": 64, "BN": 64, "MAXIMUM": False}, ["a_ptr", "b_ptr", "N"], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
+    ("tma_reduce_max_i32", tma_reduce,
+     {"a_ptr": "*i32", "b_ptr": "*i32", "M": "i32", "N": "i32", "BM": "constexpr", "BN": "constexpr",
+      "MAXIMUM": "constexpr"},
+     {"BM": 32, "BN": 128, "MAXIMUM": True}, ["a_ptr", "b_ptr", "N"], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
+    ("tma_gather_scatter", tma_gather_scatter,
+     {"a_ptr": "*fp32", "b_ptr": "*fp32", "idx_ptr": "*i32", "M": "i32", "N": "i32", "BM": "constexpr",
+      "BN": "constexpr", "SCALE": "constexpr"},
+     {"BM": 64, "BN": 128, "SCALE": False}, ["a_ptr", "b_ptr", "idx_ptr", "N"],
+     {"num_warps": 4, "targets": ["sm100"]}),
+    ("tma_gather_scatter_f16", tma_gather_scatter,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "idx_ptr": "*i32", "M": "i32", "N": "i32", "BM": "constexpr",
+      "BN": "constexpr", "SCALE": "constexpr"},
+     {"BM": 32, "BN": 32, "SCALE": True}, ["a_ptr", "b_ptr", "idx_ptr", "N"],
+     {"num_warps": 2, "targets": ["sm100"]}),
     ("reduce_or_select", reduce_or_select,
      {"x_ptr": "*fp32", "z_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr",
       "CONSTANTS": "constexpr"},

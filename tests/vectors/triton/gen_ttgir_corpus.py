@@ -387,7 +387,8 @@ def count_instructions(text, backend):
 
 def count_async_copies(asm, backend):
     """Copies between global and shared memory by exact mnemonic: PTX ``cp.async.cg.shared.global``
-    and ``cp.async.ca.shared.global`` (not commit/wait), ``cp.async.bulk.tensor.*`` (TMA);
+    and ``cp.async.ca.shared.global`` (not commit/wait), ``cp.async.bulk.tensor.*`` and
+    ``cp.reduce.async.bulk.tensor.*`` (TMA);
     AMDGCN's direct-to-LDS loads (``global_load_lds_dwordx4``, ``buffer_load_dword ... lds``, GFX12's
     ``global_load_async_to_lds_b128``) and gfx1250's tensor data mover (``tensor_load_to_lds``,
     ``tensor_store_from_lds``)."""
@@ -398,7 +399,7 @@ def count_async_copies(asm, backend):
             s = s.split(None, 1)[1] if " " in s else ""
         mn = s.split(None, 1)[0].rstrip(";") if s else ""
         if backend == "cuda":
-            keep = mn.startswith("cp.async.") and ".shared" in mn
+            keep = mn.startswith(("cp.async.", "cp.reduce.async.")) and ".shared" in mn
         else:
             keep = mn.startswith(("global_load_lds", "global_load_async_to_lds", "tensor_load_to_lds",
                                   "tensor_store_from_lds")) or (

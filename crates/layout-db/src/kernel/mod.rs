@@ -949,8 +949,13 @@ impl Context<'_> {
                 name if name.ends_with(".buffer_load_to_local") => {
                     self.async_copy_instructions(op, true)
                 }
-                "ttng.async_tma_copy_global_to_local" | "ttng.async_tma_copy_local_to_global" => {
-                    tma_instructions(op)
+                "ttng.async_tma_copy_global_to_local"
+                | "ttng.async_tma_copy_local_to_global"
+                | "ttng.async_tma_reduce" => {
+                    tma_instructions(op, &self.text[op.span.start..op.span.end])
+                }
+                "ttng.async_tma_gather" | "ttng.async_tma_scatter" => {
+                    self.tma_gather_scatter_instructions(op)
                 }
                 name if name.ends_with(".async_tdm_copy_global_to_local")
                     || name.ends_with(".async_tdm_copy_local_to_global") =>
@@ -1402,6 +1407,59 @@ impl Context<'_> {
             .flatten()
             .flat_map(InstructionCount::of_side)
             .collect()
+    }
+
+    /// `ttng.async_tma_gather` / `ttng.async_tma_scatter` (Blackwell's
+    /// `desc.gather`, `desc.scatter`): each warp moves four rows at a time
+    /// of the row offsets its lanes all hold (`tile::gather4`,
+    /// `tile::scatter4`), each row in messages of at most 128 bytes, so a
+    /// thread issues one instruction per four distinct offset registers and
+    /// message (Triton's `iterateGatherScatterIndices`; warps and
+    /// registers that repeat offsets issue nothing more).
+    fn tma_gather_scatter_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+        let types = scratch::parse_types(&op.types);
+        let (Some(offsets), Some(buffer)) = (
+            types.iter().find(|t| !t.is_memdesc() && t.shape.len() == 1),
+            types
+                .iter()
+                .rev()
+                .find(|t| t.is_memdesc() && t.shape.len() == 2),
+        ) else {
+            return Vec::new();
+        };
+        let (Some((_, layout)), Some(bits)) =
+            (self.layout(offsets), scratch::element_bits(&buffer.element))
+        else {
+            return Vec::new();
+        };
+        let registers = layout.in_dim_size("register");
+        let repeated = layout
+            .free_variable_masks()
+            .into_iter()
+            .find(|(d, _)| d.as_str() == "register")
+            .map_or(0, |(_, m)| m);
+        let groups = (0..registers)
+            .step_by(4)
+            .filter(|r| r & repeated == 0)
+            .count() as u64;
+        let row_bytes = u64::from(buffer.shape[1]) * u64::from(bits).div_ceil(8);
+        let messages = row_bytes.div_ceil(128);
+        let mnemonic = if op.name.ends_with("gather") {
+            "cp.async.bulk.tensor.2d.tile::gather4.shared::cta.global.mbarrier::complete_tx::bytes"
+        } else {
+            "cp.async.bulk.tensor.2d.tile::scatter4.global.shared::cta.bulk_group"
+        };
+        let count = groups * messages;
+        // Each message moves four rows' share of one 128-byte segment.
+        let message_bytes = 4 * row_bytes / messages.max(1);
+        vec![InstructionCount {
+            mnemonic: mnemonic.to_string(),
+            count,
+            wavefronts: count * message_bytes.div_ceil(128),
+            conflicts: 0,
+            one_thread: false,
+            warps: None,
+        }]
     }
 
     /// `ttg.async_copy_global_to_local`: each thread copies vectors of its
@@ -2498,7 +2556,7 @@ fn tdm_instructions(
     }]
 }
 
-fn tma_instructions(op: &mlir::Op) -> Vec<InstructionCount> {
+fn tma_instructions(op: &mlir::Op, line: &str) -> Vec<InstructionCount> {
     let Some(block) = scratch::parse_types(&op.types).into_iter().last() else {
         return Vec::new();
     };
@@ -2508,6 +2566,18 @@ fn tma_instructions(op: &mlir::Op) -> Vec<InstructionCount> {
     let rank = block.shape.len();
     let mnemonic = if op.name.ends_with("global_to_local") {
         format!("cp.async.bulk.tensor.{rank}d.shared::cta.global.mbarrier::complete_tx::bytes")
+    } else if op.name.ends_with("async_tma_reduce") {
+        // `ttng.async_tma_reduce add, %desc[...] %src : ...`: the buffer
+        // reduced into global memory (`desc.atomic_add`, `atomic_max`, ...).
+        let Some(kind) = line
+            .split_once("async_tma_reduce")
+            .and_then(|(_, rest)| rest.split(',').next())
+            .map(str::trim)
+            .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic()))
+        else {
+            return Vec::new();
+        };
+        format!("cp.reduce.async.bulk.tensor.{rank}d.global.shared::cta.{kind}.bulk_group")
     } else {
         format!("cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group")
     };

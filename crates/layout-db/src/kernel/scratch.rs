@@ -45,6 +45,12 @@ impl TypeText {
         self.allocation_shape().iter().map(|&d| d as u64).product()
     }
 
+    /// Whether the type is a memdesc (it names its memory space), not a
+    /// tensor of registers.
+    pub fn is_memdesc(&self) -> bool {
+        !self.extra.is_empty()
+    }
+
     pub fn in_tensor_memory(&self) -> bool {
         self.extra.iter().any(|p| p.contains("tensor_memory"))
     }
