@@ -793,6 +793,19 @@ def tma_gather_scatter(a_ptr, b_ptr, idx_ptr, M, N, BM: tl.constexpr, BN: tl.con
     ds.scatter(x, rows, 0)
 
 
+@triton.jit
+def atomic_min_masked(x_ptr, c_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # A float minimum, masked: Triton takes it as two integer atomics (`min` where the value is
+    # not negative, `umax` where it is), each masked by the load's mask and the sign, and selects
+    # between their results. The booleans converted for the masks and the select are read a byte
+    # at a time on NVIDIA (LLVM keeps them as `i1` through the `and` with the mask).
+    o = tl.arange(0, BLOCK)
+    m = o < n
+    x = tl.load(x_ptr + o, mask=m)
+    old = tl.atomic_min(c_ptr + o, x, mask=m, sem="relaxed", scope="cta")
+    tl.store(y_ptr + o, old, mask=m)
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -1005,6 +1018,9 @@ CASES = [
       "BN": "constexpr", "SCALE": "constexpr"},
      {"BM": 32, "BN": 32, "SCALE": True}, ["a_ptr", "b_ptr", "idx_ptr", "N"],
      {"num_warps": 2, "targets": ["sm100"]}),
+    ("atomic_min_masked", atomic_min_masked,
+     {"x_ptr": "*fp32", "c_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+     {"BLOCK": 256}, ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 4}),
     ("reduce_or_select", reduce_or_select,
      {"x_ptr": "*fp32", "z_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr",
       "CONSTANTS": "constexpr"},

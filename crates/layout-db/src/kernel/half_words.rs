@@ -513,7 +513,8 @@ fn exact_bf16_extremum(f: &Function, value: &str) -> bool {
 
 /// The `ttg.convert_layout`s (result, operand) of an NVIDIA dump of `i1`
 /// whose result only serves as a condition (`arith.select`), a mask
-/// (`tt.load`, `tt.store`) or a number (`arith.uitofp`, `arith.sitofp`):
+/// (`tt.load`, `tt.store`, `tt.atomic_rmw`; also through `arith.andi`,
+/// `ori`, `xori` of booleans) or a number (`arith.uitofp`, `arith.sitofp`):
 /// each keeps the truncation of the loaded bytes to `i1`, which LLVM folds
 /// into a load of `<N x i1>` and reads bytes apart
 /// (`RoundTripSide::booleans_apart`). A result stored as a value keeps
@@ -565,9 +566,19 @@ pub(crate) fn selected_into_conversions<'f>(
     (!conversions.is_empty()).then_some(conversions)
 }
 
-/// Whether every use of `value` takes it as a condition, a mask or a
-/// number, and only there.
+/// Whether every use of `value` takes it as a condition, a mask (of a
+/// load, a store or an atomic) or a number, and only there.
 pub(crate) fn kept_as_bits(f: &Function, value: &str) -> bool {
+    kept_as_bits_within(f, value, &mut 16)
+}
+
+/// [`kept_as_bits`], through the logic of booleans (`arith.andi`, `ori`,
+/// `xori` of `i1`, whose results are kept so too) within a budget of
+/// visits.
+fn kept_as_bits_within(f: &Function, value: &str, visits: &mut u32) -> bool {
+    if !spend(visits) {
+        return false;
+    }
     let uses: Vec<&mlir::Op> = f.uses(value).collect();
     !uses.is_empty()
         && uses.iter().all(|o| {
@@ -579,9 +590,15 @@ pub(crate) fn kept_as_bits(f: &Function, value: &str) -> bool {
             };
             match o.name.as_str() {
                 "arith.select" => at(0),
-                "tt.store" => at(2),
+                "tt.store" | "tt.atomic_rmw" => at(2),
                 "tt.load" => at(1),
                 "arith.uitofp" | "arith.sitofp" => at(0),
+                "arith.andi" | "arith.ori" | "arith.xori" => {
+                    scratch::parse_type(o.result_types()).is_some_and(|t| t.element == "i1")
+                        && o.results
+                            .first()
+                            .is_some_and(|r| kept_as_bits_within(f, r, visits))
+                }
                 _ => false,
             }
         })
