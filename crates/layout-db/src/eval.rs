@@ -126,6 +126,7 @@ impl<'db> Ctx<'db> {
                     Value::Encoding(_)
                     | Value::Location(_)
                     | Value::MemorySpace(_)
+                    | Value::Attribute(_)
                     | Value::Unsupported(_) => Ok(v),
                     other => Err(self.cx.error(
                         Code::TypeMismatch,
@@ -1230,6 +1231,10 @@ impl<'db> Ctx<'db> {
     }
 
     fn attribute(&mut self, a: &TritonAttribute, span: Span) -> R<Value> {
+        // Dialects below Triton's: LLVM's memory-model tags on fences.
+        if matches!(a.dialect.as_str(), "llvm" | "nvvm" | "rocdl") {
+            return Ok(Value::Attribute(format!("{}.{}", a.dialect, a.kind.name)));
+        }
         if let Some(space) = encoding::memory_space(&a.kind.name) {
             if !a.entries.is_empty() || !a.padding.is_empty() {
                 return Err(self.cx.error(

@@ -219,6 +219,9 @@ pub enum Value {
     MemorySpace(String),
     /// A pasted MLIR operation that is not evaluated (`tt.load`, ...).
     Operation(String),
+    /// An attribute of a dialect below Triton's that no layout reads
+    /// (`#llvm.mmra_tag<...>` on AMD fences): its `dialect.kind`.
+    Attribute(String),
     /// A real Triton encoding layoutc does not model (`tensor_memory_encoding`):
     /// its kind. A dump that only names it still checks.
     Unsupported(String),
@@ -254,6 +257,7 @@ impl Value {
             Value::Location(_) => "a source location",
             Value::MemorySpace(_) => "a memory space",
             Value::Operation(_) => "an MLIR operation",
+            Value::Attribute(_) => "an MLIR attribute no layout reads",
             Value::Unsupported(_) => "an encoding layoutc does not model",
         }
     }
@@ -287,6 +291,7 @@ impl Value {
             Value::Location(_) => "location",
             Value::MemorySpace(_) => "memory_space",
             Value::Operation(_) => "operation",
+            Value::Attribute(_) => "attribute",
             Value::Unsupported(_) => "unsupported_encoding",
         }
     }
@@ -413,6 +418,7 @@ impl fmt::Display for Value {
             Value::Location(l) => write!(f, "{}", location_text(l)),
             Value::MemorySpace(m) => write!(f, "#ttg.{m}"),
             Value::Operation(op) => write!(f, "{op}"),
+            Value::Attribute(a) => write!(f, "#{a}"),
             Value::Unsupported(kind) => write!(f, "{kind} (not modelled)"),
         }
     }

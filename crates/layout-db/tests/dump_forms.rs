@@ -36,6 +36,30 @@ fn errors(diagnostics: &[layout_db::Diagnostic]) -> Vec<String> {
         .collect()
 }
 
+/// Every compiled kernel's final TTGIR checks without an error too: among
+/// them AMD attention's fences, whose `#llvm.mmra_tag<"...":"...">` alias is
+/// an attribute no layout reads.
+#[test]
+fn every_compiled_kernel_checks_without_errors() {
+    let mut checked = 0;
+    let mut tagged = 0;
+    for k in manifest() {
+        let Some(file) = k["file"].as_str() else {
+            continue;
+        };
+        let text = read(file);
+        let (diagnostics, _) = check(&text);
+        assert!(
+            errors(&diagnostics).is_empty(),
+            "{file}: {:#?}",
+            errors(&diagnostics)
+        );
+        tagged += usize::from(text.contains("#llvm.mmra_tag<"));
+        checked += 1;
+    }
+    assert!(checked >= 370 && tagged >= 2, "{checked} {tagged}");
+}
+
 #[test]
 fn the_module_triton_lowers_to_llvm_checks_clean() {
     let mut checked = 0;

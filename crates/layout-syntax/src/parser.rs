@@ -409,12 +409,20 @@ where
             Entries(Vec<AttrEntry>),
             Padding(Vec<PaddingInterval>),
         }
+        // `"amdgpu-synchronize-as":"local"` (`#llvm.mmra_tag<...>`, on the
+        // fences of AMD kernels): a string or a pair of them, which no
+        // layout reads.
+        let string = select! { Token::Str(_) => () };
+        let strings = string
+            .then(ctrl(':').ignore_then(string).or_not())
+            .to(Part::Entries(Vec::new()));
         let part = choice((
             entries
                 .delimited_by(ctrl('{'), ctrl('}'))
                 .map(Part::Entries),
             padding.map(Part::Padding),
             entry.map(|e| Part::Entries(vec![e])),
+            strings,
         ));
         let body = part
             .separated_by(ctrl(',').or_not())

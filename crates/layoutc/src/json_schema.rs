@@ -113,6 +113,9 @@ pub struct NamedValue {
     pub operation: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unsupported_encoding: Option<String>,
+    /// An attribute of a dialect below Triton's (`llvm.mmra_tag`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<String>,
 }
 
 /// A coordinate of a named tuple: an integer, or the text of anything else.

@@ -275,6 +275,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
         Value::MemorySpace(m) => j.memory_space = Some(m.to_string()),
         Value::Operation(op) => j.operation = Some(op.to_string()),
         Value::Unsupported(kind) => j.unsupported_encoding = Some(kind.to_string()),
+        Value::Attribute(a) => j.attribute = Some(a.to_string()),
         Value::Underscore | Value::Linear(_) => {}
     }
     j

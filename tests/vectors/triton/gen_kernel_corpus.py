@@ -806,6 +806,71 @@ def atomic_min_masked(x_ptr, c_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(y_ptr + o, old, mask=m)
 
 
+@triton.jit
+def _causal_blocks(acc, l_i, m_i, q, k_ptr, v_ptr, start_m, qk_scale, n_ctx, stride_k, stride_v,
+                   BM: tl.constexpr, D: tl.constexpr, BN: tl.constexpr, STAGE: tl.constexpr):
+    # One sweep of the tutorial's attention: the blocks left of the diagonal (STAGE 1), or the
+    # diagonal block itself (STAGE 2, masked), whose trip count BM / BN is a constant though its
+    # bounds are not.
+    offs_m = start_m * BM + tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_d = tl.arange(0, D)
+    if STAGE == 1:
+        lo, hi = 0, start_m * BM
+    else:
+        lo, hi = start_m * BM, (start_m + 1) * BM
+        lo = tl.multiple_of(lo, BM)
+    for start_n in tl.range(lo, hi, BN):
+        start_n = tl.multiple_of(start_n, BN)
+        k = tl.load(k_ptr + offs_d[:, None] + (start_n + offs_n)[None, :] * stride_k)
+        qk = tl.dot(q, k)
+        if STAGE == 2:
+            qk = qk * qk_scale + tl.where(offs_m[:, None] >= (start_n + offs_n[None, :]), 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        l_ij = tl.sum(p, 1)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + l_ij
+        acc = acc * alpha[:, None]
+        v = tl.load(v_ptr + (start_n + offs_n)[:, None] * stride_v + offs_d[None, :])
+        p = p.to(v.dtype)
+        acc = tl.dot(p, v, acc)
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@triton.jit
+def causal_stages(q_ptr, k_ptr, v_ptr, o_ptr, sm_scale, stride_q, stride_k, stride_v, stride_o, n_ctx,
+                  D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    # The tutorial's causal attention forward (its STAGE 3): the off-diagonal blocks, then the
+    # diagonal block. On AMD the pipeliner peels each loop into a prologue, a loop and `scf.if`
+    # stages under `trip >= k`; the diagonal's trip count folds, so LLVM removes the stages that
+    # cannot run (and the reads that only feed them), and a loop whose bounds fold equal.
+    start_m = tl.program_id(0)
+    offs_m = start_m * BM + tl.arange(0, BM)
+    offs_d = tl.arange(0, D)
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    q = tl.load(q_ptr + offs_m[:, None] * stride_q + offs_d[None, :])
+    acc, l_i, m_i = _causal_blocks(acc, l_i, m_i, q, k_ptr, v_ptr, start_m, qk_scale, n_ctx, stride_k, stride_v,
+                                   BM, D, BN, 1)
+    acc, l_i, m_i = _causal_blocks(acc, l_i, m_i, q, k_ptr, v_ptr, start_m, qk_scale, n_ctx, stride_k, stride_v,
+                                   BM, D, BN, 2)
+    tl.store(o_ptr + offs_m[:, None] * stride_o + offs_d[None, :], (acc / l_i[:, None]).to(o_ptr.type.element_ty))
+
+
+def _causal_stages_signature(dtype):
+    return {"q_ptr": "*" + dtype, "k_ptr": "*" + dtype, "v_ptr": "*" + dtype, "o_ptr": "*" + dtype,
+            "sm_scale": "fp32", "stride_q": "i32", "stride_k": "i32", "stride_v": "i32", "stride_o": "i32",
+            "n_ctx": "i32", "D": "constexpr", "BM": "constexpr", "BN": "constexpr"}
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -1021,6 +1086,12 @@ CASES = [
     ("atomic_min_masked", atomic_min_masked,
      {"x_ptr": "*fp32", "c_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"},
      {"BLOCK": 256}, ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 4}),
+    ("causal_stages", causal_stages, _causal_stages_signature("fp16"), {"D": 64, "BM": 64, "BN": 64},
+     ["q_ptr", "k_ptr", "v_ptr", "o_ptr", "stride_q", "stride_k", "stride_v", "stride_o", "n_ctx"],
+     {"num_warps": 4, "num_stages": 4}),
+    ("causal_stages_wide", causal_stages, _causal_stages_signature("bf16"), {"D": 128, "BM": 128, "BN": 64},
+     ["q_ptr", "k_ptr", "v_ptr", "o_ptr", "stride_q", "stride_k", "stride_v", "stride_o", "n_ctx"],
+     {"num_warps": 8, "num_stages": 3, "targets": ["sm90", "sm100", "gfx942", "gfx950"]}),
     ("reduce_or_select", reduce_or_select,
      {"x_ptr": "*fp32", "z_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr",
       "CONSTANTS": "constexpr"},
@@ -1054,7 +1125,7 @@ CASES = [
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
-           _ws_one_source]
+           _ws_one_source, _causal_blocks]
 
 SECTION = re.compile(r"^// -----// IR Dump Before (\w+)")
 LOWERINGS = ("ConvertTritonGPUToLLVM", "ConvertTritonAMDGPUToLLVM")

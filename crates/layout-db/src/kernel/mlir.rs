@@ -348,9 +348,14 @@ pub fn functions(text: &str) -> Vec<Function> {
     let (Some(first), Some(last)) = (first, last) else {
         return out;
     };
-    let mut offset = text[..first].rfind('\n').map_or(0, |at| at + 1);
-    let end = text[last..]
-        .find('\n')
+    // Byte searches: `last` may fall inside a character, a newline never.
+    let mut offset = bytes[..first]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |at| at + 1);
+    let end = bytes[last..]
+        .iter()
+        .position(|&b| b == b'\n')
         .map_or(text.len(), |at| last + at + 1);
     for raw in text[offset..end].split_inclusive('\n') {
         let line_span = Span::new(offset, offset + raw.trim_end().len());
@@ -1047,6 +1052,8 @@ mod tests {
             );
         }
         assert!(functions("   \n\n  ").is_empty());
+        // A file that ends inside a character of several bytes.
+        assert!(functions("  tt.func @k() {\n é").len() <= 1);
     }
 
     #[test]

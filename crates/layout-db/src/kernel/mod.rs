@@ -7,6 +7,7 @@ pub mod allocator;
 mod capture;
 mod contiguity;
 mod descriptor;
+mod folded_branches;
 mod folded_loads;
 mod half_words;
 pub mod mlir;
@@ -802,6 +803,44 @@ impl Context<'_> {
         root: bool,
     ) -> KernelSummary {
         let ids = allocator::numbering(f);
+        // Ops LLVM removes (a branch or loop whose condition folds) keep
+        // their buffers and issue nothing.
+        let removed = folded_branches::removed_ops(f, self.text);
+        let issued = |id: OpId, instructions: Vec<InstructionCount>| {
+            let op = &f.ops[id];
+            if removed[id] {
+                return Vec::new();
+            }
+            // A CDNA copy into shared memory under a mask that folds to
+            // false: Triton branches around its `global_load_lds`, and LLVM
+            // removes it (GFX12's asynchronous copies are kept).
+            let copy = op.name == "ttg.async_copy_global_to_local"
+                || op.name.ends_with(".buffer_load_to_local");
+            if copy
+                && self.vendor == Vendor::Amd
+                && self.machine.lds.spelling == LdsSpelling::Gcn
+                && self.text[op.span.start..op.span.end]
+                    .split_once(" mask ")
+                    .and_then(|(_, rest)| rest.split([' ', ',']).next())
+                    .is_some_and(|mask| folded_branches::masked_off(f, self.text, mask))
+            {
+                return Vec::new();
+            }
+            // A conversion whose result only removed code uses: its stores
+            // and barrier stay, its loads go.
+            let unused = is_ttg(op, "convert_layout")
+                && op.results.first().is_some_and(|r| {
+                    folded_branches::used_only_by_removed(f, self.text, &removed, r)
+                });
+            match self.conversion(op).and_then(|c| c.round_trip.as_ref()) {
+                Some([store, _]) if unused => store
+                    .by_opcode()
+                    .iter()
+                    .flat_map(InstructionCount::of_side)
+                    .collect(),
+                _ => instructions,
+            }
+        };
         let mut users: HashMap<&str, Vec<OpId>> = HashMap::new();
         for (id, op) in f.ops.iter().enumerate() {
             for v in &op.operands {
@@ -935,7 +974,11 @@ impl Context<'_> {
                 } else {
                     Vec::new()
                 },
-                instructions: in_partition(f, p.op, self.instructions(f, p.op, offsets[i])),
+                instructions: in_partition(
+                    f,
+                    p.op,
+                    issued(p.op, self.instructions(f, p.op, offsets[i])),
+                ),
             });
         }
         // Operations that touch a buffer without owning one
@@ -1001,7 +1044,7 @@ impl Context<'_> {
                     recorded: None,
                     partition_offsets: Vec::new(),
                     recorded_partition_offsets: Vec::new(),
-                    instructions: in_partition(f, id, instructions),
+                    instructions: in_partition(f, id, issued(id, instructions)),
                 });
             }
         }
@@ -1904,6 +1947,12 @@ impl Context<'_> {
         }
         let needed = f.needed_operands(id);
         let last_step = steps.len().saturating_sub(1);
+        // Results LLVM sees nothing use: unused, or used only in code it
+        // removes (`folded_branches`).
+        let removed = folded_branches::removed_ops(f, self.text);
+        let unused_result = |r: &String| {
+            !f.is_used(r) || folded_branches::used_only_by_removed(f, self.text, &removed, r)
+        };
         let mut out: Vec<InstructionCount> = Vec::new();
         for (k, (from, to)) in steps.into_iter().enumerate() {
             // The reduced values' own conversion to the result's layout.
@@ -1915,7 +1964,7 @@ impl Context<'_> {
                 // uses (an argmin's values), and on AMD the last round's
                 // loads of an operand no used result needs (NVIDIA's rounds
                 // load with predicated inline assembly, which LLVM keeps).
-                let unused = op.results.get(operand).is_some_and(|r| !f.is_used(r));
+                let unused = op.results.get(operand).is_some_and(unused_result);
                 let unneeded = !needed.get(operand).copied().unwrap_or(true);
                 let dead_load = k == last_step
                     && if to_result {
