@@ -941,6 +941,34 @@ fn pipelined_transposed_operands_name_the_compiled_instructions_as_often() {
     assert_eq!((checked, exact), (21, 20));
 }
 
+/// The kernels of tests/corpus/kernels whose file starts with `prefix`,
+/// each summarised from its final TTGIR and checked against the compiled
+/// kernel: the total equals `metadata.shared` and every opcode count the
+/// PTX's or AMDGCN's. `also` checks more of each (the file, its manifest
+/// entry, its summaries). Returns how many were checked.
+fn exact_corpus_kernels(
+    prefix: &str,
+    mut also: impl FnMut(&str, &serde_json::Value, &[layout_db::KernelSummary]),
+) -> usize {
+    let mut checked = 0;
+    for k in corpus("kernels") {
+        let Some(file) = k["file"].as_str().filter(|f| f.starts_with(prefix)) else {
+            continue;
+        };
+        let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
+        let summaries = summarise(file, read("kernels", file));
+        assert_eq!(
+            summaries[0].shared_bytes,
+            k["shared_bytes"].as_u64().unwrap(),
+            "{file}"
+        );
+        assert_eq!(named_counts(&summaries, |_| true), compiled, "{file}");
+        also(file, &k, &summaries);
+        checked += 1;
+    }
+    checked
+}
+
 /// The tutorial's causal attention forward (off-diagonal blocks, then the
 /// diagonal block, whose trip count `BM / BN` is a constant though its
 /// bounds are not): on AMD the pipeliner peels each loop into stages under
@@ -952,28 +980,15 @@ fn pipelined_transposed_operands_name_the_compiled_instructions_as_often() {
 /// kernel's total.
 #[test]
 fn stages_of_a_peeled_loop_that_cannot_run_issue_nothing() {
-    let mut checked = 0;
-    for k in corpus("kernels") {
-        let Some(file) = k["file"]
-            .as_str()
-            .filter(|f| f.starts_with("causal_stages"))
-        else {
-            continue;
-        };
-        let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
-        let summaries = summarise(file, read("kernels", file));
-        assert_eq!(named_counts(&summaries, |_| true), compiled, "{file}");
+    let checked = exact_corpus_kernels("causal_stages", |file, k, _| {
         let allocated = file.replace(".ttgir", ".allocated.ttgir");
         let before_llvm = summarise(&allocated, read("kernels", &allocated));
-        for s in [&summaries[0], &before_llvm[0]] {
-            assert_eq!(
-                s.shared_bytes,
-                k["shared_bytes"].as_u64().unwrap(),
-                "{file}"
-            );
-        }
-        checked += 1;
-    }
+        assert_eq!(
+            before_llvm[0].shared_bytes,
+            k["shared_bytes"].as_u64().unwrap(),
+            "{allocated}"
+        );
+    });
     assert_eq!(checked, 11);
 }
 
@@ -986,27 +1001,15 @@ fn stages_of_a_peeled_loop_that_cannot_run_issue_nothing() {
 /// instruction as the compiled kernels have them, on seven targets.
 #[test]
 fn booleans_that_mask_atomics_are_read_a_byte_at_a_time() {
-    let mut checked = 0;
-    for k in corpus("kernels") {
-        let Some(file) = k["file"]
-            .as_str()
-            .filter(|f| f.starts_with("atomic_min_masked"))
-        else {
-            continue;
-        };
-        let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
-        let summaries = summarise(file, read("kernels", file));
-        assert_eq!(
-            summaries[0].shared_bytes,
-            k["shared_bytes"].as_u64().unwrap(),
-            "{file}"
-        );
-        assert_eq!(named_counts(&summaries, |_| true), compiled, "{file}");
+    let checked = exact_corpus_kernels("atomic_min_masked", |file, k, _| {
         if file.contains("_sm") {
-            assert_eq!(compiled.get("ld.shared.b8"), Some(&4), "{file}");
+            assert_eq!(
+                k["shared_mnemonics"]["ld.shared.b8"].as_u64(),
+                Some(4),
+                "{file}"
+            );
         }
-        checked += 1;
-    }
+    });
     assert_eq!(checked, 7);
 }
 
@@ -1016,32 +1019,26 @@ fn booleans_that_mask_atomics_are_read_a_byte_at_a_time() {
 /// (`tile::gather4`, `tile::scatter4`: one instruction per four distinct
 /// row offsets of a thread and 128-byte message of a row — 16 for 64 rows
 /// of 128 f32 over four warps, 2 for 32 rows of 32 halves over two), with
-/// the descriptors built on the device and the kernel's total.
+/// the descriptors built on the device and the kernel's total; the dumps
+/// before LLVM lowering name the same.
 #[test]
 fn tma_reductions_gathers_and_scatters_name_the_ptx_s_bulk_tensor_instructions() {
-    let mut checked = 0;
-    for k in corpus("kernels") {
-        let Some(file) = k["file"].as_str().filter(|f| f.starts_with("tma_")) else {
-            continue;
-        };
-        let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
+    let checked = exact_corpus_kernels("tma_", |file, k, summaries| {
+        let compiled: BTreeMap<String, u64> = kernel_instructions(k).into_iter().collect();
         assert!(
             compiled.keys().any(
                 |m| m.starts_with("cp.reduce.async.bulk.tensor") || m.contains("tile::gather4")
             ),
             "{file}"
         );
-        for dump in [file.to_string(), file.replace(".ttgir", ".allocated.ttgir")] {
-            let summaries = summarise(&dump, read("kernels", &dump));
-            assert_eq!(
-                summaries[0].shared_bytes,
-                k["shared_bytes"].as_u64().unwrap(),
-                "{dump}"
-            );
-            assert_eq!(named_counts(&summaries, |_| true), compiled, "{dump}");
-        }
-        checked += 1;
-    }
+        let allocated = file.replace(".ttgir", ".allocated.ttgir");
+        let before_llvm = summarise(&allocated, read("kernels", &allocated));
+        assert_eq!(
+            named_counts(&before_llvm, |_| true),
+            named_counts(summaries, |_| true),
+            "{allocated}"
+        );
+    });
     assert_eq!(checked, 6);
 }
 
@@ -1054,24 +1051,16 @@ fn tma_reductions_gathers_and_scatters_name_the_ptx_s_bulk_tensor_instructions()
 /// on seven targets.
 #[test]
 fn atomics_whose_layout_repeats_elements_return_them_through_scratch() {
-    let mut checked = 0;
-    for k in corpus("kernels") {
-        let Some(file) = k["file"]
-            .as_str()
-            .filter(|f| f.starts_with("atomic_repeated"))
-        else {
-            continue;
-        };
-        let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
-        for dump in [file.to_string(), file.replace(".ttgir", ".allocated.ttgir")] {
-            let summaries = summarise(&dump, read("kernels", &dump));
+    let checked = exact_corpus_kernels("atomic_repeated", |file, k, summaries| {
+        let allocated = file.replace(".ttgir", ".allocated.ttgir");
+        let before_llvm = summarise(&allocated, read("kernels", &allocated));
+        for (dump, s) in [(file, summaries), (allocated.as_str(), &before_llvm[..])] {
             assert_eq!(
-                summaries[0].shared_bytes,
-                k["shared_bytes"].as_u64().unwrap(),
+                named_counts(s, |_| true),
+                named_counts(summaries, |_| true),
                 "{dump}"
             );
-            assert_eq!(named_counts(&summaries, |_| true), compiled, "{dump}");
-            let atomic = summaries[0]
+            let atomic = s[0]
                 .ops
                 .iter()
                 .find(|op| op.op.contains("atomic"))
@@ -1091,8 +1080,7 @@ fn atomics_whose_layout_repeats_elements_return_them_through_scratch() {
                 );
             }
         }
-        checked += 1;
-    }
+    });
     assert_eq!(checked, 14);
 }
 
@@ -1105,17 +1093,7 @@ fn atomics_whose_layout_repeats_elements_return_them_through_scratch() {
 /// shared-memory instruction as often as the PTX has it.
 #[test]
 fn selects_a_conversion_stores_read_a_reduction_s_booleans_whole_from_sm86_on() {
-    let mut checked = 0;
-    for k in corpus("kernels") {
-        let Some(file) = k["file"]
-            .as_str()
-            .filter(|f| f.starts_with("reduce_or_select"))
-        else {
-            continue;
-        };
-        let compiled: BTreeMap<String, u64> = kernel_instructions(&k).into_iter().collect();
-        let summaries = summarise(file, read("kernels", file));
-        assert_eq!(named_counts(&summaries, |_| true), compiled, "{file}");
+    let checked = exact_corpus_kernels("reduce_or_select", |file, _, summaries| {
         // The reduction's own loads: its result read whole or apart.
         let reduce = summaries[0]
             .ops
@@ -1132,8 +1110,7 @@ fn selects_a_conversion_stores_read_a_reduction_s_booleans_whole_from_sm86_on() 
             four_a_lane && !file.ends_with("_sm80.ttgir"),
             "{file}"
         );
-        checked += 1;
-    }
+    });
     assert_eq!(checked, 7);
 }
 

@@ -141,13 +141,7 @@ pub fn removed_ops(f: &Function, text: &str) -> Vec<bool> {
     let untaken: Vec<Option<&str>> = f
         .ops
         .iter()
-        .map(|op| {
-            let c = op.operands.first().filter(|_| op.name == "arith.select")?;
-            let taken = condition(f, text, c)?;
-            op.operands
-                .get(if taken { 2 } else { 1 })
-                .map(String::as_str)
-        })
+        .map(|op| untaken_operand(f, text, op))
         .collect();
     loop {
         let mut changed = false;
@@ -194,6 +188,15 @@ pub fn masked_off(f: &Function, text: &str, mask: &str) -> bool {
         == Some(false)
 }
 
+/// The operand an `arith.select` whose condition folds does not take.
+fn untaken_operand<'f>(f: &'f Function, text: &str, op: &'f super::mlir::Op) -> Option<&'f str> {
+    let c = op.operands.first().filter(|_| op.name == "arith.select")?;
+    let taken = condition(f, text, c)?;
+    op.operands
+        .get(if taken { 2 } else { 1 })
+        .map(String::as_str)
+}
+
 /// Whether `value` is, at op `user`, only the operand a folded select
 /// does not take.
 fn only_untaken(f: &Function, untaken: &[Option<&str>], user: OpId, value: &str) -> bool {
@@ -210,14 +213,7 @@ pub fn used_only_by_removed(f: &Function, text: &str, removed: &[bool], value: &
             continue;
         }
         any = true;
-        let untaken = (op.name == "arith.select")
-            .then(|| {
-                let taken = condition(f, text, op.operands.first()?)?;
-                op.operands
-                    .get(if taken { 2 } else { 1 })
-                    .map(String::as_str)
-            })
-            .flatten();
+        let untaken = untaken_operand(f, text, op);
         let dead = removed[id]
             || (untaken == Some(value) && op.operands.iter().filter(|v| *v == value).count() == 1);
         if !dead {
