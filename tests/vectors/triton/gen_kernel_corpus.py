@@ -871,6 +871,50 @@ def _causal_stages_signature(dtype):
             "n_ctx": "i32", "D": "constexpr", "BM": "constexpr", "BN": "constexpr"}
 
 
+@triton.jit
+def matmul_f16_acc(a_ptr, b_ptr, c_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((M, N), dtype=tl.float16)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(a, b, acc, out_dtype=tl.float16)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def split_pairs(x_ptr, y_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr):
+    r = tl.arange(0, M)[:, None, None]
+    c = tl.arange(0, N)[None, :, None]
+    t = tl.arange(0, 2)[None, None, :]
+    x = tl.load(x_ptr + r * 2 * N + c * 2 + t)
+    a, b = tl.split(x)
+    o = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + o, a)
+    tl.store(z_ptr + o, b)
+
+
+@triton.jit
+def scan_partials(x_ptr, y_ptr, N: tl.constexpr, PROD: tl.constexpr):
+    c = tl.arange(0, N)
+    x = tl.load(x_ptr + c)
+    if PROD:
+        y = tl.cumprod(x, axis=0)
+    else:
+        y = tl.cumsum(x, axis=0)
+    tl.store(y_ptr + c, y)
+
+
+@triton.jit
+def scan_partials_columns(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    r = tl.arange(0, M)[:, None]
+    c = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + r * N + c)
+    tl.store(y_ptr + r * N + c, tl.cumsum(x, axis=0))
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -1122,6 +1166,26 @@ CASES = [
       "K": "constexpr"},
      {"M": 64, "N": 64, "BK": 32, "K": 128}, ["a_ptr", "b_ptr", "c_ptr"],
      {"num_warps": 4, "num_stages": 2, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    ("matmul_f16_acc", matmul_f16_acc,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32", "M": "constexpr", "N": "constexpr",
+      "BK": "constexpr"},
+     {"M": 64, "N": 64, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "K"], {"num_warps": 4, "num_stages": 3}),
+    ("split_pairs", split_pairs,
+     {"x_ptr": "*bf16", "y_ptr": "*bf16", "z_ptr": "*bf16", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 64}, ["x_ptr", "y_ptr", "z_ptr"], {"num_warps": 4}),
+    ("scan_partials_i64", scan_partials, {"x_ptr": "*i64", "y_ptr": "*i64", "N": "constexpr", "PROD": "constexpr"},
+     {"N": 1024, "PROD": True}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("scan_partials_f16", scan_partials, {"x_ptr": "*fp16", "y_ptr": "*fp16", "N": "constexpr", "PROD": "constexpr"},
+     {"N": 2048, "PROD": False}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("scan_partials_bf16", scan_partials, {"x_ptr": "*bf16", "y_ptr": "*bf16", "N": "constexpr", "PROD": "constexpr"},
+     {"N": 4096, "PROD": False}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    ("scan_partials_f32_w8", scan_partials, {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "constexpr",
+     "PROD": "constexpr"}, {"N": 256, "PROD": False}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    ("scan_partials_f32_w2", scan_partials, {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "constexpr",
+     "PROD": "constexpr"}, {"N": 1024, "PROD": False}, ["x_ptr", "y_ptr"], {"num_warps": 2}),
+    ("scan_partials_columns", scan_partials_columns,
+     {"x_ptr": "*fp16", "y_ptr": "*fp16", "M": "constexpr", "N": "constexpr"},
+     {"M": 1024, "N": 4}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -652,12 +652,15 @@ fn made_in_words(
     };
     // A value branches or a loop join is one vector to LLVM, which lives
     // in 32-bit words on a target that converts halves in pairs (its
-    // vectoriser works on halves); sm80 keeps them apart.
+    // vectoriser works on halves); sm80 keeps them apart. Where no
+    // arithmetic made it (a loop of `tt.dot`s accumulating in f16 yields
+    // the halves it unpacks from the mma's words), the vectoriser has
+    // nothing to pair and the join keeps halves.
     if made
         == (Made::InWords {
             conversion: HalfConversion::Pairs,
         })
-        && joined_at(f, value).is_some()
+        && joined_at(f, value).is_some_and(|join| join.computed(f))
     {
         return u32::MAX;
     }
@@ -737,6 +740,16 @@ fn made_in_words(
                         .any(|&o| matches!(f.ops[o].name.as_str(), "arith.addf" | "arith.mulf"))
                 });
             if summed { u32::MAX } else { 0 }
+        }
+        // `tt.split` of pairs that sit in 32-bit words: each half is one
+        // lane of a word, and LLVM packs any two into a word (`prmt`).
+        "tt.split"
+            if half(types.last())
+                && producer.operands.first().is_some_and(|pairs| {
+                    made_in_words(db, file, text, f, pairs, made, visits) >= 2
+                }) =>
+        {
+            u32::MAX
         }
         // Gathered halves behind 16-bit arithmetic: in words as the
         // arithmetic's own conversions would be.

@@ -1650,17 +1650,27 @@ impl Context<'_> {
                 continue;
             };
             let bits = bits.clamp(8, 64);
+            // On AMD LLVM drops the reads of partials no used result needs;
+            // NVIDIA's keep them (each is selected into the prefix under
+            // the warp's predicate). The stores stay.
+            let reads = match self.vendor {
+                Vendor::Amd => needed.get(operand).copied().unwrap_or((true, true)),
+                Vendor::Nvidia => (true, true),
+            };
+            let loads = scan_read_offsets(&walk, reads);
             if self.vendor == Vendor::Amd {
-                // LLVM drops the reads of partials no used result needs (on
-                // NVIDIA they are predicated inline assembly, which it
-                // keeps); the stores stay.
-                let reads = needed.get(operand).copied().unwrap_or((true, true));
-                out.extend(amd_scan_instructions(
-                    &walk,
-                    bits,
-                    self.machine.lds.spelling,
-                    reads,
-                ));
+                let stores: Vec<u64> = (0..chunks)
+                    .map(|c| c * walk.parallel_lanes.max(1) * walk.axis_warps)
+                    .collect();
+                let loads = loads.concat();
+                for (direction, offsets) in [(Direction::Store, stores), (Direction::Load, loads)] {
+                    out.extend(merged_lds_accesses(
+                        &offsets,
+                        bits,
+                        direction,
+                        self.machine.lds.spelling,
+                    ));
+                }
                 continue;
             }
             out.push(InstructionCount {
@@ -1671,30 +1681,75 @@ impl Context<'_> {
                 one_thread: false,
                 warps: None,
             });
-            let (mnemonic, count, wavefronts) = if walk.contiguous {
-                let lanes = walk.axis_warps.min(128 / bits as u64);
-                let count = chunks * walk.axis_warps / lanes;
-                // Every lane reads the same partials: a broadcast, which a
-                // wide load serves in as few phases as its quads allow.
-                let phases = broadcast_wavefronts(
-                    &self.machine.banks,
-                    (lanes * bits as u64) as u32,
-                    Direction::Load,
-                    self.threads,
-                );
-                (format!("ld.shared.v{lanes}.b{bits}"), count, count * phases)
+            out.extend(self.nvidia_scan_loads(&loads, bits, walk.parallel_lanes <= 1));
+        }
+        out
+    }
+
+    /// NVIDIA's reads of a scan's partials at element `offsets` of the
+    /// scratch, chunk by chunk. Where each chunk's partials sit side by
+    /// side, LLVM's
+    /// LoadStoreVectorizer merges neighbours into vectors of up to 128
+    /// bits; a run of three (or five to seven) it widens to the next power
+    /// of two, reading a partial nothing needs, and types the widened
+    /// vector of narrow partials as 32-bit words (`ld.shared.v2.b32` for
+    /// three halves); one left alone is a scalar load. Every lane reads the
+    /// same partials: a broadcast, which a wide load serves in as few
+    /// phases as its quads allow.
+    fn nvidia_scan_loads(
+        &self,
+        chunks: &[Vec<u64>],
+        bits: u32,
+        side_by_side: bool,
+    ) -> Vec<InstructionCount> {
+        let widest = (128 / bits).max(1) as usize;
+        // The chunks' reads lie apart in the code: LLVM merges within one.
+        let pieces: Vec<usize> = chunks
+            .iter()
+            .flat_map(|offsets| {
+                if side_by_side {
+                    vector_pieces(offsets, widest)
+                } else {
+                    vec![1; offsets.len()]
+                }
+            })
+            .collect();
+        let mut out: Vec<InstructionCount> = Vec::new();
+        for n in pieces {
+            let widened = n.next_power_of_two();
+            let (vector_bits, element_bits) = if widened != n && bits < 32 {
+                (widened as u32 * bits, 32)
             } else {
-                let count = walk.chunks_per_block * (walk.axis_blocks * walk.axis_warps - 1);
-                (format!("ld.shared.b{bits}"), count, count)
+                (widened as u32 * bits, bits)
             };
-            out.push(InstructionCount {
-                mnemonic,
-                count,
-                wavefronts,
-                conflicts: 0,
-                one_thread: false,
-                warps: None,
-            });
+            let mnemonic = self
+                .machine
+                .mnemonic(
+                    Instruction::LdSt { bits: vector_bits },
+                    Direction::Load,
+                    element_bits,
+                )
+                .to_string();
+            let phases = broadcast_wavefronts(
+                &self.machine.banks,
+                vector_bits,
+                Direction::Load,
+                self.threads,
+            );
+            match out.iter_mut().find(|i| i.mnemonic == mnemonic) {
+                Some(i) => {
+                    i.count += 1;
+                    i.wavefronts += phases;
+                }
+                None => out.push(InstructionCount {
+                    mnemonic,
+                    count: 1,
+                    wavefronts: phases,
+                    conflicts: 0,
+                    one_thread: false,
+                    warps: None,
+                }),
+            }
         }
         out
     }
@@ -2127,34 +2182,28 @@ fn sums_anything(layout: &layout_algebra::LinearLayout, axis: usize) -> bool {
     combines_in_warp(layout, axis) || bases_along(layout, "warp", axis) > 0
 }
 
-/// A scan's partials through the LDS as the AMDGPU backend emits them.
-/// Triton's lowering (`storeWarpAccumulator`, `AddPartialReduce`) stores
-/// one partial per chunk at element `lane + warp * P + chunk * P * W` (`P`
-/// the threads off the axis, `W` the warps along it) and reads, for each
-/// chunk, the `W` partials at `lane + P * (w + chunk * W)`; the last
-/// warp's partial of an accumulator's last chunk feeds nothing and is
-/// dropped. What is left, LLVM merges: partials side by side (`P = 1`)
-/// into one vector of up to 128 bits (the LoadStoreVectorizer:
-/// `ds_read_b96` for three), the others two by two into `ds_read2` /
-/// `ds_write2` (SILoadStoreOptimizer, [`layout_algebra::bank::pair_encoding`]).
-fn amd_scan_instructions(
+/// The elements of a scan's scratch a thread reads. Triton's lowering
+/// (`storeWarpAccumulator`, `AddPartialReduce`) stores one partial per
+/// chunk at element `lane + warp * P + chunk * P * W` (`P` the threads off
+/// the axis, `W` the warps along it) and reads, for each chunk, the `W`
+/// partials at `lane + P * (w + chunk * W)`; the last warp's partial of an
+/// accumulator's last chunk feeds nothing, and LLVM drops its read, as it
+/// drops those of partials no used result needs
+/// (`Function::scan_partial_needs`: `first_read` for the partial that
+/// starts the prefix, `later_read` for those combined into it). Chunk by
+/// chunk.
+fn scan_read_offsets(
     walk: &scratch::ScanWalk,
-    bits: u32,
-    spelling: LdsSpelling,
     (first_read, later_read): (bool, bool),
-) -> Vec<InstructionCount> {
+) -> Vec<Vec<u64>> {
     let (p, w) = (walk.parallel_lanes.max(1), walk.axis_warps);
     let chunks = walk.chunks_per_block * walk.axis_blocks;
-    let stores: Vec<u64> = (0..chunks).map(|c| c * p * w).collect();
-    let loads: Vec<u64> = (0..chunks)
-        .flat_map(|c| {
+    (0..chunks)
+        .map(|c| {
             // Chunks go axis block by axis block: the last block's chunks
             // are each accumulator's last.
             let block = c / walk.chunks_per_block.max(1);
             let last = block + 1 == walk.axis_blocks;
-            // The first block's first partial starts the prefix; every
-            // other one is combined into it
-            // (`Function::scan_partial_needs`).
             (0..w)
                 .filter(move |&i| !(last && i + 1 == w))
                 .filter(move |&i| {
@@ -2165,12 +2214,29 @@ fn amd_scan_instructions(
                     }
                 })
                 .map(move |i| p * (i + c * w))
+                .collect()
         })
-        .collect();
-    [(Direction::Store, stores), (Direction::Load, loads)]
-        .into_iter()
-        .flat_map(|(direction, offsets)| merged_lds_accesses(&offsets, bits, direction, spelling))
         .collect()
+}
+
+/// The lengths of the vectors LLVM's LoadStoreVectorizer makes of accesses
+/// at element `offsets` (sorted here): runs of neighbours cut into pieces
+/// of at most `widest`.
+fn vector_pieces(offsets: &[u64], widest: usize) -> Vec<usize> {
+    let mut sorted = offsets.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut pieces = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut run = 1;
+        while run < widest && i + run < sorted.len() && sorted[i + run] == sorted[i] + run as u64 {
+            run += 1;
+        }
+        pieces.push(run);
+        i += run;
+    }
+    pieces
 }
 
 /// One thread's LDS accesses of `bits` each at element `offsets` (from one
@@ -2193,23 +2259,25 @@ fn merged_lds_accesses(
     };
     let neighbours = sorted.windows(2).any(|w| w[1] == w[0] + 1);
     if neighbours {
-        let widest = (128 / bits).max(1) as usize;
-        let mut i = 0;
-        while i < sorted.len() {
-            let mut run = 1;
-            while run < widest
-                && i + run < sorted.len()
-                && sorted[i + run] == sorted[i] + run as u64
-            {
-                run += 1;
+        for run in vector_pieces(&sorted, (128 / bits).max(1) as usize) {
+            // The LDS moves whole dwords (`ds_read_b96` for three) and a
+            // narrow element left over on its own (`ds_read_u16`).
+            let run_bits = bits * run as u32;
+            if run_bits >= 32 {
+                add(
+                    Instruction::LdSt {
+                        bits: run_bits / 32 * 32,
+                    },
+                    1,
+                );
             }
-            add(
-                Instruction::LdSt {
-                    bits: bits * run as u32,
-                },
-                1,
-            );
-            i += run;
+            let mut rest = run_bits % 32;
+            for piece in [16, 8] {
+                if rest >= piece {
+                    add(Instruction::LdSt { bits: piece }, 1);
+                    rest -= piece;
+                }
+            }
         }
     } else if bits == 32 || bits == 64 {
         let mut i = 0;

@@ -185,6 +185,20 @@ pub fn warps_along(layout: &LinearLayout, axis: usize) -> u64 {
     1 << seen.len()
 }
 
+/// How many of `dim`'s bases are neither zero nor a repeat of another.
+fn distinct_bases(layout: &LinearLayout, dim: &str) -> u32 {
+    let mut seen: Vec<Vec<u32>> = Vec::new();
+    for i in 0..layout.in_dim_size_log2(dim) as usize {
+        if let Ok(b) = layout.basis(dim, i)
+            && b.iter().any(|&c| c != 0)
+            && !seen.contains(&b)
+        {
+            seen.push(b);
+        }
+    }
+    seen.len() as u32
+}
+
 /// Scratch of `tt.reduce` over `axis` of inputs laid out by `layout`:
 /// the largest of the conversions that bring the axis's warps together
 /// (none when one warp holds the whole axis), on a machine of `banks` banks.
@@ -227,9 +241,6 @@ pub struct ScanWalk {
     pub axis_blocks: u64,
     /// Warps that hold different parts of the axis.
     pub axis_warps: u64,
-    /// Whether the scratch holds one row of warps only (then each chunk's
-    /// partials are contiguous and read as one vector).
-    pub contiguous: bool,
     /// Threads of the CTA off the axis (Triton's `numParallelLane`): the
     /// stride, in elements, between the partials of two warps.
     pub parallel_lanes: u64,
@@ -265,13 +276,15 @@ pub fn scan_walk(
             .product()
     };
     let off_axis_blocks: u64 = (0..rank).filter(|&i| i != axis).map(blocks).product();
-    let warps: u64 = b.warps_per_cta.iter().map(|&w| w as u64).product();
+    // Warps that hold data of their own: where the tensor is smaller than
+    // the CTA (64-lane waves) the others repeat it, and neither their
+    // partials nor their lanes take scratch.
+    let warps: u64 = 1 << distinct_bases(layout, "warp");
     let per_warp = off_axis(&b.threads_per_warp) * off_axis(&b.size_per_thread);
     Some(ScanWalk {
         chunks_per_block: off_axis_blocks * off_axis(&b.size_per_thread),
         axis_blocks: blocks(axis),
         axis_warps,
-        contiguous: (warps / axis_warps) * per_warp * off_axis_blocks == 1,
         parallel_lanes: off_axis(&b.threads_per_warp) * (warps / axis_warps),
         scratch_elements: warps * per_warp * blocks(axis) * off_axis_blocks,
     })
