@@ -1645,11 +1645,18 @@ impl Context<'_> {
         };
         let chunks = walk.chunks_per_block * walk.axis_blocks;
         let mut out = Vec::new();
+        // AMD: each operand's partials, as element offsets of its width
+        // from the scratch's start (the operands' regions follow one
+        // another). LLVM pairs accesses of one width across operands.
+        let mut lds: Vec<(u32, Vec<u64>, Vec<u64>)> = Vec::new();
+        let mut region_start_bytes = 0;
         for (operand, t) in inputs.iter().enumerate() {
             let Some(bits) = scratch::element_bits(&t.element) else {
                 continue;
             };
             let bits = bits.clamp(8, 64);
+            let base = region_start_bytes / u64::from(bits / 8);
+            region_start_bytes += walk.scratch_elements * u64::from(bits / 8);
             // On AMD LLVM drops the reads of partials no used result needs;
             // NVIDIA's keep them (each is selected into the prefix under
             // the warp's predicate). The stores stay.
@@ -1659,17 +1666,15 @@ impl Context<'_> {
             };
             let loads = scan_read_offsets(&walk, reads);
             if self.vendor == Vendor::Amd {
-                let stores: Vec<u64> = (0..chunks)
-                    .map(|c| c * walk.parallel_lanes.max(1) * walk.axis_warps)
-                    .collect();
-                let loads = loads.concat();
-                for (direction, offsets) in [(Direction::Store, stores), (Direction::Load, loads)] {
-                    out.extend(merged_lds_accesses(
-                        &offsets,
-                        bits,
-                        direction,
-                        self.machine.lds.spelling,
-                    ));
+                let stores =
+                    (0..chunks).map(|c| base + c * walk.parallel_lanes.max(1) * walk.axis_warps);
+                let loads = loads.concat().into_iter().map(|o| base + o);
+                match lds.iter_mut().find(|(b, _, _)| *b == bits) {
+                    Some((_, s, l)) => {
+                        s.extend(stores);
+                        l.extend(loads);
+                    }
+                    None => lds.push((bits, stores.collect(), loads.collect())),
                 }
                 continue;
             }
@@ -1682,6 +1687,16 @@ impl Context<'_> {
                 warps: None,
             });
             out.extend(self.nvidia_scan_loads(&loads, bits, walk.parallel_lanes <= 1));
+        }
+        for (bits, stores, loads) in lds {
+            for (direction, offsets) in [(Direction::Store, stores), (Direction::Load, loads)] {
+                out.extend(merged_lds_accesses(
+                    &offsets,
+                    bits,
+                    direction,
+                    self.machine.lds.spelling,
+                ));
+            }
         }
         out
     }
