@@ -341,7 +341,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     // (see sm100_reductions.rs). Nothing else may disagree.
     assert!(wrong.len() <= 1, "{wrong:#?}");
     assert!(
-        named >= 3836 && covered >= 483,
+        named >= 3835 && covered >= 483,
         "{named} named, {covered} covered"
     );
 }
