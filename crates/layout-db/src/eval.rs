@@ -349,6 +349,32 @@ impl<'db> Ctx<'db> {
                 {
                     a.instruction = a.instruction.in_words();
                 }
+                // A constant's narrow elements: stored as words, on sm100
+                // eight or more as 64-bit words.
+                if let Value::Access(a) = &mut v
+                    && a.direction == layout_algebra::bank::Direction::Store
+                    && let Some(stored) = stored
+                {
+                    let among = |uniform| {
+                        crate::kernel::constant_stores(self.cx.db, self.cx.file, uniform)
+                            .iter()
+                            .any(|v| v == stored)
+                    };
+                    let lane_bits = a.instruction.instruction.bits_per_lane();
+                    let wide = match a.element_bits {
+                        16 => lane_bits == 128,
+                        bits => bits < 16 && lane_bits >= 64,
+                    };
+                    if among(false) {
+                        a.instruction = a.instruction.in_words();
+                    }
+                    if wide
+                        && self.cx.target().machine().joined_halves_in_64_bit_words
+                        && among(true)
+                    {
+                        a.instruction = a.instruction.in_words().in_pairs();
+                    }
+                }
                 // A bf16 extremum LLVM computed in f32, stored one at a
                 // time on AMD: all high halves.
                 if let Value::Access(a) = &mut v

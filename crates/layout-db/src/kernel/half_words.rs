@@ -107,7 +107,11 @@ pub fn half_word_conversions(
                 },
                 Some(8) => WordSides {
                     joined: joined(),
-                    store: 0,
+                    store: if narrowed_in_pairs(f, operand) {
+                        u32::MAX
+                    } else {
+                        0
+                    },
                     load: if upcast_in_pairs(f, result, &converted) {
                         2
                     } else {
@@ -469,6 +473,96 @@ fn stored_values_where(
     agreed(&found).into_iter().map(|(v, ())| v).collect()
 }
 
+/// The constant tensors (`arith.constant dense<...>`) an NVIDIA dump's
+/// `local_alloc`s and `local_store`s store: their names. LLVM stores a
+/// constant vector of narrow elements as whole words (`st.shared.b16` for
+/// two bytes, `.v2.b32` for four halves), and on a target that keeps
+/// joined halves in 64-bit registers, eight halves or bytes or more as
+/// 64-bit words (`st.shared.v2.b64` for a tile of zeros a persistent
+/// matmul stores where its K loop runs no times).
+///
+/// With `uniform`, also values every register of which holds one value
+/// LLVM cannot fold (an 8-bit float converted from a constant, in inline
+/// assembly): it stores their bytes apart, but on a target of 64-bit
+/// joined words still eight or more of them as 64-bit words.
+#[salsa::tracked(returns(ref))]
+pub fn constant_stores(db: &dyn salsa::Database, file: SourceFile, uniform: bool) -> Vec<String> {
+    let analysed = file.analysed_text(db);
+    if nvidia_target(&analysed).is_none() {
+        return Vec::new();
+    }
+    stored_values_where(db, file, |f, op, value| {
+        !is_ttg(op, "convert_layout")
+            && if uniform {
+                uniform_registers(f, value, &mut 64)
+            } else {
+                folds_to_constant(f, value, &mut 64)
+            }
+    })
+}
+
+/// Whether every register of `value` holds the same value: a constant,
+/// or conversions and register moves of one.
+fn uniform_registers(f: &Function, value: &str, visits: &mut u32) -> bool {
+    if folds_to_constant(f, value, visits) {
+        return true;
+    }
+    f.producer(value).is_some_and(|p| {
+        (p.name == "tt.fp_to_fp" || REGISTER_MOVES.contains(&p.name.as_str()))
+            && p.operands.iter().all(|o| uniform_registers(f, o, visits))
+    })
+}
+
+/// Ops that move registers without computing: a constant stays one.
+const REGISTER_MOVES: [&str; 7] = [
+    "tt.split",
+    "tt.trans",
+    "tt.reshape",
+    "tt.broadcast",
+    "tt.splat",
+    "tt.join",
+    "tt.expand_dims",
+];
+
+/// Whether `value` is floats narrowed to 8-bit floats, which NVIDIA
+/// converts two at a time into one 16-bit register
+/// (`cvt.rn.satfinite.e4m3x2.f32`): the bytes come two to a word. (Of a
+/// constant the conversion gives one word whose bytes LLVM stores apart.)
+fn narrowed_in_pairs(f: &Function, value: &str) -> bool {
+    let Some(producer) = f.producer(value).filter(|p| p.name == "tt.fp_to_fp") else {
+        return false;
+    };
+    let types = scratch::parse_types(&producer.types);
+    let bits = |t: Option<&scratch::TypeText>| t.and_then(|t| scratch::element_bits(&t.element));
+    bits(types.last()) == Some(8)
+        && bits(types.first()).is_some_and(|b| b > 8)
+        && !producer
+            .operands
+            .first()
+            .is_some_and(|o| folds_to_constant(f, o, &mut 64))
+}
+
+/// Whether LLVM folds `value` to a constant: an `arith.constant`, or
+/// arithmetic and register moves (`tt.split`, `tt.trans`, reshapes,
+/// broadcasts) of such values only. Not `tt.fp_to_fp`, which NVIDIA
+/// converts in inline assembly that LLVM cannot fold.
+fn folds_to_constant(f: &Function, value: &str, visits: &mut u32) -> bool {
+    if !spend(visits) {
+        return false;
+    }
+    let Some(producer) = f.producer(value) else {
+        return false;
+    };
+    match producer.name.as_str() {
+        "arith.constant" => true,
+        name if name.starts_with("arith.") || REGISTER_MOVES.contains(&name) => producer
+            .operands
+            .iter()
+            .all(|o| folds_to_constant(f, o, visits)),
+        _ => false,
+    }
+}
+
 /// The bf16 values of an AMD dump whose every element sits in the high
 /// half of its own 32-bit register, and that a conversion, `local_alloc`
 /// or `local_store` stores: their names. On a target without a bf16
@@ -688,6 +782,7 @@ fn made_in_words(
         {
             u32::MAX
         }
+        "tt.fp_to_fp" if made != Made::ByConversion && narrowed_in_pairs(f, value) => u32::MAX,
         // An atomic add returns its old values as it took them.
         "tt.atomic_rmw" if made != Made::ByConversion => match atomic_add_words(text, producer) {
             Some(AtomicWords::Pairs) => types

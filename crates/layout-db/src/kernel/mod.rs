@@ -15,8 +15,8 @@ pub mod scratch;
 mod tensor_memory;
 mod unused_registers;
 pub use half_words::{
-    WordSides, boolean_conversions, byte_pair_loads, half_word_conversions, half_word_stores,
-    high_half_values, packed_narrow_values, sign_extended_loads,
+    WordSides, boolean_conversions, byte_pair_loads, constant_stores, half_word_conversions,
+    half_word_stores, high_half_values, packed_narrow_values, sign_extended_loads,
 };
 pub use unused_registers::{DeadRegisters, unused_conversion_registers};
 
