@@ -915,6 +915,41 @@ def scan_partials_columns(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(y_ptr + r * N + c, tl.cumsum(x, axis=0))
 
 
+@triton.jit
+def persistent_descriptors(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                           SUBTILE: tl.constexpr, NUM_SMS: tl.constexpr, WS: tl.constexpr):
+    dtype = c_ptr.dtype.element_ty
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    if SUBTILE:
+        c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN // 2])
+    else:
+        c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    num_pid_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    num_tiles = tl.cdiv(M, BM) * num_pid_n
+    for tile_id in tl.range(tl.program_id(0), num_tiles, NUM_SMS, flatten=True, warp_specialize=WS):
+        offs_am = tile_id // num_pid_n * BM
+        offs_bn = tile_id % num_pid_n * BN
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for ki in range(k_tiles):
+            a = a_desc.load([offs_am, ki * BK])
+            b = b_desc.load([offs_bn, ki * BK])
+            acc = tl.dot(a, b.T, acc)
+        if SUBTILE:
+            acc0, acc1 = tl.split(tl.permute(tl.reshape(acc, (BM, 2, BN // 2)), (0, 2, 1)))
+            c_desc.store([offs_am, offs_bn], acc0.to(dtype))
+            c_desc.store([offs_am, offs_bn + BN // 2], acc1.to(dtype))
+        else:
+            c_desc.store([offs_am, offs_bn], acc.to(dtype))
+
+
+def _persistent_descriptors_signature(dtype):
+    return {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*" + dtype, "M": "i32", "N": "i32", "K": "i32",
+            "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "SUBTILE": "constexpr", "NUM_SMS": "constexpr",
+            "WS": "constexpr"}
+
+
 def _joined_words_signature(dtype):
     return {"x_ptr": "*" + dtype, "y_ptr": "*" + dtype, "flag": "i32", "M": "constexpr", "N": "constexpr",
             "VEC": "constexpr", "ACROSS": "constexpr", "JOINED": "constexpr"}
@@ -1186,6 +1221,18 @@ CASES = [
     ("scan_partials_columns", scan_partials_columns,
      {"x_ptr": "*fp16", "y_ptr": "*fp16", "M": "constexpr", "N": "constexpr"},
      {"M": 1024, "N": 4}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("persistent_descriptors_subtile", persistent_descriptors, _persistent_descriptors_signature("fp16"),
+     {"BM": 128, "BN": 128, "BK": 64, "SUBTILE": True, "NUM_SMS": 132, "WS": False},
+     ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "sm100"]}),
+    ("persistent_descriptors_fp8", persistent_descriptors, _persistent_descriptors_signature("fp8e4nv"),
+     {"BM": 128, "BN": 128, "BK": 64, "SUBTILE": False, "NUM_SMS": 132, "WS": False},
+     ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "sm100"]}),
+    ("persistent_descriptors_fp8_subtile", persistent_descriptors, _persistent_descriptors_signature("fp8e4nv"),
+     {"BM": 128, "BN": 256, "BK": 64, "SUBTILE": True, "NUM_SMS": 132, "WS": False},
+     ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 8, "num_stages": 3, "targets": ["sm90", "sm100"]}),
+    ("persistent_descriptors_ws", persistent_descriptors, _persistent_descriptors_signature("fp16"),
+     {"BM": 128, "BN": 128, "BK": 64, "SUBTILE": False, "NUM_SMS": 132, "WS": True},
+     ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4, "num_stages": 3, "targets": ["sm100"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
