@@ -192,6 +192,17 @@ impl<'db> Ctx<'db> {
                 {
                     store.mnemonic = crate::kernel::f32_pairs(store.mnemonic, how);
                 }
+                // An f32 result only paired arithmetic takes: loaded as
+                // pairs.
+                if let Value::Conversion(c) = &mut v
+                    && let Some([_, load]) = &mut c.round_trip
+                    && self.cx.target().machine().paired_f32
+                    && crate::kernel::f32_pair_loads(self.cx.db, self.cx.file).contains(&name.name)
+                    && load.mnemonic.instruction
+                        == (layout_algebra::bank::Instruction::LdSt { bits: 128 })
+                {
+                    load.mnemonic = load.mnemonic.in_pairs();
+                }
                 // Narrow elements packed in register order (a packed
                 // conversion's, or branches' joined vector), stored one at
                 // a time on AMD: those at bit 16 are high halves.

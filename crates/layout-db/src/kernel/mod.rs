@@ -338,6 +338,53 @@ pub fn f32_pair_conversions(
         .collect()
 }
 
+/// The `ttg.convert_layout`s of f32 (their results' names) whose result,
+/// through broadcasts and new dims, only paired arithmetic takes
+/// (`arith.addf`, `arith.mulf`: a bias added to an accumulator). LLVM
+/// keeps the pairs in 64-bit registers from the load on, and reads 128
+/// bits of them as `ld.shared.v2.b64` on a machine with paired f32
+/// arithmetic (`Machine::paired_f32`).
+#[salsa::tracked(returns(ref))]
+pub fn f32_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let mut found = Vec::new();
+    for f in file_functions(db, file) {
+        for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
+            let Some(result) = op.results.first() else {
+                continue;
+            };
+            let f32 = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "f32");
+            let paired = f32 && only_paired_arithmetic_takes(f, result, &mut 64);
+            found.push((result.clone(), paired.then_some(())));
+        }
+    }
+    agreed(&found).into_iter().map(|(r, ())| r).collect()
+}
+
+/// Whether `value` is used, and only by `arith.addf`/`arith.mulf`, through
+/// `tt.broadcast`/`tt.expand_dims`.
+fn only_paired_arithmetic_takes(f: &Function, value: &str, visits: &mut u32) -> bool {
+    if *visits == 0 {
+        return false;
+    }
+    *visits -= 1;
+    let mut any = false;
+    for user in f.uses(value) {
+        any = true;
+        let fine = match user.name.as_str() {
+            "arith.addf" | "arith.mulf" => true,
+            "tt.broadcast" | "tt.expand_dims" => user
+                .results
+                .first()
+                .is_some_and(|r| only_paired_arithmetic_takes(f, r, visits)),
+            _ => false,
+        };
+        if !fine {
+            return false;
+        }
+    }
+    any
+}
+
 /// Facts found per value name in each function of a file, keeping a name
 /// only where every finding has the fact and agrees on it: each function
 /// numbers its values afresh, so two functions may share a name.
