@@ -944,6 +944,21 @@ def persistent_descriptors(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: t
             c_desc.store([offs_am, offs_bn], acc.to(dtype))
 
 
+@triton.jit
+def bias_gelu_matmul(a_ptr, b_ptr, bias_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    acc += tl.load(bias_ptr + rn)[None, :]
+    acc = 0.5 * acc * (1 + tl.erf(acc * 0.7071067811865476))
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc.to(tl.bfloat16))
+
+
 def _persistent_descriptors_signature(dtype):
     return {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*" + dtype, "M": "i32", "N": "i32", "K": "i32",
             "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "SUBTILE": "constexpr", "NUM_SMS": "constexpr",
@@ -1233,6 +1248,10 @@ CASES = [
     ("persistent_descriptors_ws", persistent_descriptors, _persistent_descriptors_signature("fp16"),
      {"BM": 128, "BN": 128, "BK": 64, "SUBTILE": False, "NUM_SMS": 132, "WS": True},
      ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4, "num_stages": 3, "targets": ["sm100"]}),
+    ("bias_gelu_matmul", bias_gelu_matmul,
+     {"a_ptr": "*bf16", "b_ptr": "*bf16", "bias_ptr": "*fp32", "c_ptr": "*bf16", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr"},
+     {"BM": 64, "BN": 128, "BK": 32}, ["a_ptr", "b_ptr", "bias_ptr", "c_ptr", "K"], {"num_warps": 4, "num_stages": 3}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
