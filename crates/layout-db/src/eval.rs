@@ -203,6 +203,22 @@ impl<'db> Ctx<'db> {
                 {
                     load.mnemonic = load.mnemonic.in_pairs();
                 }
+                // A gather's 64-bit indices: NVIDIA reads each one's low
+                // word.
+                if let Value::Conversion(c) = &mut v
+                    && let Some([_, load]) = &mut c.round_trip
+                    && load.mnemonic.vendor == layout_algebra::machine::Vendor::Nvidia
+                    && load.mnemonic.instruction
+                        == (layout_algebra::bank::Instruction::LdSt { bits: 64 })
+                    && crate::kernel::gather_index_conversions(self.cx.db, self.cx.file)
+                        .contains(&name.name)
+                {
+                    load.mnemonic = layout_algebra::bank::Instruction::LdSt { bits: 32 }.mnemonic(
+                        layout_algebra::bank::Direction::Load,
+                        layout_algebra::machine::Vendor::Nvidia,
+                        32,
+                    );
+                }
                 // Narrow elements packed in register order (a packed
                 // conversion's, or branches' joined vector), stored one at
                 // a time on AMD: those at bit 16 are high halves.

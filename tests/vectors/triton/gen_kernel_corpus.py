@@ -959,6 +959,15 @@ def bias_gelu_matmul(a_ptr, b_ptr, bias_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc.to(tl.bfloat16))
 
 
+@triton.jit
+def gather_rows_i64(src_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    r = tl.arange(0, M)[:, None]
+    c = tl.arange(0, N)[None, :]
+    src = tl.load(src_ptr + r * N + c)
+    idx = tl.load(idx_ptr + r * N + c)
+    tl.store(out_ptr + r * N + c, tl.gather(src, idx, 0))
+
+
 def _persistent_descriptors_signature(dtype):
     return {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*" + dtype, "M": "i32", "N": "i32", "K": "i32",
             "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "SUBTILE": "constexpr", "NUM_SMS": "constexpr",
@@ -1252,6 +1261,10 @@ CASES = [
      {"a_ptr": "*bf16", "b_ptr": "*bf16", "bias_ptr": "*fp32", "c_ptr": "*bf16", "K": "i32", "BM": "constexpr",
       "BN": "constexpr", "BK": "constexpr"},
      {"BM": 64, "BN": 128, "BK": 32}, ["a_ptr", "b_ptr", "bias_ptr", "c_ptr", "K"], {"num_warps": 4, "num_stages": 3}),
+    ("gather_rows_i64", gather_rows_i64,
+     {"src_ptr": "*fp16", "idx_ptr": "*i64", "out_ptr": "*fp16", "M": "constexpr", "N": "constexpr"},
+     {"M": 128, "N": 16}, ["src_ptr", "idx_ptr", "out_ptr"],
+     {"num_warps": 8, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

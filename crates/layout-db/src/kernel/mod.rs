@@ -360,6 +360,32 @@ pub fn f32_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String>
     agreed(&found).into_iter().map(|(r, ())| r).collect()
 }
 
+/// The `ttg.convert_layout`s of 64-bit integers (their results' names)
+/// whose result only serves as a `tt.gather`'s indices: the gather uses
+/// their low 32 bits, so LLVM narrows each element's load to them
+/// (`ld.shared.b32` for `ld.shared.b64`).
+#[salsa::tracked(returns(ref))]
+pub fn gather_index_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let mut found = Vec::new();
+    for f in file_functions(db, file) {
+        for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
+            let Some(result) = op.results.first() else {
+                continue;
+            };
+            let wide = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "i64");
+            let mut uses = f.uses(result).peekable();
+            let indices = uses.peek().is_some()
+                && uses.all(|u| {
+                    u.name == "tt.gather"
+                        && u.operands.get(1) == Some(result)
+                        && u.operands[0] != *result
+                });
+            found.push((result.clone(), (wide && indices).then_some(())));
+        }
+    }
+    agreed(&found).into_iter().map(|(r, ())| r).collect()
+}
+
 /// Whether `value` is used, and only by `arith.addf`/`arith.mulf`, through
 /// `tt.broadcast`/`tt.expand_dims`.
 fn only_paired_arithmetic_takes(f: &Function, value: &str, visits: &mut u32) -> bool {
