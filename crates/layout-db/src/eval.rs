@@ -204,7 +204,9 @@ impl<'db> Ctx<'db> {
                     load.mnemonic = load.mnemonic.in_pairs();
                 }
                 // A gather's 64-bit indices: NVIDIA reads each one's low
-                // word.
+                // word. One element per load either way, and a warp's low
+                // words span the bytes its 64-bit reads did: the wavefronts
+                // stay.
                 if let Value::Conversion(c) = &mut v
                     && let Some([_, load]) = &mut c.round_trip
                     && load.mnemonic.vendor == layout_algebra::machine::Vendor::Nvidia

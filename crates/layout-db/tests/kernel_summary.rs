@@ -1318,3 +1318,24 @@ fn a_gathers_64_bit_indices_are_read_as_their_low_words() {
     });
     assert_eq!(checked, 4);
 }
+
+/// A malformed dump whose values name themselves (an fp8 conversion of
+/// its own result, a join of itself) still gets its summary: every walk
+/// over the producers of a stored value is bounded, so none recurses
+/// without end, and the buffers keep their bytes.
+#[test]
+fn values_that_name_themselves_end_every_walk() {
+    let file = "persistent_descriptors_fp8_sm100.ttgir";
+    let text = read("kernels", file);
+    for (from, to) in [
+        ("%53 = tt.fp_to_fp %acc_43,", "%53 = tt.fp_to_fp %53,"),
+        (
+            "%53 = tt.fp_to_fp %acc_43,",
+            "%53 = tt.join %53, %53 : tensor<128x128xf32, #linear> -> tensor<128x128x2xf32, #linear> loc(#loc21)\n %99 = tt.fp_to_fp %acc_43,",
+        ),
+    ] {
+        assert!(text.contains(from));
+        let summaries = summarise(file, text.replace(from, to));
+        assert!(summaries[0].shared_bytes > 0);
+    }
+}

@@ -215,20 +215,29 @@ fn narrowed_back(widening: Option<&mlir::Op>, narrowing: &mlir::Op) -> bool {
     })
 }
 
-impl Join<'_> {
+impl<'a> Join<'a> {
     /// Whether arithmetic made some value that flows into the join (a
     /// branch's yield, the loop body's), not only loads and transposes.
     fn computed(&self, f: &Function) -> bool {
+        self.yielded(f).iter().any(|v| made_by_arithmetic(f, v))
+    }
+
+    /// The values that flow into the join: each branch's yield, the loop
+    /// body's.
+    fn yielded(&self, f: &'a Function) -> Vec<&'a str> {
         let (Join::Branches { op, index } | Join::Loop { op, index }) = *self;
-        op.regions.iter().any(|region| {
-            let yielded = region
-                .last()
-                .and_then(|&block| f.blocks[block].ops.last())
-                .map(|&last| &f.ops[last])
-                .filter(|o| o.name == "scf.yield")
-                .and_then(|o| o.operands.get(index));
-            yielded.is_some_and(|v| made_by_arithmetic(f, v))
-        })
+        op.regions
+            .iter()
+            .filter_map(|region| {
+                region
+                    .last()
+                    .and_then(|&block| f.blocks[block].ops.last())
+                    .map(|&last| &f.ops[last])
+                    .filter(|o| o.name == "scf.yield")
+                    .and_then(|o| o.operands.get(index))
+                    .map(String::as_str)
+            })
+            .collect()
     }
 }
 
@@ -491,26 +500,49 @@ pub fn constant_stores(db: &dyn salsa::Database, file: SourceFile, uniform: bool
     if nvidia_target(&analysed).is_none() {
         return Vec::new();
     }
+    let text: &str = &analysed;
     stored_values_where(db, file, |f, op, value| {
         !is_ttg(op, "convert_layout")
             && if uniform {
-                uniform_registers(f, value, &mut 64)
+                uniform_registers(text, f, value, &mut 64)
             } else {
                 folds_to_constant(f, value, &mut 64)
             }
     })
 }
 
-/// Whether every register of `value` holds the same value: a constant,
-/// or conversions and register moves of one.
-fn uniform_registers(f: &Function, value: &str, visits: &mut u32) -> bool {
-    if folds_to_constant(f, value, visits) {
-        return true;
+/// Whether every register of `value` holds the same value: a splat
+/// constant (`dense<0.0>`, not `dense<[...]>`), or arithmetic,
+/// conversions and register moves of such values (a `tt.join` of one
+/// value with itself).
+/// Bounded: a malformed dump may name a value by itself.
+fn uniform_registers(text: &str, f: &Function, value: &str, visits: &mut u32) -> bool {
+    if !spend(visits) {
+        return false;
     }
-    f.producer(value).is_some_and(|p| {
-        (p.name == "tt.fp_to_fp" || REGISTER_MOVES.contains(&p.name.as_str()))
-            && p.operands.iter().all(|o| uniform_registers(f, o, visits))
-    })
+    let Some(p) = f.producer(value) else {
+        return false;
+    };
+    match p.name.as_str() {
+        "arith.constant" => text
+            .get(p.span.start..p.span.end)
+            .is_some_and(|line| !line.contains("dense<[")),
+        "tt.join" => {
+            p.operands.windows(2).all(|w| w[0] == w[1])
+                && p.operands
+                    .first()
+                    .is_some_and(|o| uniform_registers(text, f, o, visits))
+        }
+        name if name.starts_with("arith.")
+            || name == "tt.fp_to_fp"
+            || REGISTER_MOVES.contains(&name) =>
+        {
+            p.operands
+                .iter()
+                .all(|o| uniform_registers(text, f, o, visits))
+        }
+        _ => false,
+    }
 }
 
 /// Ops that move registers without computing: a constant stays one.
@@ -754,7 +786,12 @@ fn made_in_words(
         == (Made::InWords {
             conversion: HalfConversion::Pairs,
         })
-        && joined_at(f, value).is_some_and(|join| join.computed(f))
+        && let Some(join) = joined_at(f, value)
+        && (join.computed(f)
+            || join
+                .yielded(f)
+                .iter()
+                .any(|v| made_in_words(db, file, text, f, v, made, visits) > 0))
     {
         return u32::MAX;
     }
@@ -839,7 +876,8 @@ fn made_in_words(
         // `tt.split` of pairs that sit in 32-bit words: each half is one
         // lane of a word, and LLVM packs any two into a word (`prmt`).
         "tt.split"
-            if half(types.last())
+            if made != Made::ByConversion
+                && half(types.last())
                 && producer.operands.first().is_some_and(|pairs| {
                     made_in_words(db, file, text, f, pairs, made, visits) >= 2
                 }) =>
@@ -1164,7 +1202,7 @@ fn is_constant(f: &Function, value: &str) -> bool {
 
 /// Takes one visit from a walk's budget; false once it is spent (a walk
 /// over shared operands ends instead of growing without bound).
-fn spend(visits: &mut u32) -> bool {
+pub(super) fn spend(visits: &mut u32) -> bool {
     if *visits == 0 {
         return false;
     }

@@ -378,7 +378,7 @@ pub fn gather_index_conversions(db: &dyn salsa::Database, file: SourceFile) -> V
                 && uses.all(|u| {
                     u.name == "tt.gather"
                         && u.operands.get(1) == Some(result)
-                        && u.operands[0] != *result
+                        && u.operands.first() != Some(result)
                 });
             found.push((result.clone(), (wide && indices).then_some(())));
         }
@@ -389,10 +389,9 @@ pub fn gather_index_conversions(db: &dyn salsa::Database, file: SourceFile) -> V
 /// Whether `value` is used, and only by `arith.addf`/`arith.mulf`, through
 /// `tt.broadcast`/`tt.expand_dims`.
 fn only_paired_arithmetic_takes(f: &Function, value: &str, visits: &mut u32) -> bool {
-    if *visits == 0 {
+    if !half_words::spend(visits) {
         return false;
     }
-    *visits -= 1;
     let mut any = false;
     for user in f.uses(value) {
         any = true;
@@ -1697,11 +1696,13 @@ impl Context<'_> {
         vec![copies]
     }
 
-    /// A scan across warps (NVIDIA): every thread stores one partial per
-    /// chunk (Triton's `storeShared`, `st.shared::cta`), then reads the
+    /// A scan across warps: every thread stores one partial per chunk (on
+    /// NVIDIA Triton's `storeShared`, `st.shared::cta`), then reads the
     /// partials of the warps along the axis — all of them to carry into the
     /// next block, all but the last in the last block (LLVM drops the load
-    /// nothing uses), as one vector when a chunk's partials are adjacent.
+    /// nothing uses) — as LLVM merges them: NVIDIA chunk by chunk
+    /// ([`Self::nvidia_scan_loads`]), AMD over the whole scratch
+    /// ([`merged_lds_accesses`], as its compiled kernels show).
     fn scan_instructions(&self, f: &Function, id: OpId) -> Vec<InstructionCount> {
         let op = &f.ops[id];
         let line = &self.text[op.span.start..op.span.end];
@@ -1721,15 +1722,23 @@ impl Context<'_> {
         // AMD: each operand's partials, as element offsets of its width
         // from the scratch's start (the operands' regions follow one
         // another). LLVM pairs accesses of one width across operands.
-        let mut lds: Vec<(u32, Vec<u64>, Vec<u64>)> = Vec::new();
+        let mut lds: Vec<(u32, bool, Vec<u64>, Vec<u64>)> = Vec::new();
         let mut region_start_bytes = 0;
+        // A malformed shape must not make a list of millions of offsets.
+        if chunks.saturating_mul(walk.axis_warps) > 1 << 20 {
+            return Vec::new();
+        }
         for (operand, t) in inputs.iter().enumerate() {
+            // Without an operand's width the later regions' starts are
+            // unknown.
             let Some(bits) = scratch::element_bits(&t.element) else {
-                continue;
+                break;
             };
             let bits = bits.clamp(8, 64);
-            let base = region_start_bytes / u64::from(bits / 8);
-            region_start_bytes += walk.scratch_elements * u64::from(bits / 8);
+            let bytes = u64::from(bits / 8);
+            let aligned = region_start_bytes % bytes == 0;
+            let base = region_start_bytes / bytes;
+            region_start_bytes += walk.scratch_elements * bytes;
             // On AMD LLVM drops the reads of partials no used result needs;
             // NVIDIA's keep them (each is selected into the prefix under
             // the warp's predicate). The stores stay.
@@ -1742,12 +1751,17 @@ impl Context<'_> {
                 let stores =
                     (0..chunks).map(|c| base + c * walk.parallel_lanes.max(1) * walk.axis_warps);
                 let loads = loads.concat().into_iter().map(|o| base + o);
-                match lds.iter_mut().find(|(b, _, _)| *b == bits) {
-                    Some((_, s, l)) => {
+                // A region that does not start at a multiple of its width
+                // pairs with no other.
+                match lds
+                    .iter_mut()
+                    .find(|(b, a, _, _)| aligned && *a && *b == bits)
+                {
+                    Some((_, _, s, l)) => {
                         s.extend(stores);
                         l.extend(loads);
                     }
-                    None => lds.push((bits, stores.collect(), loads.collect())),
+                    None => lds.push((bits, aligned, stores.collect(), loads.collect())),
                 }
                 continue;
             }
@@ -1761,7 +1775,7 @@ impl Context<'_> {
             });
             out.extend(self.nvidia_scan_loads(&loads, bits, walk.parallel_lanes <= 1));
         }
-        for (bits, stores, loads) in lds {
+        for (bits, _, stores, loads) in lds {
             for (direction, offsets) in [(Direction::Store, stores), (Direction::Load, loads)] {
                 out.extend(merged_lds_accesses(
                     &offsets,
@@ -1775,11 +1789,12 @@ impl Context<'_> {
     }
 
     /// NVIDIA's reads of a scan's partials at element `offsets` of the
-    /// scratch, chunk by chunk. Where each chunk's partials sit side by
-    /// side, LLVM's
+    /// scratch, chunk by chunk (NVIDIA's LoadStoreVectorizer does not
+    /// merge across chunks; AMD's merging is [`merged_lds_accesses`]).
+    /// Where each chunk's partials sit side by side, LLVM's
     /// LoadStoreVectorizer merges neighbours into vectors of up to 128
-    /// bits; a run of three (or five to seven) it widens to the next power
-    /// of two, reading a partial nothing needs, and types the widened
+    /// bits; a run that is not a power of two (three, five to seven) it
+    /// widens to the next one, reading partials nothing needs, and types the widened
     /// vector of narrow partials as 32-bit words (`ld.shared.v2.b32` for
     /// three halves); one left alone is a scalar load. Every lane reads the
     /// same partials: a broadcast, which a wide load serves in as few

@@ -277,8 +277,8 @@ pub fn scan_walk(
     };
     let off_axis_blocks: u64 = (0..rank).filter(|&i| i != axis).map(blocks).product();
     // Warps that hold data of their own: where the tensor is smaller than
-    // the CTA (64-lane waves) the others repeat it, and neither their
-    // partials nor their lanes take scratch.
+    // the CTA (on any target; it happens most with 64-lane waves) the
+    // others repeat it, and their partials take no scratch.
     let warps: u64 = 1 << distinct_bases(layout, "warp");
     let per_warp = off_axis(&b.threads_per_warp) * off_axis(&b.size_per_thread);
     Some(ScanWalk {
