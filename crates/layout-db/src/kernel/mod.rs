@@ -346,18 +346,10 @@ pub fn f32_pair_conversions(
 /// arithmetic (`Machine::paired_f32`).
 #[salsa::tracked(returns(ref))]
 pub fn f32_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
-    let mut found = Vec::new();
-    for f in file_functions(db, file) {
-        for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
-            let Some(result) = op.results.first() else {
-                continue;
-            };
-            let f32 = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "f32");
-            let paired = f32 && only_paired_arithmetic_takes(f, result, &mut 64);
-            found.push((result.clone(), paired.then_some(())));
-        }
-    }
-    agreed(&found).into_iter().map(|(r, ())| r).collect()
+    conversion_results_where(db, file, |f, op, result| {
+        scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "f32")
+            && only_paired_arithmetic_takes(f, result, &mut 64)
+    })
 }
 
 /// The `ttg.convert_layout`s of 64-bit integers (their results' names)
@@ -366,21 +358,33 @@ pub fn f32_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String>
 /// (`ld.shared.b32` for `ld.shared.b64`).
 #[salsa::tracked(returns(ref))]
 pub fn gather_index_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    conversion_results_where(db, file, |f, op, result| {
+        let mut uses = f.uses(result).peekable();
+        scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "i64")
+            && uses.peek().is_some()
+            && uses.all(|u| {
+                u.name == "tt.gather"
+                    && u.operands.get(1).is_some_and(|i| i == result)
+                    && u.operands.first().is_none_or(|s| s != result)
+            })
+    })
+}
+
+/// The results' names of a file's `ttg.convert_layout`s for which `holds`
+/// (given the function, the op and its result), where every namesake
+/// agrees ([`agreed`]).
+fn conversion_results_where(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    mut holds: impl FnMut(&Function, &mlir::Op, &str) -> bool,
+) -> Vec<String> {
     let mut found = Vec::new();
     for f in file_functions(db, file) {
         for op in f.ops.iter().filter(|o| is_ttg(o, "convert_layout")) {
-            let Some(result) = op.results.first() else {
-                continue;
-            };
-            let wide = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "i64");
-            let mut uses = f.uses(result).peekable();
-            let indices = uses.peek().is_some()
-                && uses.all(|u| {
-                    u.name == "tt.gather"
-                        && u.operands.get(1) == Some(result)
-                        && u.operands.first() != Some(result)
-                });
-            found.push((result.clone(), (wide && indices).then_some(())));
+            if let Some(result) = op.results.first() {
+                let yes = holds(f, op, result);
+                found.push((result.clone(), yes.then_some(())));
+            }
         }
     }
     agreed(&found).into_iter().map(|(r, ())| r).collect()
