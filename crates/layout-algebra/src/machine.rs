@@ -161,6 +161,10 @@ pub struct LdsInstructions {
     /// takes the `_d16_hi` form (gfx1250's `ds_store_b16_d16_hi`); gfx942
     /// and gfx950 shift the bytes down first, as their AMDGCN shows.
     pub byte_pairs_from_high_half: bool,
+    /// 16-bit values live in half registers (gfx1250's true16 VGPRs: `v7.l`,
+    /// `v7.h`): the register allocator puts two in one register, and the
+    /// one in the high half is stored with `_d16_hi`.
+    pub half_registers: bool,
 }
 
 /// How an AMD assembler spells LDS opcodes.
@@ -182,6 +186,7 @@ impl LdsInstructions {
         transposed_read: TransposedRead::Cdna4,
         spelling: LdsSpelling::Gcn,
         byte_pairs_from_high_half: false,
+        half_registers: false,
     };
 }
 
@@ -310,6 +315,7 @@ pub const PRESETS: &[Preset] = &[
             transposed_read: TransposedRead::Cdna4,
             spelling: LdsSpelling::Gcn,
             byte_pairs_from_high_half: false,
+            half_registers: false,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -331,6 +337,7 @@ pub const PRESETS: &[Preset] = &[
             transposed_read: TransposedRead::Cdna4,
             spelling: LdsSpelling::Gcn,
             byte_pairs_from_high_half: false,
+            half_registers: false,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -352,6 +359,7 @@ pub const PRESETS: &[Preset] = &[
             transposed_read: TransposedRead::Gfx1250,
             spelling: LdsSpelling::Gfx12,
             byte_pairs_from_high_half: true,
+            half_registers: true,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,

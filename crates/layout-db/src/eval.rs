@@ -286,14 +286,15 @@ impl<'db> Ctx<'db> {
                         .clone()
                         .booleans_apart(self.cx.target().machine().booleans_in_64_bit_words);
                 }
-                // Bytes only sign-extended: LLVM folds the extension into
-                // a load of one byte (`ld.shared.s8`).
+                // Narrow elements only sign-extended: LLVM folds the
+                // extension into a load of one element (`ld.shared.s8`,
+                // `ds_read_i16`).
                 if let Value::Conversion(c) = &mut v
                     && let Some([_, load]) = &mut c.round_trip
                     && crate::kernel::sign_extended_loads(self.cx.db, self.cx.file)
                         .contains(&name.name)
                 {
-                    load.mnemonic = load.mnemonic.sign_extending();
+                    load.mnemonic = load.mnemonic.sign_extending(c.element_bits);
                 }
                 // Halves that live in 32-bit words on one side of the round
                 // trip: LLVM moves them as words there.
@@ -477,15 +478,15 @@ impl<'db> Ctx<'db> {
                 {
                     a.instruction = a.instruction.in_words();
                 }
-                // Bytes only sign-extended: LLVM folds the extension into
-                // a load of one byte (`ld.shared.s8`).
+                // Narrow elements only sign-extended: LLVM folds the
+                // extension into a load of one element.
                 if let Value::Access(a) = &mut v
                     && a.direction == layout_algebra::bank::Direction::Load
                     && let Some(result) = result
                     && crate::kernel::sign_extended_loads(self.cx.db, self.cx.file)
                         .contains(&result.name)
                 {
-                    a.instruction = a.instruction.sign_extending();
+                    a.instruction = a.instruction.sign_extending(a.element_bits);
                 }
                 self.report_in_dump(item, &v);
                 Ok(v)

@@ -198,7 +198,8 @@ pub struct Mnemonic {
     /// AMD's `_d16_hi` form of an 8- or 16-bit access: the data is the high
     /// half of the 32-bit register (`ds_write_b16_d16_hi`).
     high_half: bool,
-    /// NVIDIA's sign-extending load of one byte (`ld.shared.s8`).
+    /// A sign-extending load of one narrow element: NVIDIA's
+    /// `ld.shared.s8`, AMD's `ds_read_i16`.
     signed: bool,
     /// How AMD's assembler spells it (`ds_read_b128` or `ds_load_b128`).
     spelling: LdsSpelling,
@@ -281,14 +282,20 @@ impl Mnemonic {
         }
     }
 
-    /// The same NVIDIA load of one byte, sign-extending it
-    /// (`ld.shared.s8`): how LLVM folds an `i8`'s sign extension into the
-    /// load that reads it. Other instructions stay as they are.
-    pub fn sign_extending(self) -> Mnemonic {
+    /// The same load of one narrow element of `element_bits`,
+    /// sign-extending it: how LLVM folds an element's sign extension into
+    /// the load that reads it — NVIDIA's `ld.shared.s8` of a byte, AMD's
+    /// `ds_read_i8` / `ds_read_i16` (`ds_load_i16` in GFX12's spelling).
+    /// Other instructions (vectors, stores, several elements in one read)
+    /// stay as they are.
+    pub fn sign_extending(self, element_bits: u32) -> Mnemonic {
+        let narrow = match (self.vendor, self.instruction) {
+            (Vendor::Nvidia, Instruction::LdSt { bits }) => bits == 8 && element_bits == 8,
+            (Vendor::Amd, Instruction::LdSt { bits }) => bits < 32 && bits == element_bits,
+            _ => false,
+        };
         Mnemonic {
-            signed: self.vendor == Vendor::Nvidia
-                && self.direction == Direction::Load
-                && self.instruction == Instruction::LdSt { bits: 8 },
+            signed: narrow && self.direction == Direction::Load,
             ..self
         }
     }
@@ -411,9 +418,11 @@ impl fmt::Display for Mnemonic {
                     n => write!(f, "{op}.{space}.v{n}.b{operand}"),
                 }
             }
-            // The AMDGPU backend zero-extends narrow loads: `ds_read_u16`.
+            // The AMDGPU backend zero-extends narrow loads (`ds_read_u16`)
+            // unless a sign extension was folded into them (`ds_read_i16`).
             (Vendor::Amd, Instruction::LdSt { bits }) if load && bits < 32 => {
-                write!(f, "ds_{}_u{bits}", self.verb())?;
+                let extension = if self.signed { 'i' } else { 'u' };
+                write!(f, "ds_{}_{extension}{bits}", self.verb())?;
                 if self.high_half {
                     write!(f, "_d16_hi")?;
                 }
@@ -563,6 +572,11 @@ fn parse_mnemonic(text: &str) -> Option<Mnemonic> {
         return None;
     }
     let m = Instruction::LdSt { bits }.mnemonic(direction, Vendor::Amd, bits);
+    let m = if rest.starts_with('i') {
+        m.sign_extending(bits)
+    } else {
+        m
+    };
     Some(if high_half { m.on_high_half() } else { m })
 }
 
@@ -881,11 +895,11 @@ mod tests {
     }
 
     /// A byte only sign-extended is read with `ld.shared.s8`, which parses
-    /// back to itself; a vector, a store, a half or AMD stay as they are.
+    /// back to itself; a vector, a store or a half stay as they are.
     #[test]
     fn a_sign_extended_byte_is_read_signed() {
         let m = |bits, e, d| Instruction::LdSt { bits }.mnemonic(d, Vendor::Nvidia, e);
-        let signed = m(8, 8, Direction::Load).sign_extending();
+        let signed = m(8, 8, Direction::Load).sign_extending(8);
         assert_eq!(signed.to_string(), "ld.shared.s8");
         assert_eq!("ld.shared.s8".parse::<Mnemonic>().unwrap(), signed);
         assert_eq!(
@@ -896,9 +910,39 @@ mod tests {
             m(16, 8, Direction::Load),
             m(8, 8, Direction::Store),
             m(16, 16, Direction::Load),
-            Instruction::LdSt { bits: 8 }.mnemonic(Direction::Load, Vendor::Amd, 8),
         ] {
-            assert_eq!(same.sign_extending(), same);
+            assert_eq!(same.sign_extending(8), same);
+        }
+    }
+
+    /// AMD reads one narrow element sign-extended with `ds_read_i16` /
+    /// `ds_read_i8` (`ds_load_i16` in GFX12's spelling), which parse back to
+    /// themselves; two bytes in one read, a dword and a store stay as they
+    /// are.
+    #[test]
+    fn amd_reads_a_sign_extended_element_signed() {
+        let m = |bits, d| Instruction::LdSt { bits }.mnemonic(d, Vendor::Amd, bits);
+        for (bits, text, gfx12) in [
+            (16, "ds_read_i16", "ds_load_i16"),
+            (8, "ds_read_i8", "ds_load_i8"),
+        ] {
+            let signed = m(bits, Direction::Load).sign_extending(bits);
+            assert_eq!(signed.to_string(), text);
+            assert_eq!(text.parse::<Mnemonic>().unwrap(), signed);
+            let spelled = signed.spelled(LdsSpelling::Gfx12);
+            assert_eq!(spelled.to_string(), gfx12);
+            assert_eq!(gfx12.parse::<Mnemonic>().unwrap(), spelled);
+        }
+        assert_eq!(
+            "ds_read_u16".parse::<Mnemonic>().unwrap(),
+            m(16, Direction::Load)
+        );
+        for (same, element) in [
+            (m(16, Direction::Load), 8),
+            (m(32, Direction::Load), 32),
+            (m(16, Direction::Store), 16),
+        ] {
+            assert_eq!(same.sign_extending(element), same);
         }
     }
 

@@ -310,27 +310,69 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
     })
 }
 
-/// The `ttg.local_load`s and `ttg.convert_layout`s of an NVIDIA dump whose
-/// `i8` result only goes to sign extensions (`arith.sitofp`,
-/// `arith.extsi`): LLVM folds the extension into a load of one byte,
-/// `ld.shared.s8` ([`Mnemonic::sign_extending`]). Their results' names.
+/// The `ttg.local_load`s and `ttg.convert_layout`s whose narrow elements
+/// LLVM reads sign-extended, folding the extension into the load that
+/// reads one element ([`Mnemonic::sign_extending`]). Their results' names:
+///
+/// - NVIDIA: an `i8` result only sign extensions take (`arith.sitofp`,
+///   `arith.extsi`): `ld.shared.s8`;
+/// - AMD: an 8- or 16-bit result only a `tt.gather` within warps
+///   (`efficient_layout`) takes as its source. Triton's AMD shuffles
+///   sign-extend a narrow value to the 32 bits `ds_bpermute_b32` moves and
+///   truncate it after, so each element is read with `ds_read_i16`
+///   (`ds_read_i8`).
 ///
 /// [`Mnemonic::sign_extending`]: layout_algebra::bank::Mnemonic::sign_extending
 #[salsa::tracked(returns(ref))]
 pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
-    nvidia_results_where(
-        db,
-        file,
-        &["local_load", "convert_layout"],
-        |f, result, loaded| {
-            let uses: Vec<&mlir::Op> = f.uses(result).collect();
-            loaded.element == "i8"
-                && !uses.is_empty()
-                && uses
-                    .iter()
-                    .all(|o| matches!(o.name.as_str(), "arith.sitofp" | "arith.extsi"))
-        },
-    )
+    let ops = ["local_load", "convert_layout"];
+    let mut found = nvidia_results_where(db, file, &ops, |f, result, loaded| {
+        let uses: Vec<&mlir::Op> = f.uses(result).collect();
+        loaded.element == "i8"
+            && !uses.is_empty()
+            && uses
+                .iter()
+                .all(|o| matches!(o.name.as_str(), "arith.sitofp" | "arith.extsi"))
+    });
+    found.extend(amd_results_where(db, file, &ops, |f, result, loaded| {
+        let mut uses = f.uses(result).peekable();
+        matches!(scratch::element_bits(&loaded.element), Some(8 | 16))
+            && uses.peek().is_some()
+            && uses.all(|u| {
+                u.operands.first().is_some_and(|s| s == result)
+                    && u.operands[1..].iter().all(|o| o != result)
+                    && gathers_within_warps(u)
+            })
+    }));
+    found
+}
+
+/// Whether `op` is a `tt.gather` Triton lowers with warp shuffles
+/// (`efficient_layout`), not through shared memory.
+fn gathers_within_warps(op: &mlir::Op) -> bool {
+    op.name == "tt.gather"
+        && op
+            .attributes
+            .split(',')
+            .any(|a| a.trim() == "efficient_layout")
+}
+
+/// [`nvidia_results_where`] for an AMD dump.
+fn amd_results_where(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    ops: &[&str],
+    keep: impl Fn(&Function, &str, &scratch::TypeText) -> bool,
+) -> Vec<String> {
+    let analysed = file.analysed_text(db);
+    let amd = ModuleFacts::read(&analysed).target.is_some_and(|target| {
+        layout_algebra::machine::preset_for_triton_target(&target)
+            .is_some_and(|p| p.vendor == Vendor::Amd)
+    });
+    if !amd {
+        return Vec::new();
+    }
+    results_where(db, file, ops, keep)
 }
 
 /// The results of an NVIDIA dump's `ttg` ops named in `ops` (`local_load`)
@@ -343,10 +385,20 @@ fn nvidia_results_where(
     keep: impl Fn(&Function, &str, &scratch::TypeText) -> bool,
 ) -> Vec<String> {
     let analysed = file.analysed_text(db);
-    let text: &str = &analysed;
-    if nvidia_target(text).is_none() {
+    if nvidia_target(&analysed).is_none() {
         return Vec::new();
     }
+    results_where(db, file, ops, keep)
+}
+
+/// The results of a dump's `ttg` ops named in `ops` for which `keep`
+/// holds, agreed across functions (see [`nvidia_results_where`]).
+fn results_where(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    ops: &[&str],
+    keep: impl Fn(&Function, &str, &scratch::TypeText) -> bool,
+) -> Vec<String> {
     let mut found = Vec::new();
     for f in super::file_functions(db, file) {
         for op in f.ops.iter().filter(|o| ops.iter().any(|n| is_ttg(o, n))) {
@@ -885,13 +937,16 @@ fn made_in_words(
             u32::MAX
         }
         // Gathered halves behind 16-bit arithmetic: in words as the
-        // arithmetic's own conversions would be.
-        "tt.gather" if shuffled(f, value) && half(types.last()) => match made {
-            Made::InWords {
-                conversion: HalfConversion::OneAtATime,
-            } => 0,
-            _ => u32::MAX,
-        },
+        // arithmetic's own conversions would be. AMD's shuffles truncate
+        // each gathered half into a register of its own.
+        "tt.gather" if made != Made::ByConversion && shuffled(f, value) && half(types.last()) => {
+            match made {
+                Made::InWords {
+                    conversion: HalfConversion::OneAtATime,
+                } => 0,
+                _ => u32::MAX,
+            }
+        }
         "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.negf"
         | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf"
             if half(types.last()) =>
@@ -1157,12 +1212,7 @@ fn stored_in_words(
 /// gathered half comes truncated from a 32-bit register, and LLVM packs
 /// two of them into a word with `prmt`.
 fn shuffled(f: &Function, value: &str) -> bool {
-    f.producer(value).is_some_and(|p| {
-        p.name == "tt.gather"
-            && p.attributes
-                .split(',')
-                .any(|a| a.trim() == "efficient_layout")
-    })
+    f.producer(value).is_some_and(gathers_within_warps)
 }
 
 /// How the 16-bit floats of a `tt.atomic_rmw fadd` live in 32-bit words

@@ -22,8 +22,8 @@ pub use unused_registers::{DeadRegisters, unused_conversion_registers};
 
 use std::collections::HashMap;
 
-use layout_algebra::bank::{Direction, Instruction};
-use layout_algebra::machine::{LdsSpelling, Vendor, shared_memory_limit};
+use layout_algebra::bank::{Direction, Instruction, Mnemonic};
+use layout_algebra::machine::{LdsInstructions, LdsSpelling, Vendor, shared_memory_limit};
 use layout_algebra::triton::Encoding;
 use layout_syntax::Span;
 
@@ -1785,7 +1785,7 @@ impl Context<'_> {
                     &offsets,
                     bits,
                     direction,
-                    self.machine.lds.spelling,
+                    &self.machine.lds,
                 ));
             }
         }
@@ -2168,6 +2168,18 @@ impl Context<'_> {
                         load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Reduced);
                     }
                 }
+                // A sum or product of halves from sm86 on: the vectoriser
+                // pairs the combine, and LLVM stores the pairs as 32-bit
+                // words (`st.shared.v2.b32` for four halves), as it does
+                // where a conversion stores such a result
+                // (`half_words`); the loads keep halves.
+                if self.vectorises
+                    && pairable.get(operand).copied().unwrap_or(false)
+                    && matches!(t.element.as_str(), "f16" | "bf16")
+                    && let Some([store, _]) = &mut sides
+                {
+                    store.mnemonic = store.mnemonic.in_words();
+                }
                 // Booleans the combine takes as `i1` (a warp round's
                 // partials), or a result only used as a condition, a mask
                 // or a number: NVIDIA reads their vectors' bytes apart, as
@@ -2354,16 +2366,21 @@ fn merged_lds_accesses(
     offsets: &[u64],
     bits: u32,
     direction: Direction,
-    spelling: LdsSpelling,
+    lds: &LdsInstructions,
 ) -> Vec<InstructionCount> {
     let mut sorted = offsets.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
-    let mut counts: Vec<(Instruction, u64)> = Vec::new();
-    let mut add = |i: Instruction, n: u64| match counts.iter_mut().find(|(j, _)| *j == i) {
+    let mut counts: Vec<(Mnemonic, u64)> = Vec::new();
+    let mut add_mnemonic = |m: Mnemonic, n: u64| match counts.iter_mut().find(|(j, _)| *j == m) {
         Some((_, c)) => *c += n,
-        None => counts.push((i, n)),
+        None => counts.push((m, n)),
     };
+    let mnemonic = |i: Instruction| {
+        i.mnemonic(direction, Vendor::Amd, bits)
+            .spelled(lds.spelling)
+    };
+    let mut add = |i: Instruction, n: u64| add_mnemonic(mnemonic(i), n);
     let neighbours = sorted.windows(2).any(|w| w[1] == w[0] + 1);
     if neighbours {
         for run in vector_pieces(&sorted, (128 / bits).max(1) as usize) {
@@ -2403,23 +2420,28 @@ fn merged_lds_accesses(
                 }
             }
         }
+    } else if bits == 16 && direction == Direction::Store && lds.half_registers {
+        // Partials in half registers, two to a register: the high ones go
+        // with `_d16_hi`.
+        let n = sorted.len() as u64;
+        let scalar = mnemonic(Instruction::LdSt { bits });
+        add_mnemonic(scalar, n - n / 2);
+        add_mnemonic(scalar.on_high_half(), n / 2);
     } else {
         add(Instruction::LdSt { bits }, sorted.len() as u64);
     }
     counts
         .into_iter()
-        .map(|(instruction, count)| {
+        .filter(|&(_, count)| count > 0)
+        .map(|(m, count)| {
             // A pair is served as two accesses of its width.
-            let per = if matches!(instruction, Instruction::Paired { .. }) {
+            let per = if matches!(m.instruction, Instruction::Paired { .. }) {
                 2
             } else {
                 1
             };
             InstructionCount {
-                mnemonic: instruction
-                    .mnemonic(direction, Vendor::Amd, bits)
-                    .spelled(spelling)
-                    .to_string(),
+                mnemonic: m.to_string(),
                 count,
                 wavefronts: count * per,
                 conflicts: 0,
