@@ -1265,6 +1265,17 @@ CASES = [
      {"src_ptr": "*fp16", "idx_ptr": "*i64", "out_ptr": "*fp16", "M": "constexpr", "N": "constexpr"},
      {"M": 128, "N": 16}, ["src_ptr", "idx_ptr", "out_ptr"],
      {"num_warps": 8, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    # bf16 rows gathered within warps: AMD shuffles sign-extend each source half to 32 bits, which
+    # LLVM folds into the reads (`ds_read_i16`).
+    ("gather_rows_bf16", gather_rows,
+     {"src_ptr": "*bf16", "idx_ptr": "*i32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 128, "N": 64}, ["src_ptr", "idx_ptr", "out_ptr"], {"num_warps": 8}),
+    # Sums of halves across warps: from sm86 on the vectoriser pairs the combine, and the partials
+    # are stored as 32-bit words.
+    ("half_row_sums_across_warps", half_row_sums, {"x_ptr": "*fp16", "y_ptr": "*fp16", "M": "constexpr",
+     "N": "constexpr"}, {"M": 8, "N": 512}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("half_row_sums_across_warps_bf16", half_row_sums, {"x_ptr": "*bf16", "y_ptr": "*bf16", "M": "constexpr",
+     "N": "constexpr"}, {"M": 4, "N": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
