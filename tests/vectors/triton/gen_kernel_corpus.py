@@ -1276,6 +1276,10 @@ CASES = [
      "N": "constexpr"}, {"M": 8, "N": 512}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
     ("half_row_sums_across_warps_bf16", half_row_sums, {"x_ptr": "*bf16", "y_ptr": "*bf16", "M": "constexpr",
      "N": "constexpr"}, {"M": 4, "N": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    # An argmax of bf16 across warps: from sm86 on the vectoriser pairs the compares, and a warp
+    # round's four loaded halves are read as two words.
+    ("row_argmax_bf16", row_argmax, {"x_ptr": "*bf16", "y_ptr": "*i32", "M": "constexpr", "N": "constexpr"},
+     {"M": 8, "N": 512}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -473,7 +473,8 @@ fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> boo
 /// through 16-bit float arithmetic with constants, and on every AMD target
 /// an `scf.if`'s results: LLVM joins the branches' values as one vector,
 /// packed in its registers, where straight-line code keeps each arithmetic
-/// result in a register of its own.
+/// result in a register of its own. On a machine with half registers
+/// (gfx1250) a reduction's 16-bit results sit two to a register too.
 ///
 /// [`TritonTarget::half_conversion`]: layout_algebra::machine::TritonTarget
 #[salsa::tracked(returns(ref))]
@@ -504,9 +505,50 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
             (Some(Join::Loop { .. }), Some(8)) => preset.packed_byte_arithmetic,
             _ => false,
         };
+        // In half registers (gfx1250's true16) a reduction across warps
+        // reads its 16-bit partials back in vectors, and its results stay
+        // two to a register.
+        let reduced_in_half_registers = preset.lds.half_registers
+            && bits == Some(16)
+            && f.producer(value)
+                .is_some_and(|p| reduces_across_warps(db, file, text, p));
         joined
+            || reduced_in_half_registers
             || converts_in_pairs
                 && made_in_words(db, file, text, f, value, Made::ByConversion, &mut 64) > 0
+    })
+}
+
+/// Whether `op` is a `tt.reduce` whose axis runs across warps (it
+/// combines the warps' partials through shared memory).
+fn reduces_across_warps(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    text: &str,
+    op: &mlir::Op,
+) -> bool {
+    if op.name != "tt.reduce" {
+        return false;
+    }
+    let line = &text[op.span.start..op.span.end];
+    let (Some(t), Some(axis)) = (
+        scratch::parse_types(op.operand_types()).into_iter().next(),
+        scratch::axis(line),
+    ) else {
+        return false;
+    };
+    let Some(layout) = t
+        .encoding
+        .as_deref()
+        .and_then(|e| encoding_named(db, file, e))
+        .and_then(|e| e.to_linear_layout(&t.shape).ok())
+    else {
+        return false;
+    };
+    (0..layout.in_dim_size_log2("warp") as usize).any(|i| {
+        layout
+            .basis("warp", i)
+            .is_ok_and(|b| b.get(axis).is_some_and(|&c| c != 0))
     })
 }
 

@@ -2096,6 +2096,13 @@ impl Context<'_> {
             self.machine.paired_f32 && pairable.get(operand).copied().unwrap_or(false)
         };
         let combined_first = combines_in_warp(&layout, axis);
+        let compares_with_indices = inputs.len() > 1
+            && op
+                .regions
+                .iter()
+                .flatten()
+                .flat_map(|&b| &f.blocks[b].ops)
+                .any(|&o| f.ops[o].name == "arith.cmpf");
         let combined = sums_anything(&layout, axis);
         // The reduced values go to the result's layout last, when they are
         // not there already (a conversion of its own).
@@ -2179,6 +2186,19 @@ impl Context<'_> {
                     && let Some([store, _]) = &mut sides
                 {
                     store.mnemonic = store.mnemonic.in_words();
+                }
+                // Halves a combine compares beside their indices (an
+                // argmax): from sm86 on the vectoriser pairs the compares
+                // and selects, and takes a warp round's four loaded halves
+                // two to a word (`ld.shared.v2.b32`); two stay halves.
+                if self.vectorises
+                    && !to_result
+                    && compares_with_indices
+                    && matches!(t.element.as_str(), "f16" | "bf16")
+                    && let Some([_, load]) = &mut sides
+                    && load.mnemonic.instruction == (Instruction::LdSt { bits: 64 })
+                {
+                    load.mnemonic = load.mnemonic.in_words();
                 }
                 // Booleans the combine takes as `i1` (a warp round's
                 // partials), or a result only used as a condition, a mask
