@@ -210,16 +210,21 @@ impl<'db> Ctx<'db> {
                 if let Value::Conversion(c) = &mut v
                     && let Some([_, load]) = &mut c.round_trip
                     && load.mnemonic.vendor == layout_algebra::machine::Vendor::Nvidia
-                    && load.mnemonic.instruction
-                        == (layout_algebra::bank::Instruction::LdSt { bits: 64 })
+                    && let layout_algebra::bank::Instruction::LdSt {
+                        bits: bits @ (64 | 128),
+                    } = load.mnemonic.instruction
                     && crate::kernel::gather_index_conversions(self.cx.db, self.cx.file)
                         .contains(&name.name)
                 {
-                    load.mnemonic = layout_algebra::bank::Instruction::LdSt { bits: 32 }.mnemonic(
-                        layout_algebra::bank::Direction::Load,
-                        layout_algebra::machine::Vendor::Nvidia,
-                        32,
-                    );
+                    // One index: its low word. Two: LLVM reads the vector's
+                    // bits as 32-bit words and keeps every second.
+                    let read = if bits == 64 { 32 } else { 128 };
+                    load.mnemonic = layout_algebra::bank::Instruction::LdSt { bits: read }
+                        .mnemonic(
+                            layout_algebra::bank::Direction::Load,
+                            layout_algebra::machine::Vendor::Nvidia,
+                            32,
+                        );
                 }
                 // Narrow elements packed in register order (a packed
                 // conversion's, or branches' joined vector), stored one at

@@ -1280,6 +1280,20 @@ CASES = [
     # round's four loaded halves are read as two words.
     ("row_argmax_bf16", row_argmax, {"x_ptr": "*bf16", "y_ptr": "*i32", "M": "constexpr", "N": "constexpr"},
      {"M": 8, "N": 512}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    # bf16 rows joined and permuted: NVPTX keeps halves loaded in vectors in 32-bit registers, and
+    # packs the joined pairs into words (`prmt`) before storing them.
+    ("join_permute_bf16", join_permute,
+     {"x_ptr": "*bf16", "y_ptr": "*bf16", "out_ptr": "*bf16", "M": "constexpr", "N": "constexpr"},
+     {"M": 128, "N": 32}, ["x_ptr", "y_ptr", "out_ptr"], {"num_warps": 4}),
+    # Two 64-bit indices per thread: NVIDIA reads the vector's bits as 32-bit words.
+    ("gather_rows_i64_vectors", gather_rows_i64,
+     {"src_ptr": "*fp16", "idx_ptr": "*i64", "out_ptr": "*fp16", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["src_ptr", "idx_ptr", "out_ptr"],
+     {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    # A descriptor matmul before TMA: its store's offsets come through `tt.reshape` of a range.
+    ("descriptor_matmul_64", descriptor_matmul, _tile_matmul_signature("fp16", "fp16"),
+     {"BM": 64, "BN": 64, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 2, "targets": ["sm80", "sm89"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

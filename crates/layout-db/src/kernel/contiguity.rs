@@ -187,6 +187,20 @@ impl Walk<'_> {
                 }
                 _ => Steps::Unknown,
             },
+            "tt.reshape" => match (operand(0), unit_reshape(producer)) {
+                (Steps::Uniform, _) => Steps::Uniform,
+                (Steps::Unit(d), Some(to)) => to.get(d).map_or(Steps::Unknown, |&d| Steps::Unit(d)),
+                (Steps::Strided(m), Some(to)) => {
+                    let mut mask = 0;
+                    for (d, &r) in to.iter().enumerate().take(63) {
+                        if m & (1 << d) != 0 && r < 63 {
+                            mask |= 1 << r;
+                        }
+                    }
+                    Steps::Strided(mask)
+                }
+                _ => Steps::Unknown,
+            },
             "tt.broadcast"
             | "ttg.convert_layout"
             | "triton_gpu.convert_layout"
@@ -303,6 +317,42 @@ impl Walk<'_> {
 }
 
 /// `{axis = 1 : i32}`.
+/// A `tt.reshape` that only adds or drops dims of one element (a range
+/// `64` to `1x64`, as Triton's descriptor lowering writes it): for each
+/// operand dim, the result dim it becomes (a dim of one element maps to
+/// the next result dim of one element, or past the end). `None` for any
+/// other reshape.
+pub(super) fn unit_reshape(op: &Op) -> Option<Vec<usize>> {
+    let from = super::scratch::parse_type(op.operand_types())?.shape;
+    let to = super::scratch::parse_type(op.result_types())?.shape;
+    let wide = |s: &[u32]| s.iter().copied().filter(|&n| n != 1).collect::<Vec<_>>();
+    if wide(&from) != wide(&to) {
+        return None;
+    }
+    let mut wide_dims = to
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n != 1)
+        .map(|(d, _)| d);
+    let mut unit_dims = to
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n == 1)
+        .map(|(d, _)| d);
+    Some(
+        from.iter()
+            .map(|&n| {
+                let next = if n == 1 {
+                    unit_dims.next()
+                } else {
+                    wide_dims.next()
+                };
+                next.unwrap_or(usize::MAX)
+            })
+            .collect(),
+    )
+}
+
 pub(super) fn axis(op: &Op) -> Option<usize> {
     let at = op.attributes.find("axis = ")? + "axis = ".len();
     op.attributes[at..]

@@ -978,6 +978,21 @@ fn made_in_words(
         {
             u32::MAX
         }
+        // Halves in words moved by `tt.trans`/`tt.reshape` (the same
+        // values in another order) or joined from two such tensors: NVPTX
+        // keeps the halves in 32-bit registers and packs any two into a
+        // word (`prmt`), as for `tt.split`.
+        "tt.trans" | "tt.reshape" | "tt.join"
+            if made != Made::ByConversion
+                && half(types.last())
+                && !producer.operands.is_empty()
+                && producer
+                    .operands
+                    .iter()
+                    .all(|v| made_in_words(db, file, text, f, v, made, visits) >= 2) =>
+        {
+            u32::MAX
+        }
         // Gathered halves behind 16-bit arithmetic: in words as the
         // arithmetic's own conversions would be. AMD's shuffles truncate
         // each gathered half into a register of its own.
@@ -1105,6 +1120,14 @@ fn mask_run(text: &str, f: &Function, mask: &str, dim: usize, visits: &mut u32) 
         "tt.broadcast" | "ttg.convert_layout" => match operand(0) {
             Some(m) => mask_run(text, f, m, dim, visits),
             None => 1,
+        },
+        "tt.reshape" => match (contiguity::unit_reshape(producer), operand(0)) {
+            (Some(to), Some(m)) => match to.iter().position(|&r| r == dim) {
+                Some(d) => mask_run(text, f, m, d, visits),
+                // A dim of one element the reshape adds.
+                None => u64::MAX,
+            },
+            _ => 1,
         },
         "tt.expand_dims" => match (contiguity::axis(producer), operand(0)) {
             (Some(a), _) if a == dim => u64::MAX,
