@@ -189,7 +189,10 @@ impl Walk<'_> {
             },
             "tt.reshape" => match (operand(0), unit_reshape(producer)) {
                 (Steps::Uniform, _) => Steps::Uniform,
-                (Steps::Unit(d), Some(to)) => to.get(d).map_or(Steps::Unknown, |&d| Steps::Unit(d)),
+                (Steps::Unit(d), Some(to)) => match to.get(d) {
+                    Some(&r) if r < 63 => Steps::Unit(r),
+                    _ => Steps::Unknown,
+                },
                 (Steps::Strided(m), Some(to)) => {
                     let mut mask = 0;
                     for (d, &r) in to.iter().enumerate().take(63) {
@@ -316,7 +319,6 @@ impl Walk<'_> {
     }
 }
 
-/// `{axis = 1 : i32}`.
 /// A `tt.reshape` that only adds or drops dims of one element (a range
 /// `64` to `1x64`, as Triton's descriptor lowering writes it): for each
 /// operand dim, the result dim it becomes (a dim of one element maps to
@@ -353,6 +355,7 @@ pub(super) fn unit_reshape(op: &Op) -> Option<Vec<usize>> {
     )
 }
 
+/// `{axis = 1 : i32}`.
 pub(super) fn axis(op: &Op) -> Option<usize> {
     let at = op.attributes.find("axis = ")? + "axis = ".len();
     op.attributes[at..]
@@ -397,6 +400,22 @@ mod tests {
         assert_eq!(dim_of(body, "%bm"), None);
         assert_eq!(dim_of(body, "%x"), None);
         assert_eq!(dim_of(body, "%y"), None);
+    }
+
+    /// A `tt.reshape` that adds a dim of one element moves a range's unit
+    /// steps to the dim it lands in (a descriptor's lowering writes its
+    /// offsets so); a reshape that regroups elements is not followed.
+    #[test]
+    fn a_reshape_of_unit_dims_keeps_the_range_s_steps() {
+        let body = "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n    \
+                    %c = tt.reshape %r : tensor<64xi32> -> tensor<1x64xi32>\n    \
+                    %w = tt.reshape %r : tensor<64xi32> -> tensor<64x1xi32>\n    \
+                    %g = tt.reshape %r : tensor<64xi32> -> tensor<8x8xi32>\n    \
+                    %bc = tt.broadcast %c : tensor<1x64xi32> -> tensor<16x64xi32>\n";
+        assert_eq!(dim_of(body, "%c"), Some(1));
+        assert_eq!(dim_of(body, "%w"), Some(0));
+        assert_eq!(dim_of(body, "%bc"), Some(1));
+        assert_eq!(dim_of(body, "%g"), None);
     }
 
     /// `range % n` steps by one in runs of what divides `n` (a constant's
