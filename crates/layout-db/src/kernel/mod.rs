@@ -2171,7 +2171,16 @@ impl Context<'_> {
                     if (to_result && combined) || k > 0 || combined_first {
                         store.mnemonic = f32_pairs(store.mnemonic, PairedF32::Reduced);
                     }
-                    if (to_result && combined) || shuffle_steps_along(&to, axis) == 1 {
+                    // A result only `tt.store`s write, one element at a
+                    // time, gives the vectoriser nothing to pair the last
+                    // combine for: its loads read four f32.
+                    let stored_alone = op.results.get(operand).is_some_and(|r| {
+                        let mut uses = f.uses(r).peekable();
+                        uses.peek().is_some() && uses.all(|u| u.name == "tt.store")
+                    });
+                    if (to_result && combined)
+                        || (shuffle_steps_along(&to, axis) == 1 && !stored_alone)
+                    {
                         load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Reduced);
                     }
                 }
