@@ -305,9 +305,15 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
 /// its elements are consecutive registers.
 #[salsa::tracked(returns(ref))]
 pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
-    nvidia_results_where(db, file, &["local_load"], |f, result, loaded| {
-        upcast_in_pairs(f, result, loaded) || halves_for_nvidia_mma(db, file, loaded)
-    })
+    vendor_results_where(
+        db,
+        file,
+        Vendor::Nvidia,
+        &["local_load"],
+        |f, result, loaded| {
+            upcast_in_pairs(f, result, loaded) || halves_for_nvidia_mma(db, file, loaded)
+        },
+    )
 }
 
 /// The `ttg.local_load`s and `ttg.convert_layout`s whose narrow elements
@@ -326,7 +332,7 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
 #[salsa::tracked(returns(ref))]
 pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
     let ops = ["local_load", "convert_layout"];
-    let mut found = nvidia_results_where(db, file, &ops, |f, result, loaded| {
+    let mut found = vendor_results_where(db, file, Vendor::Nvidia, &ops, |f, result, loaded| {
         let uses: Vec<&mlir::Op> = f.uses(result).collect();
         loaded.element == "i8"
             && !uses.is_empty()
@@ -334,16 +340,22 @@ pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<St
                 .iter()
                 .all(|o| matches!(o.name.as_str(), "arith.sitofp" | "arith.extsi"))
     });
-    found.extend(amd_results_where(db, file, &ops, |f, result, loaded| {
-        let mut uses = f.uses(result).peekable();
-        matches!(scratch::element_bits(&loaded.element), Some(8 | 16))
-            && uses.peek().is_some()
-            && uses.all(|u| {
-                u.operands.first().is_some_and(|s| s == result)
-                    && u.operands[1..].iter().all(|o| o != result)
-                    && gathers_within_warps(u)
-            })
-    }));
+    found.extend(vendor_results_where(
+        db,
+        file,
+        Vendor::Amd,
+        &ops,
+        |f, result, loaded| {
+            let mut uses = f.uses(result).peekable();
+            matches!(scratch::element_bits(&loaded.element), Some(8 | 16))
+                && uses.peek().is_some()
+                && uses.all(|u| {
+                    u.operands.first().is_some_and(|s| s == result)
+                        && u.operands[1..].iter().all(|o| o != result)
+                        && gathers_within_warps(u)
+                })
+        },
+    ));
     found
 }
 
@@ -357,42 +369,25 @@ fn gathers_within_warps(op: &mlir::Op) -> bool {
             .any(|a| a.trim() == "efficient_layout")
 }
 
-/// [`nvidia_results_where`] for an AMD dump.
-fn amd_results_where(
+/// The results of the `ttg` ops named in `ops` (`local_load`) of a dump
+/// for `vendor`'s machines for which `keep` holds of the function, the
+/// result's name and its type, wherever that name is defined (agreed
+/// across functions); none for another vendor's dump.
+fn vendor_results_where(
     db: &dyn salsa::Database,
     file: SourceFile,
+    vendor: Vendor,
     ops: &[&str],
     keep: impl Fn(&Function, &str, &scratch::TypeText) -> bool,
 ) -> Vec<String> {
-    let analysed = file.analysed_text(db);
-    let amd = ModuleFacts::read(&analysed).target.is_some_and(|target| {
-        layout_algebra::machine::preset_for_triton_target(&target)
-            .is_some_and(|p| p.vendor == Vendor::Amd)
-    });
-    if !amd {
-        return Vec::new();
-    }
-    results_where(db, file, ops, keep)
-}
-
-/// The results of an NVIDIA dump's `ttg` ops named in `ops` (`local_load`)
-/// for which `keep` holds of the function, the result's name and its type,
-/// wherever that name is defined (agreed across functions).
-fn nvidia_results_where(
-    db: &dyn salsa::Database,
-    file: SourceFile,
-    ops: &[&str],
-    keep: impl Fn(&Function, &str, &scratch::TypeText) -> bool,
-) -> Vec<String> {
-    let analysed = file.analysed_text(db);
-    if nvidia_target(&analysed).is_none() {
+    if dump_vendor(&file.analysed_text(db)) != Some(vendor) {
         return Vec::new();
     }
     results_where(db, file, ops, keep)
 }
 
 /// The results of a dump's `ttg` ops named in `ops` for which `keep`
-/// holds, agreed across functions (see [`nvidia_results_where`]).
+/// holds, agreed across functions (see [`vendor_results_where`]).
 fn results_where(
     db: &dyn salsa::Database,
     file: SourceFile,
@@ -826,10 +821,13 @@ fn kept_as_bits_within(f: &Function, value: &str, visits: &mut u32) -> bool {
 
 /// The module's `ttg.target` where it is an NVIDIA one.
 fn nvidia_target(text: &str) -> Option<String> {
+    (dump_vendor(text) == Some(Vendor::Nvidia)).then(|| ModuleFacts::read(text).target)?
+}
+
+/// The vendor of the machine a dump's module names (`ttg.target`).
+fn dump_vendor(text: &str) -> Option<Vendor> {
     let target = ModuleFacts::read(text).target?;
-    layout_algebra::machine::preset_for_triton_target(&target)
-        .is_some_and(|p| p.vendor == Vendor::Nvidia)
-        .then_some(target)
+    layout_algebra::machine::preset_for_triton_target(&target).map(|p| p.vendor)
 }
 
 /// Which makings of halves in words count.
