@@ -103,7 +103,11 @@ pub fn half_word_conversions(
                         Made::InWords { conversion },
                         &mut 64,
                     ),
-                    load: stored_in_words(db, file, text, f, result),
+                    load: if taken_by_nvidia_mma(db, file, f, result) {
+                        u32::MAX
+                    } else {
+                        stored_in_words(db, file, text, f, result)
+                    },
                 },
                 Some(8) => WordSides {
                     joined: joined(),
@@ -428,6 +432,44 @@ fn halves_for_nvidia_mma(
     matches!(loaded.element.as_str(), "f16" | "bf16")
         && parent
             .is_some_and(|p| matches!(encoding_named(db, file, p), Some(Encoding::NvidiaMma(_))))
+}
+
+/// Whether every use of `value`, through `tt.trans`s, is an operand of
+/// an NVIDIA mma that takes 16-bit floats two to a register
+/// ([`halves_for_nvidia_mma`]): a conversion that makes such an operand
+/// (a `tt.trans`'s operand, for a transposed B) has LLVM read its pairs
+/// as words, as a `ttg.local_load` of one does.
+fn taken_by_nvidia_mma(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    f: &Function,
+    value: &str,
+) -> bool {
+    // Bounded: a malformed dump may name a value by itself.
+    let mut visits = 64;
+    taken_within(db, file, f, value, &mut visits)
+}
+
+fn taken_within(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    f: &Function,
+    value: &str,
+    visits: &mut u32,
+) -> bool {
+    if !spend(visits) {
+        return false;
+    }
+    let mut uses = f.uses(value).peekable();
+    uses.peek().is_some()
+        && uses.all(|u| {
+            u.name == "tt.trans"
+                && u.results.first().is_some_and(|r| {
+                    scratch::parse_type(u.result_types())
+                        .is_some_and(|t| halves_for_nvidia_mma(db, file, &t))
+                        || taken_within(db, file, f, r, visits)
+                })
+        })
 }
 
 /// Whether LLVM reads two bytes of `value` as one 16-bit word

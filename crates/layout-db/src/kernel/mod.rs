@@ -340,7 +340,8 @@ pub fn f32_pair_conversions(
 
 /// The `ttg.convert_layout`s of f32 (their results' names) whose result,
 /// through broadcasts and new dims, only paired arithmetic takes
-/// (`arith.addf`, `arith.mulf`: a bias added to an accumulator). LLVM
+/// (`arith.addf`, `arith.mulf`: a bias added to an accumulator) whose
+/// result is narrowed to halves ([`narrowed_to_halves`]). LLVM
 /// keeps the pairs in 64-bit registers from the load on, and reads 128
 /// bits of them as `ld.shared.v2.b64` on a machine with paired f32
 /// arithmetic (`Machine::paired_f32`).
@@ -400,7 +401,10 @@ fn only_paired_arithmetic_takes(f: &Function, value: &str, visits: &mut u32) -> 
     for user in f.uses(value) {
         any = true;
         let fine = match user.name.as_str() {
-            "arith.addf" | "arith.mulf" => true,
+            "arith.addf" | "arith.mulf" => user
+                .results
+                .first()
+                .is_some_and(|r| narrowed_to_halves(f, r, &mut 64)),
             "tt.broadcast" | "tt.expand_dims" => user
                 .results
                 .first()
@@ -412,6 +416,30 @@ fn only_paired_arithmetic_takes(f: &Function, value: &str, visits: &mut u32) -> 
         }
     }
     any
+}
+
+/// Whether `value`, through the elementwise arithmetic after it, is made
+/// into 16-bit floats (`arith.truncf`, `arith.sitofp`). LLVM's vectoriser
+/// pairs the f32 arithmetic from where the halves are packed two to a
+/// register; a result kept as f32 (stored in vectors of four) or as
+/// 32-bit integers is combined in the stores' groups instead, and its
+/// operands read as `.v4.b32`.
+fn narrowed_to_halves(f: &Function, value: &str, visits: &mut u32) -> bool {
+    if !half_words::spend(visits) {
+        return false;
+    }
+    f.uses(value).any(|user| {
+        let elementwise = user.name.starts_with("arith.") || user.name.starts_with("math.");
+        let halves = scratch::parse_types(&user.types)
+            .last()
+            .is_some_and(|t| matches!(t.element.as_str(), "f16" | "bf16"));
+        elementwise
+            && (halves
+                || user
+                    .results
+                    .first()
+                    .is_some_and(|r| narrowed_to_halves(f, r, visits)))
+    })
 }
 
 /// Facts found per value name in each function of a file, keeping a name
