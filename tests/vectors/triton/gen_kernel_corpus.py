@@ -960,6 +960,36 @@ def bias_gelu_matmul(a_ptr, b_ptr, bias_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.
 
 
 @triton.jit
+def bias_matmul(a_ptr, b_ptr, bias_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                INT: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    if INT:
+        acc = tl.zeros((BM, BN), tl.int32)
+    else:
+        acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc + tl.load(bias_ptr + rn)[None, :])
+
+
+@triton.jit
+def trans_b_row_sums(a_ptr, b_ptr, out_ptr, K, M: tl.constexpr, N: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((M, N), tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.trans(tl.load(b_ptr + rn[:, None] * K + (k + rk)[None, :]))
+        acc = tl.dot(a, b, acc)
+    tl.store(out_ptr + rm, tl.sum(acc, 1))
+
+
+@triton.jit
 def gather_rows_i64(src_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     r = tl.arange(0, M)[:, None]
     c = tl.arange(0, N)[None, :]
@@ -1294,6 +1324,28 @@ CASES = [
     ("descriptor_matmul_64", descriptor_matmul, _tile_matmul_signature("fp16", "fp16"),
      {"BM": 64, "BN": 64, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
      {"num_warps": 4, "num_stages": 2, "targets": ["sm80", "sm89"]}),
+    # A bias added to the accumulator, kept as f32, converted to halves, or to integers.
+    ("bias_matmul_f32", bias_matmul,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp32", "c_ptr": "*fp32", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr", "INT": "constexpr"},
+     {"BM": 64, "BN": 128, "BK": 32, "INT": False}, ["a_ptr", "b_ptr", "bias_ptr", "c_ptr", "K"],
+     {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "sm100"]}),
+    ("bias_matmul_f16", bias_matmul,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "bias_ptr": "*fp32", "c_ptr": "*fp16", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr", "INT": "constexpr"},
+     {"BM": 64, "BN": 128, "BK": 32, "INT": False}, ["a_ptr", "b_ptr", "bias_ptr", "c_ptr", "K"],
+     {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "sm100"]}),
+    ("bias_matmul_i8", bias_matmul,
+     {"a_ptr": "*i8", "b_ptr": "*i8", "bias_ptr": "*fp32", "c_ptr": "*i32", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr", "INT": "constexpr"},
+     {"BM": 64, "BN": 128, "BK": 32, "INT": True}, ["a_ptr", "b_ptr", "bias_ptr", "c_ptr", "K"],
+     {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "sm100"]}),
+    # B loaded as rows of K and transposed in registers: its conversion makes the mma's operand.
+    ("trans_b_row_sums", trans_b_row_sums,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "out_ptr": "*fp32", "K": "i32", "M": "constexpr", "N": "constexpr",
+      "BK": "constexpr"},
+     {"M": 32, "N": 16, "BK": 64}, ["a_ptr", "b_ptr", "out_ptr", "K"],
+     {"num_warps": 8, "num_stages": 1, "targets": ["sm80", "sm89", "sm90"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -505,7 +505,9 @@ fn made_in_f32_pairs(
     let op = &f.ops[id];
     let f32_result = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "f32");
     match op.name.as_str() {
-        "arith.addf" | "arith.mulf" if f32_result => Some(PairedF32::Elementwise),
+        "arith.addf" | "arith.mulf" if f32_result && !broadcast_and_stored(f, op, value) => {
+            Some(PairedF32::Elementwise)
+        }
         "tt.reduce" => {
             let line = &text[op.span.start..op.span.end];
             let (Some(input), Some(axis)) = (
@@ -530,6 +532,50 @@ fn made_in_f32_pairs(
         }
         _ => None,
     }
+}
+
+/// Whether `op` combines a broadcast of what a conversion read from
+/// shared memory in vectors of four (a bias along rows or columns) and its
+/// f32 result `value` only goes, through `ttg.convert_layout`s, to
+/// `tt.store`s: the loads' and the stores' vectors of four seed LLVM's
+/// vectoriser, which combines the arithmetic four at a time and leaves it
+/// scalar on a machine that pairs f32 (no `add.f32x2`), so nothing moves
+/// in pairs. (A bias loaded from global memory in its final layout pairs.)
+fn broadcast_and_stored(f: &Function, op: &mlir::Op, value: &str) -> bool {
+    // Through the broadcast and its new dims, to a conversion.
+    let converted = |value: &str| {
+        let mut v = value;
+        for _ in 0..8 {
+            match f.producer(v) {
+                Some(p) if matches!(p.name.as_str(), "tt.broadcast" | "tt.expand_dims") => {
+                    match p.operands.first() {
+                        Some(o) => v = o,
+                        None => return false,
+                    }
+                }
+                Some(p) => return is_ttg(p, "convert_layout"),
+                None => return false,
+            }
+        }
+        false
+    };
+    let broadcast = op.operands.iter().any(|o| {
+        f.producer(o)
+            .is_some_and(|p| p.name == "tt.broadcast" && converted(o))
+    });
+    let mut uses = f.uses(value).peekable();
+    broadcast
+        && uses.peek().is_some()
+        && uses.all(|u| {
+            is_ttg(u, "convert_layout")
+                && u.results.first().is_some_and(|r| {
+                    let mut stores = f.uses(r).peekable();
+                    stores.peek().is_some()
+                        && stores.all(|s| {
+                            s.name == "tt.store" && s.operands.get(1).is_some_and(|v| v == r)
+                        })
+                })
+        })
 }
 
 /// The dim along which `op`'s first operand was loaded in vectors.
