@@ -1346,6 +1346,16 @@ CASES = [
       "BK": "constexpr"},
      {"M": 32, "N": 16, "BK": 64}, ["a_ptr", "b_ptr", "out_ptr", "K"],
      {"num_warps": 8, "num_stages": 1, "targets": ["sm80", "sm89", "sm90"]}),
+    # TMA copies of more than one box: f32 under a 128-byte swizzle takes two messages per 64
+    # columns (one warp issues them all), a 128x256 f16 store four, sent by the partition's warps.
+    ("matmul_ws_f32_one_warp", matmul_ws,
+     {"a_ptr": "*fp32", "b_ptr": "*fp32", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32",
+      "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"},
+     {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 1, "num_stages": 3, "targets": ["sm90"]}),
+    ("persistent_descriptors_ws_256", persistent_descriptors, _persistent_descriptors_signature("fp16"),
+     {"BM": 128, "BN": 256, "BK": 64, "SUBTILE": False, "NUM_SMS": 132, "WS": True},
+     ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4, "num_stages": 2, "targets": ["sm100"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

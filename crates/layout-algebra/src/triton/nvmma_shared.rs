@@ -115,6 +115,23 @@ impl NvmmaShared {
         Ok(block)
     }
 
+    /// The TMA messages one copy of a `shape` tile into or out of this
+    /// layout takes: Triton clamps the box to 256 elements per dim and its
+    /// contiguous dim to one swizzle row, and issues a copy per box of the
+    /// CTA's share (`cp.async.bulk.tensor` twice for 64 f32 under a
+    /// 128-byte swizzle).
+    pub fn tma_messages(&self, shape: &[u32]) -> Result<u64> {
+        self.validate()?;
+        require_cta_rank("CTA placement", self.cga.rank(), shape.len())?;
+        let per_cta = self.cga.shape_per_cta(shape)?;
+        let block = self.tma_block_shape(&per_cta)?;
+        Ok(per_cta
+            .iter()
+            .zip(&block)
+            .map(|(&s, &b)| u64::from(s.div_ceil(b.max(1))))
+            .product())
+    }
+
     pub fn to_linear_layout(&self, shape: &[u32]) -> Result<LinearLayout> {
         self.validate()?;
         let rank = shape.len();
@@ -257,3 +274,38 @@ pub(super) const KIND: EncodingKind = EncodingKind {
         CTA_ORDER,
     ],
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nvmma(swizzle: u32, bits: u32, transposed: bool) -> NvmmaShared {
+        NvmmaShared {
+            swizzling_byte_width: swizzle,
+            transposed,
+            element_bit_width: bits,
+            fp4_padded: false,
+            cga: CgaLayout::single(2),
+        }
+    }
+
+    /// Triton's box: at most 256 elements a dim, the contiguous dim one
+    /// swizzle row; a copy takes one message per box (the compiled
+    /// kernels' `cp.async.bulk.tensor` counts, `matmul_ws_f32_one_warp`,
+    /// `persistent_descriptors_ws_256` in the kernel corpus).
+    #[test]
+    fn a_tma_copy_takes_a_message_per_box() {
+        assert_eq!(nvmma(128, 16, false).tma_messages(&[128, 64]).unwrap(), 1);
+        assert_eq!(nvmma(128, 32, false).tma_messages(&[128, 64]).unwrap(), 2);
+        assert_eq!(nvmma(128, 32, false).tma_messages(&[128, 128]).unwrap(), 4);
+        assert_eq!(nvmma(128, 16, false).tma_messages(&[128, 256]).unwrap(), 4);
+        assert_eq!(nvmma(64, 16, false).tma_messages(&[64, 64]).unwrap(), 2);
+        // Transposed: dim 0 is the contiguous one.
+        assert_eq!(nvmma(128, 16, true).tma_messages(&[128, 64]).unwrap(), 2);
+        // Unswizzled: only the 256-element bound splits.
+        assert_eq!(nvmma(0, 16, false).tma_messages(&[512, 64]).unwrap(), 2);
+        assert_eq!(nvmma(0, 8, false).tma_messages(&[64, 512]).unwrap(), 2);
+        // Fewer elements than one swizzle row is not a TMA layout.
+        assert!(nvmma(128, 16, false).tma_messages(&[64, 32]).is_err());
+    }
+}

@@ -1145,7 +1145,18 @@ impl Context<'_> {
                 "ttng.async_tma_copy_global_to_local"
                 | "ttng.async_tma_copy_local_to_global"
                 | "ttng.async_tma_reduce" => {
-                    tma_instructions(op, &self.text[op.span.start..op.span.end])
+                    let messages = scratch::parse_types(&op.types)
+                        .into_iter()
+                        .last()
+                        .and_then(|t| match self.encoding_named(t.encoding.as_deref()?)? {
+                            Encoding::NvmmaShared(n) => n.tma_messages(&t.shape).ok(),
+                            _ => None,
+                        })
+                        .unwrap_or(1);
+                    // Each warp of the issuing ones sends one message a round.
+                    let warps = f.partition_warps_of(id).unwrap_or(self.num_warps).max(1);
+                    let issued = messages.div_ceil(u64::from(warps));
+                    tma_instructions(op, &self.text[op.span.start..op.span.end], issued)
                 }
                 "ttng.async_tma_gather" | "ttng.async_tma_scatter" => {
                     self.tma_gather_scatter_instructions(op)
@@ -2905,7 +2916,10 @@ fn tdm_instructions(
     }]
 }
 
-fn tma_instructions(op: &mlir::Op, line: &str) -> Vec<InstructionCount> {
+/// A TMA copy's or reduction's instruction, `issued` times: Triton sends
+/// its messages (`NvmmaShared::tma_messages`) one per issuing warp a round,
+/// so a thread issues it once per round; the bytes are served by all.
+fn tma_instructions(op: &mlir::Op, line: &str, messages: u64) -> Vec<InstructionCount> {
     let Some(block) = scratch::parse_types(&op.types).into_iter().last() else {
         return Vec::new();
     };
@@ -2933,7 +2947,7 @@ fn tma_instructions(op: &mlir::Op, line: &str) -> Vec<InstructionCount> {
     let bytes = block.elements() * bits as u64 / 8;
     vec![InstructionCount {
         mnemonic,
-        count: 1,
+        count: messages,
         wavefronts: bytes.div_ceil(128),
         conflicts: 0,
         one_thread: false,
