@@ -226,6 +226,38 @@ impl<'db> Ctx<'db> {
                             32,
                         );
                 }
+                // 64-bit elements a gather within warps shuffles as two
+                // 32-bit halves: NVIDIA reads its source's, and stores its
+                // result's, as 32-bit words. The bytes and wavefronts stay.
+                if let Value::Conversion(c) = &mut v
+                    && let Some([store, load]) = &mut c.round_trip
+                {
+                    let as_words =
+                        |side: &mut crate::round_trip::RoundTripSide,
+                         direction: layout_algebra::bank::Direction| {
+                            if side.mnemonic.vendor == layout_algebra::machine::Vendor::Nvidia
+                                && let layout_algebra::bank::Instruction::LdSt { bits } =
+                                    side.mnemonic.instruction
+                            {
+                                side.mnemonic = layout_algebra::bank::Instruction::LdSt { bits }
+                                    .mnemonic(
+                                        direction,
+                                        layout_algebra::machine::Vendor::Nvidia,
+                                        32,
+                                    );
+                            }
+                        };
+                    if crate::kernel::gather_source_conversions(self.cx.db, self.cx.file)
+                        .contains(&name.name)
+                    {
+                        as_words(load, layout_algebra::bank::Direction::Load);
+                    }
+                    if crate::kernel::gathered_wide_conversions(self.cx.db, self.cx.file)
+                        .contains(&name.name)
+                    {
+                        as_words(store, layout_algebra::bank::Direction::Store);
+                    }
+                }
                 // Narrow elements packed in register order (a packed
                 // conversion's, or branches' joined vector), stored one at
                 // a time on AMD: those at bit 16 are high halves.

@@ -990,6 +990,15 @@ def trans_b_row_sums(a_ptr, b_ptr, out_ptr, K, M: tl.constexpr, N: tl.constexpr,
 
 
 @triton.jit
+def gather_columns_transposed(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # Columns gathered within warps, then written transposed through shared memory.
+    r = tl.arange(0, M)[:, None]
+    c = tl.arange(0, N)[None, :]
+    x = tl.gather(tl.load(x_ptr + r * N + c), (c * 3 + r * 0) % N, 1)
+    tl.store(y_ptr + tl.arange(0, N)[:, None] * M + tl.arange(0, M)[None, :], tl.trans(x))
+
+
+@triton.jit
 def gather_rows_i64(src_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     r = tl.arange(0, M)[:, None]
     c = tl.arange(0, N)[None, :]
@@ -1356,6 +1365,10 @@ CASES = [
     ("persistent_descriptors_ws_256", persistent_descriptors, _persistent_descriptors_signature("fp16"),
      {"BM": 128, "BN": 256, "BK": 64, "SUBTILE": False, "NUM_SMS": 132, "WS": True},
      ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"], {"num_warps": 4, "num_stages": 2, "targets": ["sm100"]}),
+    # 64-bit values gathered within warps: shuffled as 32-bit halves, read and stored as words.
+    ("gather_columns_i64", gather_columns_transposed,
+     {"x_ptr": "*i64", "y_ptr": "*i64", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 32}, ["x_ptr", "y_ptr"], {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

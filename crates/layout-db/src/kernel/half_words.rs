@@ -254,7 +254,10 @@ fn made_by_arithmetic(f: &Function, value: &str) -> bool {
 /// The operation that made `value`, through any `tt.trans` (which moves
 /// dims, not registers), and which of its results that is; `None` for an
 /// argument. Bounded: a malformed dump may name a value by itself.
-fn beyond_transposes<'a>(f: &'a Function, value: &'a str) -> Option<(&'a mlir::Op, &'a str)> {
+pub(super) fn beyond_transposes<'a>(
+    f: &'a Function,
+    value: &'a str,
+) -> Option<(&'a mlir::Op, &'a str)> {
     let mut result = value;
     for _ in 0..f.ops.len() {
         let producer = f.producer(result)?;
@@ -365,7 +368,7 @@ pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<St
 
 /// Whether `op` is a `tt.gather` Triton lowers with warp shuffles
 /// (`efficient_layout`), not through shared memory.
-fn gathers_within_warps(op: &mlir::Op) -> bool {
+pub(super) fn gathers_within_warps(op: &mlir::Op) -> bool {
     op.name == "tt.gather"
         && op
             .attributes

@@ -371,6 +371,42 @@ pub fn gather_index_conversions(db: &dyn salsa::Database, file: SourceFile) -> V
     })
 }
 
+/// The `ttg.convert_layout`s of 64-bit elements whose result only serves
+/// as the source of `tt.gather`s within warps (their results' names):
+/// Triton shuffles each element as two 32-bit halves (`shfl.sync` moves 32
+/// bits), so LLVM reads the elements as 32-bit words (`ld.shared.v4.b32`
+/// for `.v2.b64`).
+#[salsa::tracked(returns(ref))]
+pub fn gather_source_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    conversion_results_where(db, file, |f, op, result| {
+        let mut uses = f.uses(result).peekable();
+        scratch::parse_type(op.result_types())
+            .is_some_and(|t| scratch::element_bits(&t.element) == Some(64))
+            && uses.peek().is_some()
+            && uses.all(|u| {
+                half_words::gathers_within_warps(u)
+                    && u.operands.first().is_some_and(|s| s == result)
+                    && u.operands[1..].iter().all(|i| i != result)
+            })
+    })
+}
+
+/// The `ttg.convert_layout`s (their results' names) of 64-bit elements a
+/// `tt.gather` within warps made (through `tt.trans`): each comes from two
+/// 32-bit shuffles, and LLVM stores the halves as 32-bit words
+/// (`st.shared.v2.b32` for `.b64`).
+#[salsa::tracked(returns(ref))]
+pub fn gathered_wide_conversions(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    conversion_results_where(db, file, |f, op, _| {
+        op.operands.first().is_some_and(|operand| {
+            scratch::parse_type(op.operand_types())
+                .is_some_and(|t| scratch::element_bits(&t.element) == Some(64))
+                && half_words::beyond_transposes(f, operand)
+                    .is_some_and(|(p, _)| half_words::gathers_within_warps(p))
+        })
+    })
+}
+
 /// The results' names of a file's `ttg.convert_layout`s for which `holds`
 /// (given the function, the op and its result), where every namesake
 /// agrees ([`agreed`]).
