@@ -299,7 +299,8 @@ fn encoding_named(db: &dyn salsa::Database, file: SourceFile, name: &str) -> Opt
 /// it (`Machine::paired_f32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PairedF32 {
-    /// A sum or product of tensors (`arith.addf`, `arith.mulf`): LLVM
+    /// A sum, difference or product of tensors (`arith.addf`, `arith.subf`,
+    /// `arith.mulf`; `sub.f32x2` pairs too): LLVM
     /// keeps every pair, and stores 64 bits of them as `st.shared.b64`.
     Elementwise,
     /// A reduction's sum or product: 128-bit stores go as pairs.
@@ -541,7 +542,9 @@ fn made_in_f32_pairs(
     let op = &f.ops[id];
     let f32_result = scratch::parse_type(op.result_types()).is_some_and(|t| t.element == "f32");
     match op.name.as_str() {
-        "arith.addf" | "arith.mulf" if f32_result && !broadcast_and_stored(f, op, value) => {
+        "arith.addf" | "arith.subf" | "arith.mulf"
+            if f32_result && !broadcast_and_stored(f, op, value) =>
+        {
             Some(PairedF32::Elementwise)
         }
         "tt.reduce" => {
