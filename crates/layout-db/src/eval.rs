@@ -219,12 +219,7 @@ impl<'db> Ctx<'db> {
                     // One index: its low word. Two: LLVM reads the vector's
                     // bits as 32-bit words and keeps every second.
                     let read = if bits == 64 { 32 } else { 128 };
-                    load.mnemonic = layout_algebra::bank::Instruction::LdSt { bits: read }
-                        .mnemonic(
-                            layout_algebra::bank::Direction::Load,
-                            layout_algebra::machine::Vendor::Nvidia,
-                            32,
-                        );
+                    load.mnemonic = nvidia_words(read, layout_algebra::bank::Direction::Load);
                 }
                 // 64-bit elements a gather within warps shuffles as two
                 // 32-bit halves: NVIDIA reads its source's, and stores its
@@ -239,12 +234,7 @@ impl<'db> Ctx<'db> {
                                 && let layout_algebra::bank::Instruction::LdSt { bits } =
                                     side.mnemonic.instruction
                             {
-                                side.mnemonic = layout_algebra::bank::Instruction::LdSt { bits }
-                                    .mnemonic(
-                                        direction,
-                                        layout_algebra::machine::Vendor::Nvidia,
-                                        32,
-                                    );
+                                side.mnemonic = nvidia_words(bits, direction);
                             }
                         };
                     if crate::kernel::gather_source_conversions(self.cx.db, self.cx.file)
@@ -1745,4 +1735,18 @@ pub(crate) fn cycle_fallback(db: &dyn salsa::Database, key: SourceItem) -> Evalu
         diagnostics,
         syntax: crate::ItemSyntax::of(crate::parse_item(db, key), || key.text(db)),
     }
+}
+
+/// NVIDIA's `ld/st.shared` of `bits` spelled as 32-bit words
+/// (`ld.shared.v4.b32` for 128 bits): what LLVM emits for elements it
+/// handles as words, whatever their own width.
+fn nvidia_words(
+    bits: u32,
+    direction: layout_algebra::bank::Direction,
+) -> layout_algebra::bank::Mnemonic {
+    layout_algebra::bank::Instruction::LdSt { bits }.mnemonic(
+        direction,
+        layout_algebra::machine::Vendor::Nvidia,
+        32,
+    )
 }

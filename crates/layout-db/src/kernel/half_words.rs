@@ -103,7 +103,7 @@ pub fn half_word_conversions(
                         Made::InWords { conversion },
                         &mut 64,
                     ),
-                    load: if taken_by_nvidia_mma(db, file, f, result) {
+                    load: if taken_by_nvidia_mma(db, file, f, result, &mut 64) {
                         u32::MAX
                     } else {
                         stored_in_words(db, file, text, f, result)
@@ -441,19 +441,8 @@ fn halves_for_nvidia_mma(
 /// an NVIDIA mma that takes 16-bit floats two to a register
 /// ([`halves_for_nvidia_mma`]): a conversion that makes such an operand
 /// (a `tt.trans`'s operand, for a transposed B) has LLVM read its pairs
-/// as words, as a `ttg.local_load` of one does.
+/// as words, as a `ttg.local_load` of one does. Bounded by `visits`.
 fn taken_by_nvidia_mma(
-    db: &dyn salsa::Database,
-    file: SourceFile,
-    f: &Function,
-    value: &str,
-) -> bool {
-    // Bounded: a malformed dump may name a value by itself.
-    let mut visits = 64;
-    taken_within(db, file, f, value, &mut visits)
-}
-
-fn taken_within(
     db: &dyn salsa::Database,
     file: SourceFile,
     f: &Function,
@@ -470,7 +459,7 @@ fn taken_within(
                 && u.results.first().is_some_and(|r| {
                     scratch::parse_type(u.result_types())
                         .is_some_and(|t| halves_for_nvidia_mma(db, file, &t))
-                        || taken_within(db, file, f, r, visits)
+                        || taken_by_nvidia_mma(db, file, f, r, visits)
                 })
         })
 }
