@@ -581,6 +581,25 @@ pub fn vectorises(target: &str) -> bool {
     half_conversion(target) == HalfConversion::Pairs
 }
 
+/// How many bits of 8-bit floats one of Triton's NVIDIA conversions to a
+/// 16-bit float (`tt.fp_to_fp`, MLIR element types such as `f8E4M3FN` to
+/// `bf16`) takes in a register: 16, two at a time (`cvt.rn.f16x2.e4m3x2`),
+/// or 32, four at a time through `prmt` (e5m2 before sm89, and e5m2 to
+/// bf16 everywhere: there is no `cvt` from e5m2 to bf16). `None` for
+/// another conversion or target.
+pub fn fp8_upcast_register_bits(target: &str, from: &str, to: &str) -> Option<u32> {
+    let capability: u32 = target.strip_prefix("cuda:")?.parse().ok()?;
+    let e5m2 = from.starts_with("f8E5M2");
+    let e4m3 = from.starts_with("f8E4M3");
+    match to {
+        "f16" if e4m3 || e5m2 && capability >= 89 => Some(16),
+        "f16" if e5m2 => Some(32),
+        "bf16" if e4m3 => Some(16),
+        "bf16" if e5m2 => Some(32),
+        _ => None,
+    }
+}
+
 /// How a `ttg.target` adds 16-bit floats atomically
 /// ([`TritonTarget::half_atomic_add`]; in 16-bit registers where unknown).
 pub fn half_atomic_add(target: &str) -> HalfAtomicAdd {

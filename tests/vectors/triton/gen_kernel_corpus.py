@@ -1007,6 +1007,68 @@ def gather_rows_i64(src_ptr, idx_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr)
     tl.store(out_ptr + r * N + c, tl.gather(src, idx, 0))
 
 
+@triton.jit
+def microscaled_matmul(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                       BK: tl.constexpr, A_FORMAT: tl.constexpr, B_FORMAT: tl.constexpr):
+    # e2m1 operands come two to a byte along K; every 32 elements of K share one e8m0 scale.
+    A_PACK: tl.constexpr = 2 if A_FORMAT == "e2m1" else 1
+    B_PACK: tl.constexpr = 2 if B_FORMAT == "e2m1" else 1
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    groups = tl.arange(0, BK // 32)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rows[:, None] * (K // A_PACK) + (k // A_PACK + tl.arange(0, BK // A_PACK))[None, :])
+        b = tl.load(b_ptr + (k // B_PACK + tl.arange(0, BK // B_PACK))[:, None] * BN + cols[None, :])
+        a_scale = tl.load(a_scale_ptr + rows[:, None] * (K // 32) + (k // 32 + groups)[None, :])
+        b_scale = tl.load(b_scale_ptr + cols[:, None] * (K // 32) + (k // 32 + groups)[None, :])
+        acc = tl.dot_scaled(a, a_scale, A_FORMAT, b, b_scale, B_FORMAT, acc)
+    tl.store(c_ptr + rows[:, None] * BN + cols[None, :], acc)
+
+
+@triton.jit
+def microscaled_tile(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr,
+                     BK: tl.constexpr, A_FORMAT: tl.constexpr, B_FORMAT: tl.constexpr):
+    A_PACK: tl.constexpr = 2 if A_FORMAT == "e2m1" else 1
+    B_PACK: tl.constexpr = 2 if B_FORMAT == "e2m1" else 1
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    groups = tl.arange(0, BK // 32)
+    a = tl.load(a_ptr + rows[:, None] * (BK // A_PACK) + tl.arange(0, BK // A_PACK)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, BK // B_PACK)[:, None] * BN + cols[None, :])
+    a_scale = tl.load(a_scale_ptr + rows[:, None] * (BK // 32) + groups[None, :])
+    b_scale = tl.load(b_scale_ptr + cols[:, None] * (BK // 32) + groups[None, :])
+    c = tl.dot_scaled(a, a_scale, A_FORMAT, b, b_scale, B_FORMAT)
+    tl.store(c_ptr + rows[:, None] * BN + cols[None, :], c.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def int4_dequant_matmul(a_ptr, b_ptr, scale_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                        GROUP: tl.constexpr):
+    # B holds two signed 4-bit weights a byte along K, each group of GROUP rows sharing a scale.
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rows[:, None] * K + (k + tl.arange(0, BK))[None, :])
+        packed = tl.load(b_ptr + (k // 2 + tl.arange(0, BK // 2))[:, None] * BN + cols[None, :])
+        low = (packed & 0xF).to(tl.int8) - 8
+        high = ((packed >> 4) & 0xF).to(tl.int8) - 8
+        weights = tl.join(low, high).permute(0, 2, 1).reshape(BK, BN)
+        scale = tl.load(scale_ptr + (k // GROUP) * BN + cols)
+        acc = tl.dot(a, weights.to(tl.float16) * scale[None, :], acc)
+    tl.store(c_ptr + rows[:, None] * BN + cols[None, :], acc.to(tl.float16))
+
+
+def _microscaled_signature(a_format, b_format, out, loop):
+    pointer = {"e2m1": "*u8", "e4m3": "*fp8e4nv", "e5m2": "*fp8e5"}
+    signature = {"a_ptr": pointer[a_format], "a_scale_ptr": "*u8", "b_ptr": pointer[b_format],
+                 "b_scale_ptr": "*u8", "c_ptr": out}
+    if loop:
+        signature["K"] = "i32"
+    return signature | {name: "constexpr" for name in ["BM", "BN", "BK", "A_FORMAT", "B_FORMAT"]}
+
+
 def _persistent_descriptors_signature(dtype):
     return {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*" + dtype, "M": "i32", "N": "i32", "K": "i32",
             "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "SUBTILE": "constexpr", "NUM_SMS": "constexpr",
@@ -1369,6 +1431,23 @@ CASES = [
     ("gather_columns_i64", gather_columns_transposed,
      {"x_ptr": "*i64", "y_ptr": "*i64", "M": "constexpr", "N": "constexpr"},
      {"M": 32, "N": 32}, ["x_ptr", "y_ptr"], {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    # Microscaled (MX) matmuls, `tl.dot_scaled`: Blackwell keeps e2m1 beside e5m2 padded to a byte
+    # each in shared memory (`fp4Padded`, twice the packed bytes); sm90 and earlier upcast the
+    # operands in registers (e5m2 to bf16 four bytes to a register: their pairs stay `.v2.b8`).
+    ("microscaled_matmul_e5m2_e2m1", microscaled_matmul, _microscaled_signature("e5m2", "e2m1", "*fp32", True),
+     {"BM": 128, "BN": 128, "BK": 128, "A_FORMAT": "e5m2", "B_FORMAT": "e2m1"},
+     ["a_ptr", "a_scale_ptr", "b_ptr", "b_scale_ptr", "c_ptr", "K"], {"num_warps": 4, "num_stages": 3}),
+    # Scales loaded two bytes to a thread and converted as they are: stored as one 16-bit word.
+    ("microscaled_tile_e2m1", microscaled_tile, _microscaled_signature("e2m1", "e2m1", "*fp16", False),
+     {"BM": 64, "BN": 64, "BK": 128, "A_FORMAT": "e2m1", "B_FORMAT": "e2m1"},
+     ["a_ptr", "a_scale_ptr", "b_ptr", "b_scale_ptr", "c_ptr"], {"num_warps": 4}),
+    # 4-bit weights unpacked and scaled in registers: halves converted from integers one at a time
+    # are multiplied one at a time too (`mul.f16`), and stored as halves (`st.shared.v2.b16`).
+    ("int4_dequant_matmul", int4_dequant_matmul,
+     {"a_ptr": "*fp16", "b_ptr": "*u8", "scale_ptr": "*fp16", "c_ptr": "*fp16", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr", "GROUP": "constexpr"},
+     {"BM": 32, "BN": 128, "BK": 128, "GROUP": 128}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
+     {"num_warps": 8, "num_stages": 2}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

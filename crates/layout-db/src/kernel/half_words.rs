@@ -114,9 +114,9 @@ pub fn half_word_conversions(
                     store: if narrowed_in_pairs(f, operand) {
                         u32::MAX
                     } else {
-                        0
+                        bytes_loaded_in_vectors(db, file, text, f, operand)
                     },
-                    load: if upcast_in_pairs(f, result, &converted) {
+                    load: if upcast_in_pairs(f, &target, result, &converted) {
                         2
                     } else {
                         0
@@ -312,13 +312,16 @@ pub fn half_word_stores(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Stri
 /// its elements are consecutive registers.
 #[salsa::tracked(returns(ref))]
 pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let Some(target) = nvidia_target(&file.analysed_text(db)) else {
+        return Vec::new();
+    };
     vendor_results_where(
         db,
         file,
         Vendor::Nvidia,
         &["local_load"],
         |f, result, loaded| {
-            upcast_in_pairs(f, result, loaded) || halves_for_nvidia_mma(db, file, loaded)
+            upcast_in_pairs(f, &target, result, loaded) || halves_for_nvidia_mma(db, file, loaded)
         },
     )
 }
@@ -465,19 +468,29 @@ fn taken_by_nvidia_mma(
 }
 
 /// Whether LLVM reads two bytes of `value` as one 16-bit word
-/// (`ld.shared.b16` for `ld.shared.v2.b8`), as the compiled kernels show:
-/// 8-bit floats that only go to `tt.fp_to_fp`s to f16 or bf16 (Triton
-/// converts those two at a time from one packed register,
-/// `cvt.rn.f16x2.e4m3x2` and the like; to f32 they stay bytes), and
+/// (`ld.shared.b16` for `ld.shared.v2.b8`) on NVIDIA's `target`, as the
+/// compiled kernels show: 8-bit floats that only go to `tt.fp_to_fp`s to
+/// f16 or bf16 that Triton converts two at a time from one 16-bit register
+/// (`cvt.rn.f16x2.e4m3x2` and the like, [`fp8_upcast_register_bits`]; to
+/// f32, or four at a time from a 32-bit register, they stay bytes), and
 /// booleans that only go to `arith.extui` to bytes (the truncation to `i1`
 /// and the extension fold into a mask of the loaded word).
-fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> bool {
-    let widened_to: &[&str] = match loaded.element.as_str() {
-        e if e.starts_with("f8") => &["f16", "bf16"],
-        "i1" => &["i8"],
-        _ => return false,
+///
+/// [`fp8_upcast_register_bits`]: layout_algebra::machine::fp8_upcast_register_bits
+fn upcast_in_pairs(f: &Function, target: &str, value: &str, loaded: &scratch::TypeText) -> bool {
+    let boolean = loaded.element == "i1";
+    if !boolean && !loaded.element.starts_with("f8") {
+        return false;
+    }
+    let widened_in_pairs = |to: &str| {
+        if boolean {
+            to == "i8"
+        } else {
+            layout_algebra::machine::fp8_upcast_register_bits(target, &loaded.element, to)
+                == Some(16)
+        }
     };
-    let conversion = if loaded.element == "i1" {
+    let conversion = if boolean {
         "arith.extui"
     } else {
         "tt.fp_to_fp"
@@ -488,7 +501,7 @@ fn upcast_in_pairs(f: &Function, value: &str, loaded: &scratch::TypeText) -> boo
             o.name == conversion
                 && scratch::parse_types(&o.types)
                     .last()
-                    .is_some_and(|t| widened_to.contains(&t.element.as_str()))
+                    .is_some_and(|t| widened_in_pairs(&t.element))
         })
 }
 
@@ -1037,19 +1050,26 @@ fn made_in_words(
             }
         }
         "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.negf"
-        | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf"
+        | "arith.maximumf" | "arith.minimumf" | "arith.maxnumf" | "arith.minnumf" | "math.fma"
             if half(types.last()) =>
         {
             // Where the target converts halves in pairs, LLVM's vectoriser
             // pairs 16-bit float arithmetic too (`mul.rn.f16x2`; bf16 in
-            // f32, converted back two at a time), whatever made its
-            // operands: the results come in words.
+            // f32, converted back two at a time): the results come in
+            // words. Not where an operand is converted from integers,
+            // which NVIDIA does one at a time (`cvt.rn.f16.s16`): packing
+            // those costs the vectoriser more than the pairing saves, and
+            // the arithmetic stays scalar (`mul.f16`).
             if made
                 == (Made::InWords {
                     conversion: HalfConversion::Pairs,
                 })
             {
-                return u32::MAX;
+                let from_integers = producer.operands.iter().any(|v| {
+                    f.producer(v)
+                        .is_some_and(|p| matches!(p.name.as_str(), "arith.sitofp" | "arith.uitofp"))
+                });
+                return if from_integers { 0 } else { u32::MAX };
             }
             // The arithmetic is scalar where the vectoriser does not pair
             // the conversions: so are they then.
@@ -1132,6 +1152,36 @@ fn in_vectors(
         .min(aligned)
         .min(masked)
         .min(run) as u32
+}
+
+/// 2 where a global load brought `value`'s bytes two to a 16-bit
+/// register (0 otherwise). Triton loads a vector of bytes as integers and
+/// splits them; where a conversion stores two at once, LLVM folds the
+/// split and the repacking into a store of the loaded word
+/// (`st.shared.b16`, not `.v2.b8`). Two bytes of a wider register stay
+/// apart (`ld.global.v4.b32` of 16 bytes still stores `.v2.b8`).
+fn bytes_loaded_in_vectors(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    text: &str,
+    f: &Function,
+    value: &str,
+) -> u32 {
+    let Some(load) = f.producer(value).filter(|p| p.name == "tt.load") else {
+        return 0;
+    };
+    scratch::parse_types(&load.types)
+        .first()
+        .filter(|t| {
+            t.element
+                .strip_prefix("!tt.ptr<")
+                .and_then(|e| e.strip_suffix('>'))
+                .and_then(scratch::element_bits)
+                == Some(8)
+        })
+        .map(|t| in_vectors(db, file, text, f, load, t))
+        .filter(|&vector| vector == 2)
+        .unwrap_or(0)
 }
 
 /// How many consecutive elements along `dim` a mask keeps equal (Triton's

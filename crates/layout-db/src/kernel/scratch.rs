@@ -319,7 +319,11 @@ pub fn local_alloc(memdesc: &TypeText, encoding: Option<&Encoding>) -> Option<(u
         Some(Encoding::PaddedShared(p)) => (p.alloc_elements(elements), 16),
         Some(Encoding::NvmmaShared(n)) => {
             let phases = (n.swizzling_byte_width / 16).max(1) as u64;
-            (elements, 128 * phases)
+            // fp4 padded for a mixed-precision MMA: each 8-byte run of
+            // packed pairs takes 16 bytes (`getAllocationShapePerCTA`
+            // doubles the packed dim).
+            let padding = if n.fp4_padded { 2 } else { 1 };
+            (elements * padding, 128 * phases)
         }
         _ => (elements, 16),
     };
