@@ -600,6 +600,27 @@ pub fn fp8_upcast_register_bits(target: &str, from: &str, to: &str) -> Option<u3
     }
 }
 
+/// How many bits of 8-bit floats one of Triton's NVIDIA conversions from
+/// a wider float (`tt.fp_to_fp` to an MLIR element type such as
+/// `f8E5M2`) gives in a register: 16, two at a time
+/// (`cvt.rn.satfinite.e5m2x2.f32`), or 32, four at a time through `prmt`
+/// (e5m2 before sm89, and e5m2 rounded toward zero). `None` for another
+/// conversion or target.
+pub fn fp8_narrowing_register_bits(target: &str, to: &str, toward_zero: bool) -> Option<u32> {
+    let capability: u32 = target.strip_prefix("cuda:")?.parse().ok()?;
+    if to.starts_with("f8E4M3") {
+        Some(16)
+    } else if to.starts_with("f8E5M2") {
+        Some(if capability >= 89 && !toward_zero {
+            16
+        } else {
+            32
+        })
+    } else {
+        None
+    }
+}
+
 /// How a `ttg.target` adds 16-bit floats atomically
 /// ([`TritonTarget::half_atomic_add`]; in 16-bit registers where unknown).
 pub fn half_atomic_add(target: &str) -> HalfAtomicAdd {

@@ -343,7 +343,11 @@ impl<'db> Ctx<'db> {
                     // halves are consecutive registers of one global
                     // vector, not across rows.
                     if WordSides::keeps(sides.store, elements(store)) {
-                        store.mnemonic = store.mnemonic.in_words();
+                        store.mnemonic = if c.element_bits == 8 {
+                            store.mnemonic.in_byte_pairs()
+                        } else {
+                            store.mnemonic.in_words()
+                        };
                     }
                     // Narrow values joined by branches or a loop, in
                     // 64-bit registers: eight halves, or eight bytes or
@@ -404,7 +408,11 @@ impl<'db> Ctx<'db> {
                             .find(|(v, _)| v == stored)
                     && crate::kernel::WordSides::keeps(group, a.vector)
                 {
-                    a.instruction = a.instruction.in_words();
+                    a.instruction = if a.element_bits == 8 {
+                        a.instruction.in_byte_pairs()
+                    } else {
+                        a.instruction.in_words()
+                    };
                 }
                 // A constant's narrow elements: stored as words, on sm100
                 // eight or more as 64-bit words.

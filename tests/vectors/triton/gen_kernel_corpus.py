@@ -1060,6 +1060,27 @@ def int4_dequant_matmul(a_ptr, b_ptr, scale_ptr, c_ptr, K, BM: tl.constexpr, BN:
     tl.store(c_ptr + rows[:, None] * BN + cols[None, :], acc.to(tl.float16))
 
 
+@triton.jit
+def matmul_row_maximum(a_ptr, b_ptr, c_ptr, max_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        ks = k + tl.arange(0, BK)
+        acc = tl.dot(tl.load(a_ptr + rows[:, None] * K + ks[None, :]), tl.load(b_ptr + ks[:, None] * BN + cols[None, :]),
+                     acc)
+    tl.store(max_ptr + rows, tl.max(acc, 1))
+    tl.store(c_ptr + rows[:, None] * BN + cols[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def dot_to_fp8(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * K + tl.arange(0, K)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, K)[:, None] * N + tl.arange(0, N)[None, :])
+    c = tl.dot(a, b)
+    tl.store(c_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], c.to(c_ptr.dtype.element_ty))
+
+
 def _microscaled_signature(a_format, b_format, out, loop):
     pointer = {"e2m1": "*u8", "e4m3": "*fp8e4nv", "e5m2": "*fp8e5"}
     signature = {"a_ptr": pointer[a_format], "a_scale_ptr": "*u8", "b_ptr": pointer[b_format],
@@ -1448,6 +1469,23 @@ CASES = [
       "BN": "constexpr", "BK": "constexpr", "GROUP": "constexpr"},
      {"BM": 32, "BN": 128, "BK": 128, "GROUP": 128}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
      {"num_warps": 8, "num_stages": 2}),
+    # An accumulator the K loop may never touch, taken by a row maximum and converted to halves:
+    # with two uses the conversion stays after the loop's merge, and sm80 converts in pairs.
+    ("matmul_row_maximum", matmul_row_maximum,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "max_ptr": "*fp32", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr"},
+     {"BM": 64, "BN": 128, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "max_ptr", "K"],
+     {"num_warps": 8, "num_stages": 3}),
+    # A product narrowed to fp8 two at a time (`cvt.rn.satfinite.e5m2x2.f32`): its bytes come two to
+    # a 16-bit word, and a conversion stores four or eight of them as `.v2.b16` / `.v4.b16`.
+    ("dot_to_fp8_wide", dot_to_fp8,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp8e5", "M": "constexpr", "N": "constexpr", "K": "constexpr"},
+     {"M": 128, "N": 128, "K": 32}, ["a_ptr", "b_ptr", "c_ptr"],
+     {"num_warps": 8, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    ("dot_to_fp8_narrow", dot_to_fp8,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp8e5", "M": "constexpr", "N": "constexpr", "K": "constexpr"},
+     {"M": 32, "N": 128, "K": 32}, ["a_ptr", "b_ptr", "c_ptr"],
+     {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -262,6 +262,22 @@ impl Mnemonic {
         }
     }
 
+    /// The same NVIDIA `ld/st.shared` moving bytes that live two to a
+    /// 16-bit register (8-bit floats converted in pairs,
+    /// `cvt.rn.satfinite.e4m3x2.f32`; two loaded bytes): as 16-bit words,
+    /// `.b16`, `.v2.b16`, `.v4.b16` for two, four and eight bytes; sixteen
+    /// stay `.v4.b32`. The caller knows the elements are bytes (four or
+    /// eight of them already move as 32-bit operands). Other instructions
+    /// stay as they are.
+    pub fn in_byte_pairs(self) -> Mnemonic {
+        let pairs = self.vendor == Vendor::Nvidia
+            && matches!(self.instruction, Instruction::LdSt { bits: 16 | 32 | 64 });
+        Mnemonic {
+            operand_bits: if pairs { 16 } else { self.operand_bits },
+            ..self
+        }
+    }
+
     /// The same NVIDIA `ld/st.shared` moving its narrow operands as words:
     /// two or four halves as 32-bit words (`st.shared.b32` for
     /// `st.shared.v2.b16`, `.v2.b32` for `.v4.b16`), two bytes as one
@@ -892,6 +908,16 @@ mod tests {
         assert_eq!(m(8, 8).in_words().to_string(), "ld.shared.b8");
         let amd = Instruction::LdSt { bits: 64 }.mnemonic(Direction::Load, Vendor::Amd, 16);
         assert_eq!(amd.in_words(), amd);
+    }
+
+    #[test]
+    fn bytes_in_pairs_move_as_16_bit_words() {
+        let m = |bits| Instruction::LdSt { bits }.mnemonic(Direction::Store, Vendor::Nvidia, 8);
+        assert_eq!(m(16).in_byte_pairs().to_string(), "st.shared.b16");
+        assert_eq!(m(32).in_byte_pairs().to_string(), "st.shared.v2.b16");
+        assert_eq!(m(64).in_byte_pairs().to_string(), "st.shared.v4.b16");
+        assert_eq!(m(128).in_byte_pairs().to_string(), "st.shared.v4.b32");
+        assert_eq!(m(8).in_byte_pairs().to_string(), "st.shared.b8");
     }
 
     /// A byte only sign-extended is read with `ld.shared.s8`, which parses

@@ -111,7 +111,7 @@ pub fn half_word_conversions(
                 },
                 Some(8) => WordSides {
                     joined: joined(),
-                    store: if narrowed_in_pairs(f, operand) {
+                    store: if narrowed_in_pairs(f, text, &target, operand) {
                         u32::MAX
                     } else {
                         bytes_loaded_in_vectors(db, file, text, f, operand)
@@ -692,18 +692,29 @@ const REGISTER_MOVES: [&str; 7] = [
     "tt.expand_dims",
 ];
 
-/// Whether `value` is floats narrowed to 8-bit floats, which NVIDIA
-/// converts two at a time into one 16-bit register
-/// (`cvt.rn.satfinite.e4m3x2.f32`): the bytes come two to a word. (Of a
-/// constant the conversion gives one word whose bytes LLVM stores apart.)
-fn narrowed_in_pairs(f: &Function, value: &str) -> bool {
+/// Whether `value` is floats narrowed to 8-bit floats, which NVIDIA's
+/// `target` converts two at a time into one 16-bit register
+/// (`cvt.rn.satfinite.e4m3x2.f32`, [`fp8_narrowing_register_bits`]): the
+/// bytes come two to a word. (Four at a time into a 32-bit register, as
+/// e5m2 before sm89, they move as the bytes they are. Of a constant the
+/// conversion gives one word whose bytes LLVM stores apart.)
+///
+/// [`fp8_narrowing_register_bits`]: layout_algebra::machine::fp8_narrowing_register_bits
+fn narrowed_in_pairs(f: &Function, text: &str, target: &str, value: &str) -> bool {
     let Some(producer) = f.producer(value).filter(|p| p.name == "tt.fp_to_fp") else {
         return false;
     };
     let types = scratch::parse_types(&producer.types);
     let bits = |t: Option<&scratch::TypeText>| t.and_then(|t| scratch::element_bits(&t.element));
+    let toward_zero = text
+        .get(producer.span.start..producer.span.end)
+        .is_some_and(|line| line.contains("rounding = rtz"));
     bits(types.last()) == Some(8)
         && bits(types.first()).is_some_and(|b| b > 8)
+        && types.last().is_some_and(|t| {
+            layout_algebra::machine::fp8_narrowing_register_bits(target, &t.element, toward_zero)
+                == Some(16)
+        })
         && !producer
             .operands
             .first()
@@ -958,7 +969,12 @@ fn made_in_words(
         {
             u32::MAX
         }
-        "tt.fp_to_fp" if made != Made::ByConversion && narrowed_in_pairs(f, value) => u32::MAX,
+        "tt.fp_to_fp"
+            if made != Made::ByConversion
+                && nvidia_target(text).is_some_and(|t| narrowed_in_pairs(f, text, &t, value)) =>
+        {
+            u32::MAX
+        }
         // An atomic add returns its old values as it took them.
         "tt.atomic_rmw" if made != Made::ByConversion => match atomic_add_words(text, producer) {
             Some(AtomicWords::Pairs) => types
@@ -975,16 +991,17 @@ fn made_in_words(
                 // block that packs them: of the result of a loop that may
                 // run no times LLVM converts each value in the loop's exit
                 // block and packs them after merging the path that skips
-                // the loop.
+                // the loop. Instcombine moves the conversion into the
+                // merge's phi only where it is the phi's one use; a result
+                // something else takes too (a row maximum of the
+                // accumulator) is converted after the merge, in pairs.
                 Made::InWords {
                     conversion: HalfConversion::PairsWhenPackedDirectly,
-                } => !producer
-                    .operands
-                    .first()
-                    .and_then(|v| f.producer(v))
-                    .is_some_and(|p| {
+                } => !producer.operands.first().is_some_and(|v| {
+                    f.producer(v).is_some_and(|p| {
                         p.name == "scf.while" || p.name == "scf.for" && may_run_no_times(f, p)
-                    }),
+                    }) && f.uses(v).count() == 1
+                }),
                 _ => true,
             };
             let made_here =
