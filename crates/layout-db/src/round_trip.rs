@@ -114,6 +114,23 @@ impl RoundTripSide {
         self
     }
 
+    /// The load of 32-bit values (the caller knows) LLVM's vectoriser takes
+    /// two at a time on a machine without 64-bit pairs of them: each
+    /// 128-bit vector is read
+    /// as two 64-bit halves (`ld.shared.v4.b32` as two `ld.shared.v2.b32`),
+    /// which move the same bytes in as many wavefronts. Other loads stay as
+    /// they are.
+    pub fn split_in_halves(mut self) -> RoundTripSide {
+        if self.mnemonic.vendor == Vendor::Nvidia
+            && self.mnemonic.direction == Direction::Load
+            && self.mnemonic.instruction == (Instruction::LdSt { bits: 128 })
+        {
+            self.mnemonic.instruction = Instruction::LdSt { bits: 64 };
+            self.count *= 2;
+        }
+        self
+    }
+
     /// The side's instructions by exact opcode: the `_d16_hi` ones apart,
     /// each with its share of the wavefronts (their addresses are the
     /// others' moved by one register's offset, which leaves the banks'

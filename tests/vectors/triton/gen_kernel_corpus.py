@@ -1486,6 +1486,13 @@ CASES = [
      {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp8e5", "M": "constexpr", "N": "constexpr", "K": "constexpr"},
      {"M": 32, "N": 128, "K": 32}, ["a_ptr", "b_ptr", "c_ptr"],
      {"num_warps": 4, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    # A row maximum of a bf16 accumulator across warps: from sm86 on (before sm100) the vectoriser
+    # pairs the combine after each round's load, and LLVM reads each vector of four f32 as two pairs.
+    ("matmul_row_maximum_bf16", matmul_row_maximum,
+     {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*bf16", "max_ptr": "*fp32", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr"},
+     {"BM": 128, "BN": 64, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "max_ptr", "K"],
+     {"num_warps": 4, "num_stages": 3}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -2200,7 +2200,7 @@ impl Context<'_> {
         let (Some(first), Some(axis)) = (inputs.first(), scratch::axis(line)) else {
             return Vec::new();
         };
-        let Some((_, layout)) = self.layout(first) else {
+        let Some((encoding, layout)) = self.layout(first) else {
             return Vec::new();
         };
         let Ok(mut steps) = layout_algebra::triton::reduce::reduce_conversions(&layout, axis)
@@ -2307,6 +2307,24 @@ impl Context<'_> {
                     {
                         load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Reduced);
                     }
+                }
+                // From sm86 on, where no f32 pairs live in 64-bit
+                // registers, the vectoriser still pairs the combine of an
+                // NVIDIA mma accumulator's f32 reduced along its rows (a
+                // row maximum or sum across warps) that the one shuffle
+                // step left after a round's load takes, and LLVM reads each
+                // vector of four as two pairs. (Reduced along its columns,
+                // or from a blocked layout, the loads stay whole.)
+                if self.vectorises
+                    && !self.machine.paired_f32
+                    && matches!(encoding, Encoding::NvidiaMma(_))
+                    && axis + 1 == t.shape.len()
+                    && t.element == "f32"
+                    && !to_result
+                    && shuffle_steps_along(&to, axis) == 1
+                    && let Some([_, load]) = &mut sides
+                {
+                    *load = load.clone().split_in_halves();
                 }
                 // A sum or product of halves from sm86 on: the vectoriser
                 // pairs the combine, and LLVM stores the pairs as 32-bit
