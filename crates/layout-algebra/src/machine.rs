@@ -165,6 +165,14 @@ pub struct LdsInstructions {
     /// `v7.h`): the register allocator puts two in one register, and the
     /// one in the high half is stored with `_d16_hi`.
     pub half_registers: bool,
+    /// A loop body's reads of a buffer the same body then refills from
+    /// registers (a `ttg.local_store` into another stage of the
+    /// allocation after the `ttg.local_load`) go as single reads where they
+    /// would pair (gfx1250: a microscaled loop's scale reads, two
+    /// `ds_load_b32` for one `ds_load_2addr_stride64_b32`), as its AMDGCN
+    /// shows; the same reads after the loop pair, and so do reads of
+    /// stages asynchronous copies refill.
+    pub restaged_reads_unpaired: bool,
 }
 
 /// How an AMD assembler spells LDS opcodes.
@@ -187,6 +195,7 @@ impl LdsInstructions {
         spelling: LdsSpelling::Gcn,
         byte_pairs_from_high_half: false,
         half_registers: false,
+        restaged_reads_unpaired: false,
     };
 }
 
@@ -316,6 +325,7 @@ pub const PRESETS: &[Preset] = &[
             spelling: LdsSpelling::Gcn,
             byte_pairs_from_high_half: false,
             half_registers: false,
+            restaged_reads_unpaired: false,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -338,6 +348,7 @@ pub const PRESETS: &[Preset] = &[
             spelling: LdsSpelling::Gcn,
             byte_pairs_from_high_half: false,
             half_registers: false,
+            restaged_reads_unpaired: false,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -360,6 +371,7 @@ pub const PRESETS: &[Preset] = &[
             spelling: LdsSpelling::Gfx12,
             byte_pairs_from_high_half: true,
             half_registers: true,
+            restaged_reads_unpaired: true,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,

@@ -1493,6 +1493,12 @@ CASES = [
       "BN": "constexpr", "BK": "constexpr"},
      {"BM": 128, "BN": 64, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "max_ptr", "K"],
      {"num_warps": 4, "num_stages": 3}),
+    # A microscaled loop of four stages: gfx1250 reads the scales the loop body then refills from
+    # registers one request at a time (`ds_load_b32`), pairing them only after the loop.
+    ("microscaled_matmul_e4m3_e2m1", microscaled_matmul, _microscaled_signature("e4m3", "e2m1", "*fp32", True),
+     {"BM": 64, "BN": 128, "BK": 128, "A_FORMAT": "e4m3", "B_FORMAT": "e2m1"},
+     ["a_ptr", "a_scale_ptr", "b_ptr", "b_scale_ptr", "c_ptr", "K"],
+     {"num_warps": 4, "num_stages": 4, "targets": ["sm90", "sm100", "gfx950", "gfx1250"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

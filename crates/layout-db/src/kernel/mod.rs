@@ -1222,6 +1222,11 @@ impl Context<'_> {
                 }
                 // Its loads are the loop's own, once LLVM folds the two.
                 "ttg.local_load" if self.folded_into_loop_load(f, id) => Vec::new(),
+                "ttg.local_load"
+                    if self.machine.lds.restaged_reads_unpaired && refilled_after(f, id) =>
+                {
+                    self.unpaired_access_instructions(op)
+                }
                 _ => self.access_instructions(op),
             };
             if !instructions.is_empty() {
@@ -1615,6 +1620,25 @@ impl Context<'_> {
                 })
                 .collect()
             }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A paired access whose pairs LLVM issues as single requests
+    /// (`LdsInstructions::restaged_reads_unpaired`), by exact opcode.
+    fn unpaired_access_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+        match self.value_on(op.span) {
+            Some(Value::Access(a)) => match (a.pairs, a.counted.instruction) {
+                (Some(pairs), Instruction::Paired { bits, .. }) => {
+                    let single = layout_algebra::bank::PairCounts {
+                        st64: 0,
+                        plain: 0,
+                        single: pairs.single + 2 * (pairs.st64 + pairs.plain),
+                    };
+                    self.paired_instructions(a, single, bits)
+                }
+                _ => self.access_instructions(op),
+            },
             _ => Vec::new(),
         }
     }
@@ -2731,6 +2755,41 @@ fn in_partition(
         }
     }
     instructions
+}
+
+/// Whether the `ttg.local_load` `id` sits in a loop body that, after it,
+/// refills the allocation it reads from registers: a `ttg.local_store` in
+/// the same block into a buffer of the same `local_alloc` (the next stage
+/// of a pipelined tile staged through registers). Asynchronous copies
+/// into the other stages leave the reads paired.
+fn refilled_after(f: &Function, id: OpId) -> bool {
+    let op = &f.ops[id];
+    let Some(block) = op.block else {
+        return false;
+    };
+    if f.ops[f.blocks[block].owner].name != "scf.for" {
+        return false;
+    }
+    let aliases = memdesc_aliases(f);
+    let allocations = |value: Option<&String>| {
+        value
+            .and_then(|v| aliases.get(v))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let read = allocations(op.operands.first());
+    f.blocks[block]
+        .ops
+        .iter()
+        .skip_while(|&&o| o != id)
+        .skip(1)
+        .map(|&o| &f.ops[o])
+        .filter(|o| is_ttg(o, "local_store"))
+        .any(|store| {
+            allocations(store.operands.get(1))
+                .iter()
+                .any(|a| read.contains(a))
+        })
 }
 
 /// For each SSA value that refers to shared memory, the `local_alloc`s it
