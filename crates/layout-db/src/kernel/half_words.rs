@@ -949,13 +949,7 @@ fn made_in_words(
         // `tt.load %ptrs : tensor<...x!tt.ptr<f16>, #blocked>`: the pointers' type.
         "tt.load" if made != Made::ByConversion => types
             .first()
-            .filter(|t| {
-                t.element
-                    .strip_prefix("!tt.ptr<")
-                    .and_then(|e| e.strip_suffix('>'))
-                    .and_then(scratch::element_bits)
-                    == Some(16)
-            })
+            .filter(|t| scratch::pointee_bits(&t.element) == Some(16))
             .map_or(0, |t| in_vectors(db, file, text, f, producer, t)),
         // 8-bit floats widened to halves: Triton converts two at a time
         // from one packed register (`cvt.rn.f16x2.e5m2x2` and the like), so
@@ -1147,12 +1141,7 @@ fn in_vectors(
     }
     // Triton's vector: no wider than the pointers' alignment, 16 bytes,
     // or the run of equal mask bits along the dim.
-    let bytes = t
-        .element
-        .strip_prefix("!tt.ptr<")
-        .and_then(|e| e.strip_suffix('>'))
-        .and_then(scratch::element_bits)
-        .map_or(2, |b| (b / 8).max(1)) as u64;
+    let bytes = scratch::pointee_bits(&t.element).map_or(2, |b| (b / 8).max(1)) as u64;
     let aligned = pointer_alignment(text, f, op).map_or(u64::MAX, |a| a / bytes);
     let mask = match op.name.as_str() {
         "tt.store" | "tt.atomic_rmw" => op.operands.get(2),
@@ -1189,13 +1178,7 @@ fn bytes_loaded_in_vectors(
     };
     scratch::parse_types(&load.types)
         .first()
-        .filter(|t| {
-            t.element
-                .strip_prefix("!tt.ptr<")
-                .and_then(|e| e.strip_suffix('>'))
-                .and_then(scratch::element_bits)
-                == Some(8)
-        })
+        .filter(|t| scratch::pointee_bits(&t.element) == Some(8))
         .map(|t| in_vectors(db, file, text, f, load, t))
         .filter(|&vector| vector == 2)
         .unwrap_or(0)

@@ -135,6 +135,15 @@ fn closing_angle(text: &str) -> Option<usize> {
     None
 }
 
+/// Bits of the element a pointer type points to (`!tt.ptr<f16>`: 16);
+/// `None` for anything but a pointer.
+pub fn pointee_bits(ty: &str) -> Option<u32> {
+    ty.trim()
+        .strip_prefix("!tt.ptr<")
+        .and_then(|e| e.strip_suffix('>'))
+        .and_then(element_bits)
+}
+
 /// Bits of an MLIR element type as shared memory stores it: pointers are
 /// 64-bit, `i1` takes a byte, sub-byte floats and integers are 4 bits.
 pub fn element_bits(ty: &str) -> Option<u32> {
