@@ -666,6 +666,18 @@ pub struct Machine {
 }
 
 impl Machine {
+    /// Whether LLVM merges the element-by-element global loads Triton emits
+    /// for pointers it cannot prove aligned into vector loads, when the
+    /// pointers are contiguous: AMD's global memory takes unaligned dword
+    /// accesses, so its load-store vectorizer needs no alignment (a 16-byte
+    /// row of bytes from an argument without `tt.divisibility` is one
+    /// `global_load_dwordx4` on gfx942, 16 `ld.global.b8` on sm90). The
+    /// elements then sit packed in 32-bit registers, as after an aligned
+    /// vector load.
+    pub fn merges_unaligned_global_loads(&self) -> bool {
+        self.vendor == Vendor::Amd
+    }
+
     /// `instruction` as this machine's assembly spells it, moving elements
     /// of `element_bits` in `direction`.
     pub fn mnemonic(

@@ -649,18 +649,32 @@ fn value_loaded_along(
     let producer = f.producer(value)?;
     match producer.name.as_str() {
         "tt.load" => {
-            if !pointers_aligned(&file.analysed_text(db), f, producer) {
-                return None;
-            }
             let t = scratch::parse_type(producer.result_types())?;
             let key = DeclName::new(db, file, t.encoding?.trim().to_string());
-            match declared_value(db, key) {
-                Some(Some(Value::Encoding(e))) => match &**e {
-                    Encoding::Blocked(b) => b.order.first().copied(),
-                    _ => None,
-                },
-                _ => None,
+            let Some(Some(Value::Encoding(e))) = declared_value(db, key) else {
+                return None;
+            };
+            let Encoding::Blocked(b) = &**e else {
+                return None;
+            };
+            let fastest = *b.order.first()?;
+            let text = file.analysed_text(db);
+            if pointers_aligned(&text, f, producer) {
+                return Some(fastest);
             }
+            // Element by element to Triton; merged into vectors where the
+            // machine's global loads need no alignment and the pointers
+            // step one element at a time along the registers' dim.
+            let merged = file_target(db, file)
+                .machine()
+                .merges_unaligned_global_loads()
+                && b.size_per_thread.get(fastest).is_some_and(|&n| n >= 2)
+                && producer
+                    .operands
+                    .first()
+                    .and_then(|p| contiguity::unit_step_dim(&text, f, p))
+                    == Some(fastest);
+            merged.then_some(fastest)
         }
         "tt.trans" => {
             // Result dim `i` is the operand's dim `order[i]`.
@@ -706,7 +720,8 @@ fn value_loaded_along(
 /// Whether a `tt.load` may read vectors: its pointers do not come from a
 /// function argument without `tt.divisibility`. Triton takes such an
 /// argument to be aligned to one element only, and loads element by element
-/// (each 8- or 16-bit value in the low half of its own register).
+/// (on NVIDIA each 8- or 16-bit value in the low half of its own register;
+/// `Machine::merges_unaligned_global_loads` for AMD).
 fn pointers_aligned(text: &str, f: &Function, load: &mlir::Op) -> bool {
     // Two 16-bit or four 8-bit elements per 32-bit register need 4 bytes.
     pointer_alignment(text, f, load).is_none_or(|bytes| bytes >= 4)
