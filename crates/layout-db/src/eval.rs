@@ -511,7 +511,11 @@ impl<'db> Ctx<'db> {
                         )
                         .is_ok_and(|r| r.first() == Some(&0)))
                 {
-                    a.instruction = a.instruction.in_words();
+                    a.instruction = if a.element_bits == 8 {
+                        a.instruction.in_byte_pairs()
+                    } else {
+                        a.instruction.in_words()
+                    };
                 }
                 // Narrow elements only sign-extended: LLVM folds the
                 // extension into a load of one element.

@@ -321,7 +321,12 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
         Vendor::Nvidia,
         &["local_load"],
         |f, result, loaded| {
-            upcast_in_pairs(f, &target, result, loaded) || halves_for_nvidia_mma(db, file, loaded)
+            // Where no vectoriser works (sm80), the halves a loop carries
+            // stay halves in its phi: read as such (`ld.shared.v4.b16`).
+            let carried_as_halves =
+                !layout_algebra::machine::vectorises(&target) && loop_partner(f, result).is_some();
+            upcast_in_pairs(f, &target, result, loaded)
+                || (halves_for_nvidia_mma(db, file, loaded) && !carried_as_halves)
         },
     )
 }
@@ -349,6 +354,11 @@ pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<St
             && uses
                 .iter()
                 .all(|o| matches!(o.name.as_str(), "arith.sitofp" | "arith.extsi"))
+            && !uses.iter().all(|o| {
+                o.results
+                    .first()
+                    .is_some_and(|v| extension_carried_as_bytes(f, v))
+            })
     });
     found.extend(vendor_results_where(
         db,
@@ -367,6 +377,61 @@ pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<St
         },
     ));
     found
+}
+
+/// Whether LLVM carries `value`, a sign extension of bytes, around a
+/// loop as the bytes themselves: its one use carries it into an
+/// `scf.for`, and the loop's other incoming value for that argument is
+/// the same extension. instcombine turns a phi of like casts into one
+/// cast of a phi of their operands (`foldPHIArgOpIntoPHI`), so the loads
+/// feed the phi as plain bytes (`ld.shared.b8`) and the extension moves
+/// after it: an int8 operand a pipelined K loop upcasts, read before the
+/// loop and for the next iteration, as the PTX of such kernels has it.
+fn extension_carried_as_bytes(f: &Function, value: &str) -> bool {
+    let extension = f.producer(value);
+    loop_partner(f, value)
+        .and_then(|o| f.producer(o))
+        .is_some_and(|o| extension.is_some_and(|e| e.name == o.name && e.types == o.types))
+}
+
+/// The other value the loop's phi takes where `value`'s one use carries
+/// it into an `scf.for`: the body's yield for the loop's initial value,
+/// the initial value for what the body yields. `None` where `value` has
+/// other uses, or goes elsewhere.
+fn loop_partner<'a>(f: &'a Function, value: &str) -> Option<&'a str> {
+    let mut uses = f.uses(value);
+    let (Some(carrier), None) = (uses.next(), uses.next()) else {
+        return None;
+    };
+    let mut found = carrier
+        .operands
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| *o == value)
+        .map(|(i, _)| i);
+    let (Some(at), None) = (found.next(), found.next()) else {
+        return None;
+    };
+    let partner = match carrier.name.as_str() {
+        // Operands: `%lb, %ub, %step, %init...`.
+        "scf.yield" => carrier
+            .block
+            .map(|b| &f.ops[f.blocks[b].owner])
+            .filter(|owner| owner.name == "scf.for")
+            .and_then(|owner| owner.operands.get(3 + at)),
+        "scf.for" => at.checked_sub(3).and_then(|i| {
+            carrier
+                .regions
+                .first()
+                .and_then(|r| r.last())
+                .and_then(|&b| f.blocks[b].ops.last())
+                .map(|&y| &f.ops[y])
+                .filter(|y| y.name == "scf.yield")
+                .and_then(|y| y.operands.get(i))
+        }),
+        _ => None,
+    };
+    partner.map(String::as_str)
 }
 
 /// Whether `op` is a `tt.gather` Triton lowers with warp shuffles
