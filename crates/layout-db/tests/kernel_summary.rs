@@ -773,8 +773,8 @@ fn random_conversions_and_reductions_allocate_what_triton_does() {
     assert!(named_wrong.is_empty(), "{named_wrong:#?}");
     // The rest: bytes loaded one at a time (strided) that gfx1250's
     // register allocator packs in pairs anyway, AMD scan partials whose
-    // pairing LLVM leaves, an sm90 column maximum of bytes read as words.
-    assert!(covered >= 502, "{covered}");
+    // pairing LLVM leaves.
+    assert!(covered >= 503, "{covered}");
 }
 
 /// AMD's global memory takes unaligned dword accesses, so LLVM merges the

@@ -2410,6 +2410,26 @@ impl Context<'_> {
                                 })
                             })
                     });
+                // A 32-bit result only integer truncations take (a maximum
+                // of bytes widened to i32, narrowed back): LLVM reads each
+                // vector of four the conversion to the result's layout
+                // loads as two 64-bit words (`ld.shared.b64`), taking the
+                // kept bits out of them, as NVIDIA's compiled column
+                // reductions of bytes and 16-bit integers show.
+                if self.vendor == Vendor::Nvidia
+                    && to_result
+                    && t.element == "i32"
+                    && result.is_some_and(|r| {
+                        let mut uses = f.uses(r).peekable();
+                        uses.peek().is_some() && uses.all(|u| u.name == "arith.trunci")
+                    })
+                    && let Some([_, load]) = &mut sides
+                    && load.mnemonic.instruction == (Instruction::LdSt { bits: 128 })
+                {
+                    let mut halves = load.clone().split_in_halves();
+                    halves.mnemonic = halves.mnemonic.in_pairs();
+                    *load = halves;
+                }
                 if self.vendor == Vendor::Nvidia
                     && t.element == "i1"
                     && (!to_result
