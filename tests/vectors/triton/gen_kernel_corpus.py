@@ -1081,6 +1081,26 @@ def dot_to_fp8(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.cons
     tl.store(c_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], c.to(c_ptr.dtype.element_ty))
 
 
+@triton.jit
+def dequant_matmul(a_ptr, b_ptr, scale_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        rk = k + tl.arange(0, BK)
+        a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+        b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :]).to(a.dtype)
+        acc = tl.dot(a, b, acc)
+    acc = acc * tl.load(scale_ptr + rn)[None, :]
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def column_max_narrowed(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(z_ptr + tl.arange(0, N), tl.max(x.to(tl.int32), 0).to(z_ptr.dtype.element_ty))
+
+
 def _microscaled_signature(a_format, b_format, out, loop):
     pointer = {"e2m1": "*u8", "e4m3": "*fp8e4nv", "e5m2": "*fp8e5"}
     signature = {"a_ptr": pointer[a_format], "a_scale_ptr": "*u8", "b_ptr": pointer[b_format],
@@ -1499,6 +1519,28 @@ CASES = [
      {"BM": 64, "BN": 128, "BK": 128, "A_FORMAT": "e4m3", "B_FORMAT": "e2m1"},
      ["a_ptr", "a_scale_ptr", "b_ptr", "b_scale_ptr", "c_ptr", "K"],
      {"num_warps": 4, "num_stages": 4, "targets": ["sm90", "sm100", "gfx950", "gfx1250"]}),
+    # Weight-only quantised matmuls: int8 (or e4m3) weights upcast to the activations' type in a
+    # pipelined K loop. The upcast operand read before the loop and for the next iteration feeds the
+    # loop's phi as plain bytes (`ld.shared.b8`; the one read and used in the same iteration is
+    # `ld.shared.s8`); sm80 keeps the loop-carried f16 operand as halves (`ld.shared.v4.b16`).
+    ("dequant_matmul_i8", dequant_matmul,
+     {"a_ptr": "*fp16", "b_ptr": "*i8", "scale_ptr": "*fp32", "c_ptr": "*fp16", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr"},
+     {"BM": 64, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
+     {"num_warps": 4, "num_stages": 3}),
+    ("dequant_matmul_e4m3", dequant_matmul,
+     {"a_ptr": "*bf16", "b_ptr": "*fp8e4nv", "scale_ptr": "*fp32", "c_ptr": "*bf16", "K": "i32",
+      "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+     {"BM": 128, "BN": 64, "BK": 32}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
+     {"num_warps": 8, "num_stages": 2, "targets": ["sm89", "sm90", "sm100", "gfx942", "gfx950", "gfx1250"]}),
+    # A column maximum of bytes (16-bit integers) widened to i32 and narrowed back: NVIDIA reads the
+    # reduced values' conversion to the result's layout as 64-bit words (`ld.shared.b64`).
+    ("column_max_bytes", column_max_narrowed,
+     {"x_ptr": "*u8", "z_ptr": "*u8", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 256}, ["x_ptr", "z_ptr"], {"num_warps": 8}),
+    ("column_max_i16", column_max_narrowed,
+     {"x_ptr": "*i16", "z_ptr": "*i16", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 512}, ["x_ptr", "z_ptr"], {"num_warps": 4}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
