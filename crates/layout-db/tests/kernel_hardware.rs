@@ -291,6 +291,14 @@ const PTXAS_DROPS_DEAD_LOADS: [&str; 6] = [
     "pairscan_fp32_512x8w8_sm90",
 ];
 
+/// Dumps whose PTX reads neighbouring 64-bit words that ptxas merges back
+/// into one 128-bit load (`LDS.128`), with how many PTX loads of the
+/// program that saves: a column maximum of bytes widened to i32 and
+/// narrowed back, whose reduced values LLVM reads as `ld.shared.b64` pairs
+/// where the layout's vectors hold four. The summary names the PTX's
+/// loads; the GPU runs fewer, with the same wavefronts and stores.
+const PTXAS_MERGES_LOAD_PAIRS: [(&str, u64); 1] = [("colmax_i8_64x128w8_sm90", 32)];
+
 /// The random conversions, column reductions, reductions and scans with a
 /// result nothing uses and conversions split in halves of
 /// tests/corpus/scratch (sm90) and the
@@ -325,7 +333,13 @@ fn corpus_dumps_move_what_the_gpu_counted() {
         } else {
             measured_kernel_wide(k)
         };
-        let p = predicted(k);
+        let mut p = predicted(k);
+        if let Some((_, merged)) = PTXAS_MERGES_LOAD_PAIRS
+            .iter()
+            .find(|(name, _)| *name == k.kernel)
+        {
+            p.loads -= merged;
+        }
         if PTXAS_DROPS_DEAD_LOADS.contains(&k.kernel.as_str()) {
             let same_stores = (p.stores, p.store_wavefronts, p.ldmatrix)
                 == (m.stores, m.store_wavefronts, m.ldmatrix);

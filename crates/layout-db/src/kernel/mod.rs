@@ -676,6 +676,22 @@ fn value_loaded_along(
                     == Some(fastest);
             merged.then_some(fastest)
         }
+        "amdg.buffer_load" => {
+            // AMD's buffer load reads the vector its `contiguity` says
+            // along its layout's fastest dim: registers packed where a
+            // vector fills a 32-bit register at least.
+            let t = scratch::parse_type(producer.result_types())?;
+            let bits = u64::from(scratch::element_bits(&t.element)?);
+            let vector = Function::int_attribute(producer, "contiguity")?;
+            let key = DeclName::new(db, file, t.encoding?.trim().to_string());
+            let Some(Some(Value::Encoding(e))) = declared_value(db, key) else {
+                return None;
+            };
+            let Encoding::Blocked(b) = &**e else {
+                return None;
+            };
+            (vector * bits >= 32).then(|| b.order.first().copied())?
+        }
         "tt.trans" => {
             // Result dim `i` is the operand's dim `order[i]`.
             let dim = value_loaded_along(db, file, f, producer.operands.first()?, visits)?;
