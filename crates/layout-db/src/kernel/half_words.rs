@@ -619,10 +619,40 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
             && bits == Some(16)
             && f.producer(value)
                 .is_some_and(|p| reduces_across_warps(db, file, text, p));
+        let shuffled = matches!(bits, Some(8 | 16))
+            && !super::loaded_in_vectors(db, file, f, value)
+            && shuffled_from_vector_loads(db, file, f, value, &mut 16);
         joined
             || reduced_in_half_registers
+            || shuffled
             || converts_in_pairs
                 && made_in_words(db, file, text, f, value, Made::ByConversion, &mut 64) > 0
+    })
+}
+
+/// Whether `value` is what `tt.reshape`, `tt.split`, `tt.join` and
+/// `tt.trans` made of narrow values a global load read in vectors: LLVM
+/// keeps the vectors packed in its registers as it shuffles their elements
+/// (`v_perm_b32`), in the result's register order. Bounded by `visits`.
+fn shuffled_from_vector_loads(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    f: &Function,
+    value: &str,
+    visits: &mut u32,
+) -> bool {
+    if !spend(visits) {
+        return false;
+    }
+    f.producer(value).is_some_and(|p| {
+        matches!(
+            p.name.as_str(),
+            "tt.reshape" | "tt.split" | "tt.join" | "tt.trans"
+        ) && !p.operands.is_empty()
+            && p.operands.iter().all(|o| {
+                super::loaded_in_vectors(db, file, f, o)
+                    || shuffled_from_vector_loads(db, file, f, o, visits)
+            })
     })
 }
 
@@ -905,7 +935,8 @@ pub(crate) fn selected_into_conversions<'f>(
 }
 
 /// Whether every use of `value` takes it as a condition, a mask (of a
-/// load, a store or an atomic) or a number, and only there.
+/// load, a store or an atomic) or a number (converted to a float, or
+/// widened to an integer wider than a byte), and only there.
 pub(crate) fn kept_as_bits(f: &Function, value: &str) -> bool {
     kept_as_bits_within(f, value, &mut 16)
 }
@@ -931,6 +962,16 @@ fn kept_as_bits_within(f: &Function, value: &str, visits: &mut u32) -> bool {
                 "tt.store" | "tt.atomic_rmw" => at(2),
                 "tt.load" => at(1),
                 "arith.uitofp" | "arith.sitofp" => at(0),
+                // Widened past a byte, each boolean goes to a register of
+                // its own (to bytes, two share a 16-bit word: see
+                // `upcast_in_pairs`).
+                "arith.extui" | "arith.extsi" => {
+                    at(0)
+                        && scratch::parse_types(&o.types)
+                            .last()
+                            .and_then(|t| scratch::element_bits(&t.element))
+                            .is_some_and(|bits| bits > 8)
+                }
                 "arith.andi" | "arith.ori" | "arith.xori" => {
                     scratch::parse_type(o.result_types()).is_some_and(|t| t.element == "i1")
                         && o.results

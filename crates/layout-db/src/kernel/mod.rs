@@ -617,6 +617,17 @@ fn broadcast_and_stored(f: &Function, op: &mlir::Op, value: &str) -> bool {
         })
 }
 
+/// Whether `value` sits in registers as a global load read it in vectors
+/// (see [`value_loaded_along`]).
+pub(super) fn loaded_in_vectors(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    f: &Function,
+    value: &str,
+) -> bool {
+    value_loaded_along(db, file, f, value, &mut 64).is_some()
+}
+
 /// The dim along which `op`'s first operand was loaded in vectors.
 fn loaded_along(
     db: &dyn salsa::Database,
