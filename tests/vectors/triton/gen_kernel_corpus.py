@@ -1101,6 +1101,27 @@ def column_max_narrowed(x_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(z_ptr + tl.arange(0, N), tl.max(x.to(tl.int32), 0).to(z_ptr.dtype.element_ty))
 
 
+@triton.jit
+def boolean_cumsum(x_ptr, y_ptr, N: tl.constexpr):
+    i = tl.arange(0, N)
+    tl.store(y_ptr + i, tl.cumsum(tl.load(x_ptr + i).to(tl.int32), 0))
+
+
+@triton.jit
+def swapped_pairs(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :])
+    a, b = tl.split(tl.reshape(x, (M, N // 2, 2)))
+    t = tl.trans(tl.reshape(tl.join(b, a), (M, N)))
+    tl.store(y_ptr + tl.arange(0, N)[:, None] * M + tl.arange(0, M)[None, :], t)
+
+
+@triton.jit
+def permuted_3d(x_ptr, y_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr):
+    i = tl.arange(0, A)[:, None, None] * B * C + tl.arange(0, B)[None, :, None] * C + tl.arange(0, C)[None, None, :]
+    o = tl.arange(0, C)[:, None, None] * A * B + tl.arange(0, A)[None, :, None] * B + tl.arange(0, B)[None, None, :]
+    tl.store(y_ptr + o, tl.permute(tl.load(x_ptr + i), (2, 0, 1)))
+
+
 def _microscaled_signature(a_format, b_format, out, loop):
     pointer = {"e2m1": "*u8", "e4m3": "*fp8e4nv", "e5m2": "*fp8e5"}
     signature = {"a_ptr": pointer[a_format], "a_scale_ptr": "*u8", "b_ptr": pointer[b_format],
@@ -1541,6 +1562,20 @@ CASES = [
     ("column_max_i16", column_max_narrowed,
      {"x_ptr": "*i16", "z_ptr": "*i16", "M": "constexpr", "N": "constexpr"},
      {"M": 32, "N": 512}, ["x_ptr", "z_ptr"], {"num_warps": 4}),
+    # A cumulative sum of booleans widened to i32: their conversion's loads keep the truncation to
+    # `i1`, and NVIDIA reads the bytes apart (`ld.shared.b16` and two `ld.shared.b8` for four).
+    ("boolean_cumsum", boolean_cumsum, {"x_ptr": "*i1", "y_ptr": "*i32", "N": "constexpr"},
+     {"N": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    # Pairs of fp8 swapped by split and join, then transposed: AMD keeps the loaded bytes packed
+    # through the shuffles and stores every fourth from a register's high half (`ds_write_b8_d16_hi`).
+    ("swapped_pairs", swapped_pairs, {"x_ptr": "*fp8e4nv", "y_ptr": "*fp8e4nv", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "y_ptr"],
+     {"num_warps": 4, "targets": ["sm89", "sm90", "sm100", "gfx942", "gfx950", "gfx1250"]}),
+    # A 3-D permute of halves an AMD buffer load read in vectors (`amdg.buffer_load`, its
+    # `contiguity`): every second stored from a register's high half.
+    ("permuted_3d", permuted_3d, {"x_ptr": "*fp16", "y_ptr": "*fp16", "A": "constexpr", "B": "constexpr",
+                                  "C": "constexpr"},
+     {"A": 8, "B": 8, "C": 64}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
