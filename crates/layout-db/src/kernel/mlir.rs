@@ -766,13 +766,23 @@ fn read_op(line: &str, span: Span) -> Option<Op> {
 }
 
 /// `%a, %b` or `%5:2` before an operation's `=`.
+/// The most results one op's pack (`%x:N`) names: far beyond any op
+/// Triton prints (a loop's or a reduction's few dozen).
+const MAX_RESULT_PACK: usize = 4096;
+
 fn results(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for part in text.split(',') {
         let part = part.trim();
         match part.split_once(':') {
             Some((name, count)) => {
-                let n: usize = count.trim().parse().unwrap_or(1);
+                // A pack no op has (`%x:4294967296`, a corrupt dump) names
+                // as many results as the largest one may, not billions.
+                let n = count
+                    .trim()
+                    .parse::<usize>()
+                    .unwrap_or(1)
+                    .min(MAX_RESULT_PACK);
                 out.extend((0..n).map(|i| format!("{name}#{i}")));
             }
             None if part.starts_with('%') => out.push(part.to_string()),
@@ -1054,6 +1064,13 @@ mod tests {
         assert!(functions("   \n\n  ").is_empty());
         // A file that ends inside a character of several bytes.
         assert!(functions("  tt.func @k() {\n é").len() <= 1);
+    }
+
+    #[test]
+    fn a_result_pack_no_op_has_names_a_bounded_number() {
+        assert_eq!(results("%r:3").len(), 3);
+        assert_eq!(results("%r:4294967296").len(), MAX_RESULT_PACK);
+        assert_eq!(results("%r:99999999999999999999"), vec!["%r#0"]);
     }
 
     #[test]
