@@ -37,7 +37,9 @@ pub use salsa;
 pub use access::CountedCall;
 pub use diagnostic::{Code, Diagnostic, Severity, decode_source, documentation};
 pub use encoding::kind_names as encoding_kind_names;
-pub use kernel::{BufferKind, KernelSummary, SharedOp, kernel_summaries};
+pub use kernel::{
+    BufferKind, KernelSummary, SharedOp, Unmeasured, UnmeasuredReason, kernel_summaries,
+};
 pub use names::{NameRef, RefKind, Resolution, name_refs, resolve};
 pub use position::{ItemAt, ValueAt, access_in_item, item_at, item_ranges, value_at};
 pub use target::TargetFacts;

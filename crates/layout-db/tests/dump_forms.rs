@@ -220,3 +220,39 @@ fn diagnostics_past_the_limit_are_counted_not_listed() {
         last.message
     );
 }
+
+/// A scan whose tensor is not a power of two long (a dump edited by hand:
+/// Triton's never are) cannot be sized: the summary says which op and why,
+/// and the total is a lower bound; a call of a function the dump lacks
+/// says so too.
+#[test]
+fn what_cannot_be_sized_says_why() {
+    let text = read("cumsum_1d_sm90.ttgir").replace("tensor<1024x", "tensor<1000x");
+    let (_, summaries) = check(&text);
+    let u = &summaries[0].unmeasured;
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert_eq!(u[0].op, "tt.scan");
+    assert_eq!(
+        u[0].reason,
+        layout_db::UnmeasuredReason::NotPowerOfTwo(1000)
+    );
+    let calls = read("call_reduce_sm90.ttgir");
+    let callee = calls
+        .lines()
+        .find(|l| l.contains("tt.func") && !l.contains("public"))
+        .and_then(|l| l.split('@').nth(1))
+        .and_then(|l| l.split('(').next())
+        .expect("the called function")
+        .to_string();
+    let (_, summaries) =
+        check(&calls.replace(&format!("tt.call @{callee}("), "tt.call @elsewhere("));
+    let kernel = summaries.iter().find(|s| s.name == "call_reduce").unwrap();
+    assert_eq!(
+        kernel
+            .unmeasured
+            .iter()
+            .map(|u| &u.reason)
+            .collect::<Vec<_>>(),
+        [&layout_db::UnmeasuredReason::UnknownCallee]
+    );
+}

@@ -437,6 +437,8 @@ pub struct TensorMemory {
 pub struct Unmeasured {
     pub line: usize,
     pub op: String,
+    /// Why it could not be sized.
+    pub reason: String,
 }
 
 /// `layoutc check --format json`.

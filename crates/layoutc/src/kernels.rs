@@ -67,9 +67,10 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::
         unmeasured: (!k.unmeasured.is_empty()).then(|| {
             k.unmeasured
                 .iter()
-                .map(|(span, op)| schema::Unmeasured {
-                    line: line(span.start),
-                    op: op.to_string(),
+                .map(|u| schema::Unmeasured {
+                    line: line(u.span.start),
+                    op: u.op.clone(),
+                    reason: u.reason.to_string(),
                 })
                 .collect()
         }),
@@ -172,10 +173,12 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
             }
         );
     }
-    for (span, op) in &k.unmeasured {
+    for u in &k.unmeasured {
         out += &format!(
-            "  line {:<5} {op}: uses shared memory layoutc cannot size (its encoding is not readable); the total is a lower bound\n",
-            line(span.start)
+            "  line {:<5} {}: uses shared memory layoutc cannot size ({}); the total is a lower bound\n",
+            line(u.span.start),
+            u.op,
+            u.reason
         );
     }
     out

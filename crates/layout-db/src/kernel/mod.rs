@@ -51,9 +51,9 @@ pub struct KernelSummary {
     /// What one CTA may allocate on the target.
     pub limit: Option<u64>,
     pub ops: Vec<SharedOp>,
-    /// Operations that use shared memory but could not be sized (an
-    /// encoding layoutc cannot read): the total is then a lower bound.
-    pub unmeasured: Vec<(Span, String)>,
+    /// Operations that use shared memory but could not be sized, and why:
+    /// the total is then a lower bound.
+    pub unmeasured: Vec<Unmeasured>,
     /// Whether the function's body ends before the text does.
     pub complete: bool,
     /// Blackwell's tensor memory: each `ttng.tmem_alloc` with its 32-bit
@@ -210,6 +210,55 @@ impl InstructionCount {
             self.wavefronts * warps
         }
     }
+}
+
+/// An operation that uses shared memory the summary could not size.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Unmeasured {
+    pub span: Span,
+    pub op: String,
+    pub reason: UnmeasuredReason,
+}
+
+/// Why an operation's shared memory could not be sized.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UnmeasuredReason {
+    /// A tensor dim that is not a power of two: Triton's never are (a dump
+    /// edited by hand, or cut).
+    NotPowerOfTwo(u64),
+    /// An encoding or type layoutc cannot read.
+    Unreadable,
+    /// A call of a function the dump does not define.
+    UnknownCallee,
+}
+
+impl std::fmt::Display for UnmeasuredReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnmeasuredReason::NotPowerOfTwo(n) => {
+                write!(
+                    f,
+                    "a tensor dim of {n} is not a power of two, as Triton's are"
+                )
+            }
+            UnmeasuredReason::Unreadable => write!(f, "its encoding or type is not readable"),
+            UnmeasuredReason::UnknownCallee => {
+                write!(f, "it calls a function the dump does not define")
+            }
+        }
+    }
+}
+
+/// Why `op`'s types leave it unsized: a dim not a power of two, or else
+/// something unreadable.
+fn unsized_because(op: &mlir::Op) -> UnmeasuredReason {
+    scratch::parse_types(&op.types)
+        .iter()
+        .flat_map(|t| t.shape.iter().copied())
+        .find(|d| !d.is_power_of_two())
+        .map_or(UnmeasuredReason::Unreadable, |d| {
+            UnmeasuredReason::NotPowerOfTwo(u64::from(d))
+        })
 }
 
 /// The `ttg.convert_layout`s of a dump whose operand was loaded from global
@@ -1095,7 +1144,11 @@ impl Context<'_> {
                         }))
                     }
                     Some(None) => {}
-                    None => unmeasured.push((op.span, op.name.clone())),
+                    None => unmeasured.push(Unmeasured {
+                        span: op.span,
+                        op: op.name.clone(),
+                        reason: unsized_because(op),
+                    }),
                 }
             }
         }
@@ -1121,21 +1174,33 @@ impl Context<'_> {
                         continue;
                     }
                     None => {
-                        unmeasured.push((op.span, op.name.clone()));
+                        unmeasured.push(Unmeasured {
+                            span: op.span,
+                            op: op.name.clone(),
+                            reason: UnmeasuredReason::UnknownCallee,
+                        });
                         continue;
                     }
                 },
                 "ttg.warp_specialize" => match capture::capture_bytes(op.operand_types()) {
                     Some(bytes) => (bytes, 8, BufferKind::Scratch),
                     None => {
-                        unmeasured.push((op.span, op.name.clone()));
+                        unmeasured.push(Unmeasured {
+                            span: op.span,
+                            op: op.name.clone(),
+                            reason: unsized_because(op),
+                        });
                         continue;
                     }
                 },
                 _ => match self.scratch(f, id, &users) {
                     Some(bytes) => (bytes, SCRATCH_ALIGNMENT, BufferKind::Scratch),
                     None => {
-                        unmeasured.push((op.span, op.name.clone()));
+                        unmeasured.push(Unmeasured {
+                            span: op.span,
+                            op: op.name.clone(),
+                            reason: unsized_because(op),
+                        });
                         continue;
                     }
                 },
