@@ -612,13 +612,20 @@ pub fn fp8_upcast_register_bits(target: &str, from: &str, to: &str) -> Option<u3
     }
 }
 
-/// How many bits of 8-bit floats one of Triton's NVIDIA conversions from
-/// a wider float (`tt.fp_to_fp` to an MLIR element type such as
-/// `f8E5M2`) gives in a register: 16, two at a time
+/// How many bits of 8-bit floats one of Triton's conversions from a wider
+/// float (`tt.fp_to_fp` to an MLIR element type such as `f8E5M2`) gives in
+/// a register: on NVIDIA 16, two at a time
 /// (`cvt.rn.satfinite.e5m2x2.f32`), or 32, four at a time through `prmt`
-/// (e5m2 before sm89, and e5m2 rounded toward zero). `None` for another
-/// conversion or target.
+/// (e5m2 before sm89, and e5m2 rounded toward zero); on gfx950 32, OCP
+/// fp8 converted two at a time into either half of a 32-bit register
+/// (`v_cvt_scalef32_pk_fp8_f32`), four to a register in register order, as
+/// its AMDGCN stores them (every fourth byte `ds_write_b8_d16_hi`). `None`
+/// for another conversion or target.
 pub fn fp8_narrowing_register_bits(target: &str, to: &str, toward_zero: bool) -> Option<u32> {
+    if target == "hip:gfx950" {
+        let ocp = matches!(to, "f8E4M3FN" | "f8E5M2");
+        return (ocp && !toward_zero).then_some(32);
+    }
     let capability: u32 = target.strip_prefix("cuda:")?.parse().ok()?;
     if to.starts_with("f8E4M3") {
         Some(16)

@@ -619,11 +619,15 @@ pub fn packed_narrow_values(db: &dyn salsa::Database, file: SourceFile) -> Vec<S
             && bits == Some(16)
             && f.producer(value)
                 .is_some_and(|p| reduces_across_warps(db, file, text, p));
+        // 8-bit floats a conversion packs four to a register (gfx950).
+        let narrowed_in_fours =
+            bits == Some(8) && narrowed_to_fp8_in(f, text, &target, value) == Some(32);
         let shuffled = matches!(bits, Some(8 | 16))
             && !super::loaded_in_vectors(db, file, f, value)
             && shuffled_from_vector_loads(db, file, f, value, &mut 16);
         joined
             || reduced_in_half_registers
+            || narrowed_in_fours
             || shuffled
             || converts_in_pairs
                 && made_in_words(db, file, text, f, value, Made::ByConversion, &mut 64) > 0
@@ -796,24 +800,33 @@ const REGISTER_MOVES: [&str; 7] = [
 ///
 /// [`fp8_narrowing_register_bits`]: layout_algebra::machine::fp8_narrowing_register_bits
 fn narrowed_in_pairs(f: &Function, text: &str, target: &str, value: &str) -> bool {
-    let Some(producer) = f.producer(value).filter(|p| p.name == "tt.fp_to_fp") else {
-        return false;
-    };
+    narrowed_to_fp8_in(f, text, target, value) == Some(16)
+}
+
+/// The bits of a register `value`'s 8-bit floats fill, where a
+/// `tt.fp_to_fp` from a wider float made them
+/// ([`fp8_narrowing_register_bits`]) from something LLVM cannot fold.
+///
+/// [`fp8_narrowing_register_bits`]: layout_algebra::machine::fp8_narrowing_register_bits
+fn narrowed_to_fp8_in(f: &Function, text: &str, target: &str, value: &str) -> Option<u32> {
+    let producer = f.producer(value).filter(|p| p.name == "tt.fp_to_fp")?;
     let types = scratch::parse_types(&producer.types);
     let bits = |t: Option<&scratch::TypeText>| t.and_then(|t| scratch::element_bits(&t.element));
     let toward_zero = text
         .get(producer.span.start..producer.span.end)
         .is_some_and(|line| line.contains("rounding = rtz"));
-    bits(types.last()) == Some(8)
-        && bits(types.first()).is_some_and(|b| b > 8)
-        && types.last().is_some_and(|t| {
-            layout_algebra::machine::fp8_narrowing_register_bits(target, &t.element, toward_zero)
-                == Some(16)
-        })
-        && !producer
-            .operands
-            .first()
-            .is_some_and(|o| folds_to_constant(f, o, &mut 64))
+    let folds = producer
+        .operands
+        .first()
+        .is_some_and(|o| folds_to_constant(f, o, &mut 64));
+    if bits(types.last()) != Some(8) || !bits(types.first()).is_some_and(|b| b > 8) || folds {
+        return None;
+    }
+    layout_algebra::machine::fp8_narrowing_register_bits(
+        target,
+        &types.last()?.element,
+        toward_zero,
+    )
 }
 
 /// Whether LLVM folds `value` to a constant: an `arith.constant`, or
