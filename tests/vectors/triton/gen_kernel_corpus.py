@@ -1122,6 +1122,27 @@ def permuted_3d(x_ptr, y_ptr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr)
     tl.store(y_ptr + o, tl.permute(tl.load(x_ptr + i), (2, 0, 1)))
 
 
+@triton.jit
+def attention_fp8(q_ptr, k_ptr, v_ptr, o_ptr, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(q_ptr + rm[:, None] * D + rd[None, :])
+    m = tl.full((BM,), float("-inf"), tl.float32)
+    den = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for n in range(0, N, BN):
+        rn = n + tl.arange(0, BN)
+        s = tl.dot(q, tl.load(k_ptr + rn[None, :] * D + rd[:, None]))
+        new = tl.maximum(m, tl.max(s, 1))
+        p = tl.exp(s - new[:, None])
+        scale = tl.exp(m - new)
+        den = den * scale + tl.sum(p, 1)
+        vt = tl.load(v_ptr + rd[:, None] * N + rn[None, :])
+        acc = tl.dot(p.to(vt.dtype), tl.trans(vt), acc * scale[:, None])
+        m = new
+    tl.store(o_ptr + rm[:, None] * D + rd[None, :], (acc / den[:, None]).to(o_ptr.dtype.element_ty))
+
+
 def _microscaled_signature(a_format, b_format, out, loop):
     pointer = {"e2m1": "*u8", "e4m3": "*fp8e4nv", "e5m2": "*fp8e5"}
     signature = {"a_ptr": pointer[a_format], "a_scale_ptr": "*u8", "b_ptr": pointer[b_format],
@@ -1576,6 +1597,13 @@ CASES = [
     ("permuted_3d", permuted_3d, {"x_ptr": "*fp16", "y_ptr": "*fp16", "A": "constexpr", "B": "constexpr",
                                   "C": "constexpr"},
      {"A": 8, "B": 8, "C": 64}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    # Attention on e4m3 (V stored transposed): gfx950 narrows the probabilities to fp8 two at a
+    # time into either half of a register, and stores every fourth byte from a high half.
+    ("attention_fp8", attention_fp8,
+     {"q_ptr": "*fp8e4nv", "k_ptr": "*fp8e4nv", "v_ptr": "*fp8e4nv", "o_ptr": "*fp16", "N": "i32",
+      "BM": "constexpr", "BN": "constexpr", "D": "constexpr"},
+     {"BM": 64, "BN": 64, "D": 64}, ["q_ptr", "k_ptr", "v_ptr", "o_ptr", "N"],
+     {"num_warps": 4, "num_stages": 2, "targets": ["sm89", "sm90", "sm100", "gfx942", "gfx950", "gfx1250"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
