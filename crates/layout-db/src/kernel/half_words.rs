@@ -335,8 +335,10 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
 /// LLVM reads sign-extended, folding the extension into the load that
 /// reads one element ([`Mnemonic::sign_extending`]). Their results' names:
 ///
-/// - NVIDIA: an `i8` result only sign extensions take (`arith.sitofp`,
-///   `arith.extsi`): `ld.shared.s8`;
+/// - an `i8` result only sign extensions take (`arith.sitofp`,
+///   `arith.extsi`), but for one a loop carries as bytes
+///   ([`extension_carried_as_bytes`]): `ld.shared.s8` on NVIDIA,
+///   `ds_read_i8` on AMD (an int8 weight read a byte at a time);
 /// - AMD: an 8- or 16-bit result only a `tt.gather` within warps
 ///   (`efficient_layout`) takes as its source. Triton's AMD shuffles
 ///   sign-extend a narrow value to the 32 bits `ds_bpermute_b32` moves and
@@ -347,7 +349,7 @@ pub fn byte_pair_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String
 #[salsa::tracked(returns(ref))]
 pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
     let ops = ["local_load", "convert_layout"];
-    let mut found = vendor_results_where(db, file, Vendor::Nvidia, &ops, |f, result, loaded| {
+    let only_sign_extended = |f: &Function, result: &str, loaded: &scratch::TypeText| {
         let uses: Vec<&mlir::Op> = f.uses(result).collect();
         loaded.element == "i8"
             && !uses.is_empty()
@@ -359,7 +361,8 @@ pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<St
                     .first()
                     .is_some_and(|v| extension_carried_as_bytes(f, v))
             })
-    });
+    };
+    let mut found = vendor_results_where(db, file, Vendor::Nvidia, &ops, only_sign_extended);
     found.extend(vendor_results_where(
         db,
         file,
@@ -367,13 +370,14 @@ pub fn sign_extended_loads(db: &dyn salsa::Database, file: SourceFile) -> Vec<St
         &ops,
         |f, result, loaded| {
             let mut uses = f.uses(result).peekable();
-            matches!(scratch::element_bits(&loaded.element), Some(8 | 16))
+            let gathered = matches!(scratch::element_bits(&loaded.element), Some(8 | 16))
                 && uses.peek().is_some()
                 && uses.all(|u| {
                     u.operands.first().is_some_and(|s| s == result)
                         && u.operands[1..].iter().all(|o| o != result)
                         && gathers_within_warps(u)
-                })
+                });
+            gathered || only_sign_extended(f, result, loaded)
         },
     ));
     found
