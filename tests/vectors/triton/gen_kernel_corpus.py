@@ -1604,6 +1604,13 @@ CASES = [
       "BM": "constexpr", "BN": "constexpr", "D": "constexpr"},
      {"BM": 64, "BN": 64, "D": 64}, ["q_ptr", "k_ptr", "v_ptr", "o_ptr", "N"],
      {"num_warps": 4, "num_stages": 2, "targets": ["sm89", "sm90", "sm100", "gfx942", "gfx950", "gfx1250"]}),
+    # A four-stage int8 weight loop with a small tile: gfx942 reads the weights a byte at a time,
+    # sign-extended (`ds_read_i8`), where they are upcast in the same iteration.
+    ("dequant_matmul_i8_small", dequant_matmul,
+     {"a_ptr": "*fp16", "b_ptr": "*i8", "scale_ptr": "*fp32", "c_ptr": "*fp16", "K": "i32", "BM": "constexpr",
+      "BN": "constexpr", "BK": "constexpr"},
+     {"BM": 32, "BN": 64, "BK": 64}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
+     {"num_warps": 4, "num_stages": 4}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
