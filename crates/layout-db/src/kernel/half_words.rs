@@ -823,7 +823,7 @@ fn narrowed_to_fp8_in(f: &Function, text: &str, target: &str, value: &str) -> Op
         .operands
         .first()
         .is_some_and(|o| folds_to_constant(f, o, &mut 64));
-    if bits(types.last()) != Some(8) || !bits(types.first()).is_some_and(|b| b > 8) || folds {
+    if bits(types.last()) != Some(8) || bits(types.first()).is_none_or(|b| b <= 8) || folds {
         return None;
     }
     layout_algebra::machine::fp8_narrowing_register_bits(
