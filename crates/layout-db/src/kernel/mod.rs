@@ -709,14 +709,7 @@ fn value_loaded_along(
     let producer = f.producer(value)?;
     match producer.name.as_str() {
         "tt.load" => {
-            let t = scratch::parse_type(producer.result_types())?;
-            let key = DeclName::new(db, file, t.encoding?.trim().to_string());
-            let Some(Some(Value::Encoding(e))) = declared_value(db, key) else {
-                return None;
-            };
-            let Encoding::Blocked(b) = &**e else {
-                return None;
-            };
+            let b = result_blocked(db, file, producer)?;
             let fastest = *b.order.first()?;
             let text = file.analysed_text(db);
             if pointers_aligned(&text, f, producer) {
@@ -743,13 +736,7 @@ fn value_loaded_along(
             let t = scratch::parse_type(producer.result_types())?;
             let bits = u64::from(scratch::element_bits(&t.element)?);
             let vector = Function::int_attribute(producer, "contiguity")?;
-            let key = DeclName::new(db, file, t.encoding?.trim().to_string());
-            let Some(Some(Value::Encoding(e))) = declared_value(db, key) else {
-                return None;
-            };
-            let Encoding::Blocked(b) = &**e else {
-                return None;
-            };
+            let b = result_blocked(db, file, producer)?;
             (vector * bits >= 32).then(|| b.order.first().copied())?
         }
         "tt.trans" => {
@@ -789,6 +776,23 @@ fn value_loaded_along(
             }
             dim
         }
+        _ => None,
+    }
+}
+
+/// The blocked encoding of `op`'s result, where it has one.
+fn result_blocked(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    op: &mlir::Op,
+) -> Option<layout_algebra::triton::Blocked> {
+    let t = scratch::parse_type(op.result_types())?;
+    let key = DeclName::new(db, file, t.encoding?.trim().to_string());
+    match declared_value(db, key) {
+        Some(Some(Value::Encoding(e))) => match &**e {
+            Encoding::Blocked(b) => Some(b.clone()),
+            _ => None,
+        },
         _ => None,
     }
 }
