@@ -1143,6 +1143,12 @@ def attention_fp8(q_ptr, k_ptr, v_ptr, o_ptr, N, BM: tl.constexpr, BN: tl.conste
     tl.store(o_ptr + rm[:, None] * D + rd[None, :], (acc / den[:, None]).to(o_ptr.dtype.element_ty))
 
 
+def _dequant_signature(activations, weights):
+    """`dequant_matmul`'s arguments: activations, weights of another type, f32 scales."""
+    return {"a_ptr": "*" + activations, "b_ptr": "*" + weights, "scale_ptr": "*fp32", "c_ptr": "*" + activations,
+            "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+
+
 def _microscaled_signature(a_format, b_format, out, loop):
     pointer = {"e2m1": "*u8", "e4m3": "*fp8e4nv", "e5m2": "*fp8e5"}
     signature = {"a_ptr": pointer[a_format], "a_scale_ptr": "*u8", "b_ptr": pointer[b_format],
@@ -1565,14 +1571,10 @@ CASES = [
     # pipelined K loop. The upcast operand read before the loop and for the next iteration feeds the
     # loop's phi as plain bytes (`ld.shared.b8`; the one read and used in the same iteration is
     # `ld.shared.s8`); sm80 keeps the loop-carried f16 operand as halves (`ld.shared.v4.b16`).
-    ("dequant_matmul_i8", dequant_matmul,
-     {"a_ptr": "*fp16", "b_ptr": "*i8", "scale_ptr": "*fp32", "c_ptr": "*fp16", "K": "i32", "BM": "constexpr",
-      "BN": "constexpr", "BK": "constexpr"},
+    ("dequant_matmul_i8", dequant_matmul, _dequant_signature("fp16", "i8"),
      {"BM": 64, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
      {"num_warps": 4, "num_stages": 3}),
-    ("dequant_matmul_e4m3", dequant_matmul,
-     {"a_ptr": "*bf16", "b_ptr": "*fp8e4nv", "scale_ptr": "*fp32", "c_ptr": "*bf16", "K": "i32",
-      "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+    ("dequant_matmul_e4m3", dequant_matmul, _dequant_signature("bf16", "fp8e4nv"),
      {"BM": 128, "BN": 64, "BK": 32}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
      {"num_warps": 8, "num_stages": 2, "targets": ["sm89", "sm90", "sm100", "gfx942", "gfx950", "gfx1250"]}),
     # A column maximum of bytes (16-bit integers) widened to i32 and narrowed back: NVIDIA reads the
@@ -1606,9 +1608,7 @@ CASES = [
      {"num_warps": 4, "num_stages": 2, "targets": ["sm89", "sm90", "sm100", "gfx942", "gfx950", "gfx1250"]}),
     # A four-stage int8 weight loop with a small tile: gfx942 reads the weights a byte at a time,
     # sign-extended (`ds_read_i8`), where they are upcast in the same iteration.
-    ("dequant_matmul_i8_small", dequant_matmul,
-     {"a_ptr": "*fp16", "b_ptr": "*i8", "scale_ptr": "*fp32", "c_ptr": "*fp16", "K": "i32", "BM": "constexpr",
-      "BN": "constexpr", "BK": "constexpr"},
+    ("dequant_matmul_i8_small", dequant_matmul, _dequant_signature("fp16", "i8"),
      {"BM": 32, "BN": 64, "BK": 64}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
      {"num_warps": 4, "num_stages": 4}),
 ]
