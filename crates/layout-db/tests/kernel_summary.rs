@@ -381,7 +381,7 @@ fn most_kernels_name_every_instruction_as_often_as_the_compiled_kernel() {
 
 /// Kernels of both corpora whose every opcode count is the compiled
 /// kernel's (`most_kernels_name_every_instruction_as_often_as_the_compiled_kernel`).
-const EXACT_KERNELS: usize = 656;
+const EXACT_KERNELS: usize = 658;
 
 /// `ttng.tensormap_create` on NVIDIA: each field's `tensormap.replace` as
 /// often as the PTX has it (one per dimension for the box, the extent and
@@ -1171,9 +1171,11 @@ fn selects_a_conversion_stores_read_a_reduction_s_booleans_whole_from_sm86_on() 
 /// is read once (instcombine makes the two loads one in the loop header).
 /// A loop with constant bounds has no path that skips it: sm80 and sm89
 /// convert its f16 result in pairs and store words (`static_k_matmul`).
-/// Where a loop's body is small LLVM unrolls it, which the TTGIR does not
-/// say: twice for the 16-bit loops on gfx942, and on sm100 (whose
-/// `tcgen05` body reads no operands) the constant loop's three iterations.
+/// On gfx942 the 16-bit loops keep one stage in a buffer at a nonzero
+/// offset, and LLVM peels their first trip (`peeled_loops`): their accesses
+/// come twice. Where a loop's body is small LLVM unrolls it, which the TTGIR
+/// does not say: on sm100 (whose `tcgen05` body reads no operands) the
+/// constant loop's three iterations.
 #[test]
 fn small_matmuls_name_what_llvm_leaves_of_their_loads_and_stores() {
     let (mut checked, mut exact) = (0, 0);
@@ -1196,14 +1198,13 @@ fn small_matmuls_name_what_llvm_leaves_of_their_loads_and_stores() {
         if named == compiled {
             exact += 1;
         } else {
-            assert!(
-                file.ends_with("_gfx942.ttgir") && !file.contains("_i32")
-                    || file == "static_k_matmul_sm100.ttgir",
-                "{file}: {named:?} {compiled:?}"
+            assert_eq!(
+                file, "static_k_matmul_sm100.ttgir",
+                "{named:?} {compiled:?}"
             );
         }
     }
-    assert_eq!((checked, exact), (25, 22));
+    assert_eq!((checked, exact), (25, 24));
 }
 
 /// Causal attention of bf16 on seven targets: every shared-memory

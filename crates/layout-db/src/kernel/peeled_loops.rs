@@ -1,0 +1,161 @@
+//! LLVM peels the first trip of a small AMD loop whose single shared-memory
+//! stage does not start at offset 0, and the peeled trip is a second static
+//! copy of the body's shared-memory instructions.
+//!
+//! With `num_stages = 2`, Triton's AMD stream pipeliner keeps one buffer
+//! per operand (`!ttg.memdesc<1x...>`) and carries its view through the
+//! loop as an `iter_args` value. Lowered, a buffer at a nonzero offset
+//! enters the loop as `getelementptr (@global_smem, i64 N)` and comes back
+//! from the body as `getelementptr (@global_smem, i32 N)`: two constants
+//! LLVM does not fold into one, so the loop keeps a phi that is invariant
+//! from its second trip (a buffer at 0 is `@global_smem` both ways, and the
+//! phi folds). LLVM's loop peeling (`computePeelCount`: phis that become
+//! invariant) then peels one trip where the loop is small enough: twice its
+//! size within AMDGPU's unroll threshold of 300, which its shared-memory
+//! accesses do not raise when their addresses do not vary.
+
+use super::mlir::{Function, OpId};
+
+/// AMDGPU's loop-unroll threshold (`amdgpu-unroll-threshold`): a loop is
+/// peeled only where twice its size fits.
+pub(super) const UNROLL_THRESHOLD: u64 = 300;
+
+/// Per op, whether it sits in a loop LLVM peels. `placed_at` gives the
+/// offset of a `ttg.local_alloc` (by op), `body_size` the size LLVM
+/// counts for a loop's body (by the `scf.for`), `None` where it cannot be
+/// told.
+pub(super) fn peeled_ops(
+    f: &Function,
+    placed_at: impl Fn(OpId) -> Option<u64>,
+    body_size: impl Fn(OpId) -> Option<u64>,
+) -> Vec<bool> {
+    let mut peeled = vec![false; f.ops.len()];
+    for (id, op) in f.ops.iter().enumerate() {
+        if op.name != "scf.for" || !innermost(f, id) {
+            continue;
+        }
+        let carried = carried_single_buffers(f, id);
+        let phi_kept = carried
+            .iter()
+            .any(|&alloc| placed_at(alloc).is_some_and(|o| o > 0));
+        if !phi_kept || body_size(id).is_none_or(|size| 2 * size > UNROLL_THRESHOLD) {
+            continue;
+        }
+        for (other, flag) in peeled.iter_mut().enumerate() {
+            if f.enclosing(other, "scf.for") == Some(id) {
+                *flag = true;
+            }
+        }
+    }
+    peeled
+}
+
+/// Whether loop `id` holds no other loop.
+fn innermost(f: &Function, id: OpId) -> bool {
+    !f.ops.iter().enumerate().any(|(other, op)| {
+        matches!(op.name.as_str(), "scf.for" | "scf.while") && nested_in(f, other, id)
+    })
+}
+
+/// Whether op `inner` sits in a region of op `outer`, however deep.
+fn nested_in(f: &Function, mut inner: OpId, outer: OpId) -> bool {
+    while let Some(b) = f.ops[inner].block {
+        inner = f.blocks[b].owner;
+        if inner == outer {
+            return true;
+        }
+    }
+    false
+}
+
+/// The `ttg.local_alloc`s of one stage (`!ttg.memdesc<1x...>`) whose view
+/// loop `id` carries: it enters as `ttg.memdesc_index` of the buffer, and
+/// the body yields another index of the same buffer.
+fn carried_single_buffers(f: &Function, id: OpId) -> Vec<OpId> {
+    let op = &f.ops[id];
+    let Some(yielded) = op
+        .regions
+        .first()
+        .and_then(|r| r.last())
+        .and_then(|&b| f.blocks[b].ops.last())
+        .map(|&y| &f.ops[y])
+        .filter(|y| y.name == "scf.yield")
+    else {
+        return Vec::new();
+    };
+    let buffer_of = |value: &str| -> Option<OpId> {
+        let index = f
+            .producer(value)
+            .filter(|p| p.name == "ttg.memdesc_index")?;
+        let alloc = index.operands.first()?;
+        f.ops.iter().position(|o| {
+            o.name == "ttg.local_alloc"
+                && o.results.first() == Some(alloc)
+                && o.types.contains("!ttg.memdesc<1x")
+        })
+    };
+    // Operands: `%lb, %ub, %step, %init...`; the yield's are the inits' next values.
+    op.operands
+        .iter()
+        .skip(3)
+        .zip(&yielded.operands)
+        .filter_map(|(init, next)| {
+            let buffer = buffer_of(init)?;
+            (buffer_of(next) == Some(buffer)).then_some(buffer)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::mlir;
+
+    /// A K loop as Triton 3.9's AMD pipeliner leaves it with one stage:
+    /// `%b`'s view enters as index 0 and the body yields the next one.
+    const ONE_STAGE: &str = r#"module {
+  tt.func @k(%n: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %a = ttg.local_alloc : () -> !ttg.memdesc<1x64x64xbf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xbf16, #shared, #smem, mutable>
+    %a0 = ttg.memdesc_index %a[%c0_i32] : !ttg.memdesc<1x64x64xbf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>
+    %b0 = ttg.memdesc_index %b[%c0_i32] : !ttg.memdesc<2x64x64xbf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>
+    %r:3 = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%x = %c0_i32, %av = %a0, %bv = %b0) -> (i32, !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>, !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>)  : i32 {
+      %a1 = ttg.memdesc_index %a[%x] : !ttg.memdesc<1x64x64xbf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>
+      %b1 = ttg.memdesc_index %b[%x] : !ttg.memdesc<2x64x64xbf16, #shared, #smem, mutable> -> !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>
+      scf.yield %x, %a1, %b1 : i32, !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>, !ttg.memdesc<64x64xbf16, #shared, #smem, mutable>
+    }
+    tt.return
+  }
+}
+"#;
+
+    fn op_named(f: &Function, result: &str) -> OpId {
+        f.ops
+            .iter()
+            .position(|o| o.results.first().is_some_and(|r| r == result))
+            .unwrap()
+    }
+
+    #[test]
+    fn only_a_one_stage_buffer_the_loop_carries_counts() {
+        let f = &mlir::functions(ONE_STAGE)[0];
+        let (a, for_op) = (op_named(f, "%a"), op_named(f, "%r#0"));
+        assert!(innermost(f, for_op));
+        assert_eq!(carried_single_buffers(f, for_op), vec![a]);
+    }
+
+    #[test]
+    fn the_loop_is_peeled_where_the_buffer_is_not_at_zero_and_the_body_fits() {
+        let f = &mlir::functions(ONE_STAGE)[0];
+        let (a, body) = (op_named(f, "%a"), op_named(f, "%a1"));
+        let at = |offset: u64| move |alloc: OpId| (alloc == a).then_some(offset);
+        assert!(peeled_ops(f, at(8192), |_| Some(150))[body]);
+        assert!(!peeled_ops(f, at(8192), |_| Some(151))[body]);
+        assert!(!peeled_ops(f, at(0), |_| Some(100))[body]);
+        assert!(!peeled_ops(f, at(8192), |_| None)[body]);
+        // Only the loop's own ops.
+        assert!(!peeled_ops(f, at(8192), |_| Some(100))[a]);
+    }
+}
