@@ -158,6 +158,9 @@ impl Walk<'_> {
         let Some(producer) = f.producer(value) else {
             return self.block_argument(value, depth);
         };
+        if producer.name == "scf.if" {
+            return self.branches_joined(producer, value, depth);
+        }
         let text = self.text;
         let mut operand = |i: usize| -> Steps {
             match producer.operands.get(i) {
@@ -273,12 +276,15 @@ impl Walk<'_> {
             // `scf.for %iv = %lb to %ub step %s iter_args(%a = %x, ...)`:
             // the block's arguments are `%iv, %a, ...`, its operands `%lb,
             // %ub, %s, %x, ...`, and its `scf.yield` gives `%a`'s next value.
-            let advanced = block
+            let next = block
                 .ops
                 .last()
                 .map(|&y| &f.ops[y])
                 .filter(|y| y.name == "scf.yield")
                 .and_then(|y| y.operands.get(k - 1))
+                .cloned();
+            let advanced = next
+                .as_deref()
                 .and_then(|next| f.producer(next))
                 .filter(|step| matches!(step.name.as_str(), "tt.addptr" | "arith.addi"))
                 .and_then(|step| {
@@ -290,7 +296,10 @@ impl Walk<'_> {
                     Some(other.clone())
                 });
             let Some(step) = advanced else {
-                return Steps::Unknown;
+                return match (owner.operands.get(2 + k).cloned(), next) {
+                    (Some(init), Some(next)) => self.joined(value, &init, &next, depth),
+                    _ => Steps::Unknown,
+                };
             };
             if self.steps(&step, depth + 1) != Steps::Uniform {
                 return Steps::Unknown;
@@ -304,6 +313,53 @@ impl Walk<'_> {
             };
         }
         Steps::Unknown
+    }
+
+    /// A loop-carried `value` that enters as `init` and comes back as
+    /// `next` (a tile's rows a flattened persistent loop recomputes): as
+    /// Triton's axis analysis joins the two, it steps as both do where
+    /// they agree. `next` is walked assuming `value` steps as `init` does;
+    /// where they disagree, what that assumption made is forgotten.
+    fn joined(&mut self, value: &str, init: &str, next: &str, depth: usize) -> Steps {
+        let entering = self.steps(init, depth + 1);
+        if entering == Steps::Unknown {
+            return Steps::Unknown;
+        }
+        let before = self.known.clone();
+        self.known.insert(value.to_string(), entering);
+        if self.steps(next, depth + 1) == entering {
+            entering
+        } else {
+            self.known = before;
+            Steps::Unknown
+        }
+    }
+
+    /// Result `value` of an `scf.if`: as both branches' yields step, where
+    /// they agree (Triton's axis analysis joins them).
+    fn branches_joined(&mut self, op: &Op, value: &str, depth: usize) -> Steps {
+        let f = self.f;
+        let Some(k) = op.results.iter().position(|r| r == value) else {
+            return Steps::Unknown;
+        };
+        let yields: Vec<String> = op
+            .regions
+            .iter()
+            .filter_map(|r| r.last())
+            .filter_map(|&b| f.blocks[b].ops.last())
+            .map(|&y| &f.ops[y])
+            .filter(|y| y.name == "scf.yield")
+            .filter_map(|y| y.operands.get(k).cloned())
+            .collect();
+        if yields.len() != 2 {
+            return Steps::Unknown;
+        }
+        let first = self.steps(&yields[0], depth + 1);
+        if self.steps(&yields[1], depth + 1) == first {
+            first
+        } else {
+            Steps::Unknown
+        }
     }
 
     /// Whether the function's line declares `value` a tensor.
@@ -405,6 +461,35 @@ mod tests {
     /// A `tt.reshape` that adds a dim of one element moves a range's unit
     /// steps to the dim it lands in (a descriptor's lowering writes its
     /// offsets so); a reshape that regroups elements is not followed.
+    /// A flattened persistent loop carries its tile's columns: they step
+    /// by one as they enter, as a branch recomputes them, and as the loop
+    /// yields them, so Triton joins them into a range; a value the loop
+    /// makes otherwise is not one.
+    #[test]
+    fn loop_carried_and_branch_joined_ranges_keep_their_steps() {
+        let body = "    %c0 = arith.constant 0 : i32\n    \
+                    %c1 = arith.constant 1 : i32\n    \
+                    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n    \
+                    %pp = tt.splat %p : !tt.ptr<f16> -> tensor<64x!tt.ptr<f16>>\n    \
+                    %l:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %r, %b = %r) -> (tensor<64xi32>, tensor<64xi32>)  : i32 {\n      \
+                    %s = tt.splat %i : i32 -> tensor<64xi32>\n      \
+                    %q = arith.addi %s, %r : tensor<64xi32>\n      \
+                    %z = arith.cmpi sgt, %i, %c0 : i32\n      \
+                    %j = scf.if %z -> (tensor<64xi32>) {\n        \
+                    scf.yield %q : tensor<64xi32>\n      \
+                    } else {\n        \
+                    scf.yield %a : tensor<64xi32>\n      \
+                    }\n      \
+                    %m = arith.muli %b, %b : tensor<64xi32>\n      \
+                    %in_a = tt.addptr %pp, %a : tensor<64x!tt.ptr<f16>>, tensor<64xi32>\n      \
+                    %in_b = tt.addptr %pp, %b : tensor<64x!tt.ptr<f16>>, tensor<64xi32>\n      \
+                    scf.yield %j, %m : tensor<64xi32>, tensor<64xi32>\n    \
+                    }\n";
+        assert_eq!(dim_of(body, "%j"), Some(0));
+        assert_eq!(dim_of(body, "%in_a"), Some(0));
+        assert_eq!(dim_of(body, "%in_b"), None);
+    }
+
     #[test]
     fn a_reshape_of_unit_dims_keeps_the_range_s_steps() {
         let body = "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n    \
