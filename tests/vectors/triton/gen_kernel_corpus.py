@@ -1611,6 +1611,17 @@ CASES = [
     ("dequant_matmul_i8_small", dequant_matmul, _dequant_signature("fp16", "i8"),
      {"BM": 32, "BN": 64, "BK": 64}, ["a_ptr", "b_ptr", "scale_ptr", "c_ptr", "K"],
      {"num_warps": 4, "num_stages": 4}),
+    # One stage in shared memory (`num_stages = 2`): on gfx942 the pipeliner keeps one buffer per
+    # operand, and LLVM peels the small loop's first trip, a second copy of its accesses.
+    ("matmul_trans_b_one_stage", matmul_trans_b,
+     {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*bf16", "K": "i32", "stride_am": "i32", "stride_bn": "i32",
+      "stride_cm": "i32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"},
+     {"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 64}, MM_DIV, {"num_warps": 4, "num_stages": 2}),
+    # A small persistent matmul: the flattened loop carries the tile's rows and columns, which
+    # still step by one, so the epilogue's stores are vectors.
+    ("persistent_matmul_small", persistent_matmul, dict(_tile_matmul_signature("fp16", "fp16"), SMS="constexpr"),
+     {"BM": 64, "BN": 64, "BK": 64, "SMS": 100}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 3}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
