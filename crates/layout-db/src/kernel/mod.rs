@@ -1724,108 +1724,19 @@ impl Context<'_> {
     /// A `local_alloc` with a value, `local_store`, `local_load`: the
     /// access the checker analysed on that line.
     /// The size LLVM's loop passes count for the body of loop `id`
-    /// (`peeled_loops`): an access per vector it moves to or from shared
-    /// memory (a paired instruction is two; one narrow element also costs
-    /// its shuffle into or out of a vector), a global load per 16 bytes a
-    /// thread reads, an MFMA per instruction tile, a floating-point op per
-    /// element, and the loop's own bookkeeping. `None` where it cannot be
-    /// told: a dot of other than f16, bf16 or i8 operands (f32 is
-    /// canonicalised, 8-bit floats converted element by element), a 3-D
-    /// dot, an upcast, a loop of several dots or of constant trips.
+    /// (`peeled_loops::body_size`, from each access's instructions and each
+    /// dot's MFMA encoding).
     fn loop_body_size(&self, f: &Function, id: OpId) -> Option<u64> {
-        // Barriers, fences, priorities, the induction variable and branch.
-        const BOOKKEEPING: u64 = 12;
-        let lanes = u64::from(self.threads) * u64::from(self.num_warps);
-        let per_thread = |t: &scratch::TypeText| t.elements().div_ceil(lanes);
-        let mut size = BOOKKEEPING;
-        let mut dots = 0;
-        // A loop of constant trips LLVM unrolls whole instead.
-        let bound = f.ops[id].operands.get(1)?;
-        if f.producer(bound)
-            .is_some_and(|p| p.name == "arith.constant")
-        {
-            return None;
-        }
-        for (other, op) in f.ops.iter().enumerate() {
-            if f.enclosing(other, "scf.for") != Some(id) {
-                continue;
-            }
-            let name = op.name.as_str();
-            match name {
-                "ttg.local_load" | "ttg.local_store" => {
-                    // In halves: a narrow element read is shuffled into its
-                    // vector (about one and a half more), one written is
-                    // extracted from its register (one more).
-                    for i in self.access_instructions(op) {
-                        let m = i.mnemonic.as_str();
-                        let paired = ["read2", "write2", "2addr"].iter().any(|p| m.contains(p));
-                        let narrow = ["_u8", "_i8", "_u16", "_i16", "_b16", "_b8", "_d16_hi"]
-                            .iter()
-                            .any(|e| m.ends_with(e));
-                        let halves = match (paired, narrow, m.contains("read")) {
-                            (true, _, _) => 4,
-                            (false, true, true) => 5,
-                            (false, true, false) => 4,
-                            (false, false, _) => 2,
-                        };
-                        size += (i.count * halves).div_ceil(2);
-                    }
-                }
-                "tt.load" | "amdg.buffer_load" => {
-                    let t = scratch::parse_type(op.result_types())?;
-                    let bits = u64::from(scratch::element_bits(&t.element).unwrap_or(32));
-                    size += (per_thread(&t) * bits).div_ceil(128).max(1);
-                }
-                "tt.dot" => {
-                    dots += 1;
-                    let types = scratch::parse_types(&op.types);
-                    let (a, result) = (types.first()?, types.last()?);
-                    if !matches!(a.element.as_str(), "f16" | "bf16" | "i8")
-                        || result.shape.len() != 2
-                    {
-                        return None;
-                    }
-                    let Some(Encoding::AmdMfma(mfma)) =
-                        encoding_named(self.db, self.file, result.encoding.as_deref()?)
-                    else {
-                        return None;
-                    };
-                    // Each warp's tiles along M and N, then along K.
-                    let tiles: u64 = (0..2)
-                        .map(|d| {
-                            let instr = u64::from(*mfma.instr_shape.get(d)?);
-                            let warps = u64::from(*mfma.warps_per_cta.get(d)?);
-                            Some(u64::from(result.shape[d]).div_ceil(instr * warps).max(1))
-                        })
-                        .product::<Option<u64>>()?;
-                    let k = u64::from(*a.shape.last()?);
-                    size += tiles * k.div_ceil(u64::from(*mfma.instr_shape.get(2)?).max(1));
-                }
-                "tt.fp_to_fp" | "tt.dot_scaled" => return None,
-                _ if name.contains("upcast") => return None,
-                "tt.reduce" | "tt.scan" => {
-                    size += per_thread(&scratch::parse_type(op.operand_types())?);
-                }
-                // Floating-point arithmetic, and integer arithmetic on
-                // narrow elements (an operand unpacked), element by
-                // element; address and mask arithmetic LLVM shares.
-                _ if name.starts_with("arith.") || name.starts_with("math.") => {
-                    if let Some(t) = scratch::parse_type(op.result_types()).filter(|t| {
-                        t.element.starts_with(['f', 'b'])
-                            || matches!(t.element.as_str(), "i8" | "i16")
-                    }) {
-                        size += per_thread(&t);
-                    }
-                }
-                _ => {}
-            }
-        }
-        // An attention step (several dots and their softmax) is beyond
-        // this count.
-        if dots != 1 {
-            return None;
-        }
-        Some(size)
+        peeled_loops::body_size(
+            f,
+            id,
+            u64::from(self.threads) * u64::from(self.num_warps),
+            |op| self.access_instructions(op),
+            |name| match encoding_named(self.db, self.file, name) {
+                Some(Encoding::AmdMfma(mfma)) => Some(mfma),
+                _ => None,
+            },
+        )
     }
 
     fn access_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {

@@ -14,7 +14,11 @@
 //! size within AMDGPU's unroll threshold of 300, which its shared-memory
 //! accesses do not raise when their addresses do not vary.
 
-use super::mlir::{Function, OpId};
+use layout_algebra::bank::{Direction, Instruction, Mnemonic};
+use layout_algebra::triton::AmdMfma;
+
+use super::mlir::{Function, Op, OpId};
+use super::{InstructionCount, scratch};
 
 /// AMDGPU's loop-unroll threshold (`amdgpu-unroll-threshold`): a loop is
 /// peeled only where twice its size fits.
@@ -48,6 +52,113 @@ pub(super) fn peeled_ops(
         }
     }
     peeled
+}
+
+/// The size LLVM's loop passes count for the body of loop `id`, as far as
+/// the TTGIR tells it: an access per vector an op moves to or from shared
+/// memory (a paired instruction is two; one narrow element also costs its
+/// shuffle into or out of a vector), a global load per 16 bytes a thread
+/// reads, an MFMA per instruction tile, an op per element of arithmetic on
+/// floats or narrow integers (address and mask arithmetic LLVM shares), a
+/// reduction or scan per element, and the loop's own bookkeeping. `lanes`
+/// is the program's threads, `accesses` an op's shared-memory
+/// instructions, `mfma` the MFMA encoding an encoding name stands for.
+/// `None` where it cannot be told: a dot of other than f16, bf16 or i8
+/// operands (f32 is canonicalised, 8-bit floats converted element by
+/// element), a 3-D dot, an upcast, a loop of several dots (an attention
+/// step and its softmax) or of constant trips (unrolled whole instead).
+pub(super) fn body_size(
+    f: &Function,
+    id: OpId,
+    lanes: u64,
+    accesses: impl Fn(&Op) -> Vec<InstructionCount>,
+    mfma: impl Fn(&str) -> Option<AmdMfma>,
+) -> Option<u64> {
+    // Barriers, fences, priorities, the induction variable and branch.
+    const BOOKKEEPING: u64 = 12;
+    let bound = f.ops[id].operands.get(1)?;
+    if f.producer(bound)
+        .is_some_and(|p| p.name == "arith.constant")
+    {
+        return None;
+    }
+    let per_thread = |t: &scratch::TypeText| t.elements().div_ceil(lanes);
+    let mut size = BOOKKEEPING;
+    let mut dots = 0;
+    for (other, op) in f.ops.iter().enumerate() {
+        if f.enclosing(other, "scf.for") != Some(id) {
+            continue;
+        }
+        let name = op.name.as_str();
+        match name {
+            "ttg.local_load" | "ttg.local_store" => {
+                for i in accesses(op) {
+                    size += (i.count * access_halves(&i.mnemonic)).div_ceil(2);
+                }
+            }
+            "tt.load" | "amdg.buffer_load" => {
+                let t = scratch::parse_type(op.result_types())?;
+                let bits = u64::from(scratch::element_bits(&t.element).unwrap_or(32));
+                size += (per_thread(&t) * bits).div_ceil(128).max(1);
+            }
+            "tt.dot" => {
+                dots += 1;
+                size += mfma_count(op, &mfma)?;
+            }
+            "tt.fp_to_fp" | "tt.dot_scaled" => return None,
+            _ if name.contains("upcast") => return None,
+            "tt.reduce" | "tt.scan" => {
+                size += per_thread(&scratch::parse_type(op.operand_types())?)
+            }
+            _ if name.starts_with("arith.") || name.starts_with("math.") => {
+                if let Some(t) = scratch::parse_type(op.result_types()).filter(|t| {
+                    t.element.starts_with(['f', 'b']) || matches!(t.element.as_str(), "i8" | "i16")
+                }) {
+                    size += per_thread(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    (dots == 1).then_some(size)
+}
+
+/// What one instruction of `mnemonic` counts, in halves: a paired access
+/// two vectors, a narrow element read one and a half more for its shuffle
+/// into a vector, one written one more for its extraction.
+fn access_halves(mnemonic: &str) -> u64 {
+    let Ok(m) = mnemonic.parse::<Mnemonic>() else {
+        return 2;
+    };
+    match m.instruction {
+        Instruction::Paired { .. } => 4,
+        Instruction::LdSt { bits } if bits < 32 => match m.direction {
+            Direction::Load => 5,
+            Direction::Store => 4,
+        },
+        _ => 2,
+    }
+}
+
+/// The MFMA instructions a thread issues for a 2-D `tt.dot` of 16-bit or
+/// byte operands: its warp's tiles along M and N, times the tile's steps
+/// along K.
+fn mfma_count(op: &Op, mfma: &impl Fn(&str) -> Option<AmdMfma>) -> Option<u64> {
+    let types = scratch::parse_types(&op.types);
+    let (a, result) = (types.first()?, types.last()?);
+    if !matches!(a.element.as_str(), "f16" | "bf16" | "i8") || result.shape.len() != 2 {
+        return None;
+    }
+    let encoding = mfma(result.encoding.as_deref()?)?;
+    let tiles = (0..2)
+        .map(|d| {
+            let instr = u64::from(*encoding.instr_shape.get(d)?);
+            let warps = u64::from(*encoding.warps_per_cta.get(d)?);
+            Some(u64::from(result.shape[d]).div_ceil(instr * warps).max(1))
+        })
+        .product::<Option<u64>>()?;
+    let k = u64::from(*a.shape.last()?);
+    Some(tiles * k.div_ceil(u64::from(*encoding.instr_shape.get(2)?).max(1)))
 }
 
 /// Whether loop `id` holds no other loop.
@@ -136,6 +247,19 @@ mod tests {
             .iter()
             .position(|o| o.results.first().is_some_and(|r| r == result))
             .unwrap()
+    }
+
+    /// The LLVM IR of a gfx942 loop before peeling (Triton 3.9,
+    /// `LLVM_IR_ENABLE_DUMP`): a `ds_read2st64_b64` is two loads of
+    /// `<4 x i16>`, a `ds_read_u16` a load and a shuffle into its vector.
+    #[test]
+    fn accesses_count_as_the_ir_s_loads_stores_and_shuffles() {
+        assert_eq!(access_halves("ds_read2st64_b64"), 4);
+        assert_eq!(access_halves("ds_write2_b32"), 4);
+        assert_eq!(access_halves("ds_read_u16"), 5);
+        assert_eq!(access_halves("ds_write_b16_d16_hi"), 4);
+        assert_eq!(access_halves("ds_read_b64"), 2);
+        assert_eq!(access_halves("ds_write_b128"), 2);
     }
 
     #[test]
