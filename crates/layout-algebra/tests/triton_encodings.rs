@@ -171,3 +171,39 @@ fn f64_mma_tiles_are_eight_by_eight() {
         assert_eq!(bases_object(&layout), expected, "{params} over {shape:?}");
     }
 }
+
+/// A dot operand of an NVIDIA mma split across two CTAs along N
+/// (`CGALayout = [[0, 1]]`): the operand's K is never split, so A is whole
+/// in each CTA (its block basis is zero) and B is split along N. The bases
+/// are Triton 3.9's `GluonOpBuilder.to_linear_layout` of
+/// `DotOperandLayout(op_idx, NVMMADistributedLayout([2, 0], [2, 1],
+/// [16, 8], [[0, 1]]), 2)`. (AMD's dot operands keep their parent's
+/// placement, `encodings/dot_mfma_*` in the unit-test vectors.)
+#[test]
+fn an_nvidia_dot_operand_is_never_split_along_k_across_ctas() {
+    let parent = serde_json::json!({"kind": "nvidia_mma", "versionMajor": 2, "versionMinor": 0,
+                                    "warpsPerCTA": [2, 1], "instrShape": [16, 8], "CGALayout": [[0, 1]]});
+    let cases = [
+        (
+            0,
+            vec![128, 32],
+            r#"{"register": [[0, 1], [8, 0], [0, 8], [0, 16], [32, 0], [64, 0]], "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], "warp": [[16, 0]], "block": [[0, 0]]}"#,
+        ),
+        (
+            1,
+            vec![32, 128],
+            r#"{"register": [[1, 0], [8, 0], [16, 0], [0, 8], [0, 16], [0, 32]], "lane": [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], "warp": [[0, 0]], "block": [[0, 64]]}"#,
+        ),
+    ];
+    for (op, shape, expected) in cases {
+        let params =
+            serde_json::json!({"kind": "dot_op", "opIdx": op, "kWidth": 2, "parent": parent});
+        let layout = encoding(&params).to_linear_layout(&shape).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(expected).unwrap();
+        assert_eq!(
+            bases_object(&layout),
+            expected,
+            "operand {op} over {shape:?}"
+        );
+    }
+}

@@ -80,6 +80,31 @@ impl CgaLayout {
         Ok(CgaLayout { rank, bases })
     }
 
+    /// The CTAs' placement of a dot operand whose parent (the dot's
+    /// result) this is: a CTA split of the result along N splits B, not A,
+    /// and one along M splits A, not B, so the operand's K dim is never
+    /// split (`DotOperandEncodingAttr::getCGALayout`: each block basis's K
+    /// entry cleared). `op_idx` is 0 for A (K its last dim), 1 for B (K
+    /// the one before).
+    pub fn of_dot_operand(&self, op_idx: u32) -> CgaLayout {
+        let Some(k_dim) = self.rank.checked_sub(if op_idx == 0 { 1 } else { 2 }) else {
+            return self.clone();
+        };
+        let bases = self
+            .bases
+            .iter()
+            .map(|b| {
+                let mut b = b.clone();
+                b[k_dim] = 0;
+                b
+            })
+            .collect();
+        CgaLayout {
+            rank: self.rank,
+            bases,
+        }
+    }
+
     pub fn rank(&self) -> usize {
         self.rank
     }

@@ -144,7 +144,13 @@ impl DotOperand {
             WARP,
         )?
         .transpose_outs(&out_order)?;
-        combine_cta_cga_with_shape(cta.product(&warps)?, &mma.cga, shape)
+        // The operand's own CTA placement (`getCTALayout(dot)`), unlike
+        // AMD's dot operands, which keep their parent's.
+        combine_cta_cga_with_shape(
+            cta.product(&warps)?,
+            &mma.cga.of_dot_operand(self.op_idx),
+            shape,
+        )
     }
 }
 
