@@ -1296,6 +1296,11 @@ CASES = [
     ("cluster_matmul", cluster_matmul, _tile_matmul_signature("fp16", "fp16"),
      {"BM": 128, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
      {"num_warps": 4, "num_stages": 3, "num_ctas": 2, "targets": ["sm90", "sm100"]}),
+    # Two warps: mma.sync, not wgmma, so each CTA reads its operands with ldmatrix; the CTAs split N,
+    # and each reads the whole A tile.
+    ("cluster_matmul_two_warps", cluster_matmul, _tile_matmul_signature("fp16", "fp16"),
+     {"BM": 128, "BN": 128, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 2, "num_stages": 3, "num_ctas": 2, "targets": ["sm90", "sm100"]}),
     ("cluster_matmul_4", cluster_matmul, _tile_matmul_signature("fp16", "fp16"),
      {"BM": 128, "BN": 256, "BK": 32}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
      {"num_warps": 8, "num_stages": 3, "num_ctas": 4, "targets": ["sm90", "sm100"]}),
