@@ -345,10 +345,7 @@ impl Walk<'_> {
         let yields: Vec<String> = op
             .regions
             .iter()
-            .filter_map(|r| r.last())
-            .filter_map(|&b| f.blocks[b].ops.last())
-            .map(|&y| &f.ops[y])
-            .filter(|y| y.name == "scf.yield")
+            .filter_map(|r| f.region_yield(r))
             .filter_map(|y| y.operands.get(k).cloned())
             .collect();
         if yields.len() != 2 {

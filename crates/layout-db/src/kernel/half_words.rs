@@ -427,10 +427,7 @@ fn loop_partner<'a>(f: &'a Function, value: &str) -> Option<&'a str> {
             carrier
                 .regions
                 .first()
-                .and_then(|r| r.last())
-                .and_then(|&b| f.blocks[b].ops.last())
-                .map(|&y| &f.ops[y])
-                .filter(|y| y.name == "scf.yield")
+                .and_then(|r| f.region_yield(r))
                 .and_then(|y| y.operands.get(i))
         }),
         _ => None,

@@ -304,6 +304,16 @@ impl Function {
         }
     }
 
+    /// The `scf.yield` that ends `region` (its last block's last op): what
+    /// a loop's body or a branch gives back.
+    pub fn region_yield(&self, region: &[BlockId]) -> Option<&Op> {
+        region
+            .last()
+            .and_then(|&b| self.blocks[b].ops.last())
+            .map(|&y| &self.ops[y])
+            .filter(|y| y.name == "scf.yield")
+    }
+
     /// The innermost operation named `name` that `op` is nested in.
     pub fn enclosing(&self, mut op: OpId, name: &str) -> Option<OpId> {
         loop {

@@ -184,14 +184,7 @@ fn nested_in(f: &Function, mut inner: OpId, outer: OpId) -> bool {
 /// the body yields another index of the same buffer.
 fn carried_single_buffers(f: &Function, id: OpId) -> Vec<OpId> {
     let op = &f.ops[id];
-    let Some(yielded) = op
-        .regions
-        .first()
-        .and_then(|r| r.last())
-        .and_then(|&b| f.blocks[b].ops.last())
-        .map(|&y| &f.ops[y])
-        .filter(|y| y.name == "scf.yield")
-    else {
+    let Some(yielded) = op.regions.first().and_then(|r| f.region_yield(r)) else {
         return Vec::new();
     };
     let buffer_of = |value: &str| -> Option<OpId> {
