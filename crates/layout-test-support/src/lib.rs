@@ -227,6 +227,11 @@ pub struct HwWholeKernel {
     #[serde(default)]
     pub ptx_target: Option<String>,
     pub num_warps: u64,
+    /// The CTAs of the one program: a kernel on a thread-block cluster
+    /// (`num_ctas`) runs one program as that many CTAs, each issuing what
+    /// the kernel summary names.
+    #[serde(default = "one_cta")]
+    pub ctas: u64,
     pub shared_bytes: u64,
     /// Exact PTX shared-memory opcodes of the build that ran.
     pub ptx_shared_opcodes: std::collections::BTreeMap<String, u64>,
@@ -244,6 +249,10 @@ pub struct HwWholeKernel {
     pub sass_shared: Option<Vec<SassCount>>,
     #[serde(default)]
     pub fault: Option<String>,
+}
+
+fn one_cta() -> u64 {
+    1
 }
 
 /// What one SASS shared-memory instruction of a measured kernel did, summed

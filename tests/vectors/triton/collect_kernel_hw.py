@@ -121,6 +121,8 @@ def measured_kernels(hw_dir, measured):
         entry = {key: k[key] for key in KEPT}
         if "ptx_target" in k:
             entry["ptx_target"] = k["ptx_target"]
+        if k.get("ctas", 1) != 1:
+            entry["ctas"] = k["ctas"]
         entry["args"] = k["args"]
         verdict = probes.get(k["kernel"], "fault: not launched")
         if verdict != "ok":

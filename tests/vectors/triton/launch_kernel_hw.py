@@ -4,7 +4,7 @@
 Usage: ``launch_kernel_hw.py HW_DIR KERNEL`` builds the kernel's arguments as the manifest
 describes them (pointers to 16 MiB buffers, zeroed unless the manifest says how to fill them;
 scalars by value; a scratch buffer for Triton's trailing scratch parameters), launches one
-program of ``32 * num_warps`` threads and prints ``KERNEL ok`` or ``KERNEL fault: ERROR``.
+program of ``32 * num_warps`` threads (on a cluster, one CTA of them for each of its ``ctas``) and prints ``KERNEL ok`` or ``KERNEL fault: ERROR``.
 ``measure_kernel_hw.sh`` runs it under Nsight Compute.
 
 ``launch_kernel_hw.py HW_DIR --batch NAMES_FILE FROM LOG`` launches the kernels NAMES_FILE
@@ -54,7 +54,7 @@ def launch(hw_dir, k, zeros=None):
     if k["shared_bytes"] > 48 * 1024:
         fn.max_dynamic_shared_size_bytes = k["shared_bytes"]
     cp.cuda.Device().synchronize()
-    fn((1,), (32 * k["num_warps"],), tuple(args), shared_mem=k["shared_bytes"])
+    fn((k.get("ctas", 1),), (32 * k["num_warps"],), tuple(args), shared_mem=k["shared_bytes"])
     cp.cuda.Device().synchronize()
 
 

@@ -30,7 +30,8 @@ names=$(python3 -c "import json; [print(k['kernel']) for k in json.load(open('$H
 echo "$names" | xargs -P 8 -I{} sh -c \
   'timeout 60 python3 "$0/launch_kernel_hw.py" "$1" {} || echo "{} fault: exit $?"' "$HERE" "$HW" \
   >> "$OUT/probes.txt" 2>> "$OUT/ncu.err"
-# Then each under Nsight Compute, four processes at a time (the profiling itself takes turns).
+# Then each under Nsight Compute, PARALLEL processes at a time (4 unless set; the profiling
+# itself takes turns, the processes' start-up does not).
 # With SOURCE=1 the counters are also read per SASS instruction (the SourceCounters section:
 # instructions executed and shared wavefronts of each load and store) into sass/KERNEL.csv.
 export HW OUT HERE metrics
@@ -52,4 +53,4 @@ profile() {
   fi
 }
 export -f profile
-grep " ok$" "$OUT/probes.txt" | cut -d' ' -f1 | xargs -P 4 -I{} bash -c 'profile {}'
+grep " ok$" "$OUT/probes.txt" | cut -d' ' -f1 | xargs -P "${PARALLEL:-4}" -I{} bash -c 'profile {}'
