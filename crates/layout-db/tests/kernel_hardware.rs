@@ -152,7 +152,7 @@ fn predicted(k: &HwWholeKernel) -> Traffic {
 /// Kernels whose traffic layoutc does not yet predict exactly, and why
 /// (FIXME: each is a gap of the PTX-level model, kept here so that a fix
 /// shows and no other kernel slips).
-const NOT_YET_EXACT: [(&str, &str); 16] = [
+const NOT_YET_EXACT: [(&str, &str); 14] = [
     (
         "matmul_fp16_tma",
         "device-side TMA descriptors and mbarriers: 21 loads and 27 stores of their own",
@@ -209,18 +209,10 @@ const NOT_YET_EXACT: [(&str, &str); 16] = [
         "gather_rows_i64_vectors",
         "ptxas splits each ld.shared.v4.b32 of two 64-bit indices into two 32-bit loads of the low words the gather uses (32 LDS a warp where the PTX has 16 vectors), which conflict: 576 wavefronts where the vectors would take 320",
     ),
-    (
-        "atomic_repeated_add",
-        "only the warp that owns the 32 elements stores the atomic's results (the copies' lanes are masked off): 1 store wavefront, where the summary says 1 a warp",
-    ),
-    (
-        "atomic_repeated_max_i64",
-        "the atomic's 64-bit result is stored and read at 8 bytes a lane: 2 wavefronts a warp, where the summary says 1; only the 2 warps that own elements store (the copies' lanes are masked off)",
-    ),
 ];
 
 /// Kernels where warps exit before their last loads (`measured_past_exits`).
-const EARLY_EXITS: [&str; 9] = [
+const EARLY_EXITS: [&str; 10] = [
     "row_sum",
     "histogram",
     "atomic_scalar",
@@ -230,6 +222,7 @@ const EARLY_EXITS: [&str; 9] = [
     "row_argmax_bf16",
     "trans_b_row_sums",
     "atomic_repeated_add",
+    "atomic_repeated_max_i64",
 ];
 
 /// Kernels whose PTX loads neighbouring words that ptxas merges into wider

@@ -378,6 +378,8 @@ fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
                 i.wavefronts,
                 if i.one_thread {
                     "in all (one thread stores; every warp issues it)".to_string()
+                } else if let Some(w) = i.owning_warps {
+                    format!("per warp, in the {w} warp(s) that own elements (every warp issues it)")
                 } else if let Some(w) = i.warps {
                     format!("per warp, in {w} warps (not the kernel's)")
                 } else {

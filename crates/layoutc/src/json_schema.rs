@@ -412,6 +412,11 @@ pub struct Instruction {
     /// issues the instruction, and `wavefronts` are that thread's warp's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub one_thread: bool,
+    /// Written only when fewer warps move data than issue it: the warps
+    /// that own the elements of a tensor its layout repeats across warps;
+    /// `wavefronts` are one such warp's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owning_warps: Option<u32>,
     /// Written only when the warps that issue it are not the kernel's: a
     /// warp-specialised partition's, or the worker warps reading their state.
     #[serde(skip_serializing_if = "Option::is_none")]

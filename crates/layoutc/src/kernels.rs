@@ -28,6 +28,7 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::
                     wavefronts: i.wavefronts,
                     conflicts: i.conflicts,
                     one_thread: i.one_thread,
+                    owning_warps: i.owning_warps,
                     warps: i.warps,
                 })
                 .collect(),
@@ -135,7 +136,7 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
             .iter()
             .map(|i| {
                 format!(
-                    "{} x {} ({} wavefronts{}{}{})",
+                    "{} x {} ({} wavefronts{}{}{}{})",
                     i.count,
                     i.mnemonic,
                     i.wavefronts,
@@ -145,6 +146,12 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
                         String::new()
                     },
                     if i.one_thread { ", one thread" } else { "" },
+                    i.owning_warps
+                        .map(|w| match w {
+                            1 => ", stored by the one warp that owns elements".to_string(),
+                            w => format!(", stored by the {w} warps that own elements"),
+                        })
+                        .unwrap_or_default(),
                     i.warps
                         .map(|w| format!(", in {w} warps"))
                         .unwrap_or_default()

@@ -249,6 +249,7 @@ fn value_json(text: &str, index: &LineIndex, nv: &NamedValue) -> schema::NamedVa
                         wavefronts: side.wavefronts,
                         conflicts: side.conflicts,
                         one_thread: false,
+                        owning_warps: None,
                         warps: None,
                     })
                     .collect(),

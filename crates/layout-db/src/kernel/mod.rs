@@ -146,6 +146,11 @@ pub struct InstructionCount {
     /// warp issues the instruction under a predicate, but `wavefronts` are
     /// served for that warp alone, the others take none.
     pub one_thread: bool,
+    /// The warps whose lanes move data, where fewer than issue it: a
+    /// tensor its layout repeats across warps is stored by the warps that
+    /// own its elements (Triton masks the copies' lanes off), and
+    /// `wavefronts` are one such warp's; the others issue it and take none.
+    pub owning_warps: Option<u32>,
     /// The warps that issue it when they are not the kernel's `num_warps`:
     /// those of the `ttg.warp_specialize` partition its op is in
     /// (`num_warps(2)`), or the worker warps reading their state.
@@ -163,6 +168,7 @@ impl InstructionCount {
                 wavefronts: part.wavefronts,
                 conflicts: part.conflicts,
                 one_thread: false,
+                owning_warps: None,
                 warps: None,
             })
             .collect()
@@ -181,6 +187,7 @@ impl InstructionCount {
             wavefronts,
             conflicts,
             one_thread: false,
+            owning_warps: None,
             warps: None,
         }
     }
@@ -194,6 +201,7 @@ impl InstructionCount {
             wavefronts: count,
             conflicts: 0,
             one_thread,
+            owning_warps: None,
             warps: None,
         }
     }
@@ -207,6 +215,8 @@ impl InstructionCount {
     pub fn program_wavefronts(&self, warps: u64) -> u64 {
         if self.one_thread {
             self.wavefronts
+        } else if let Some(owning) = self.owning_warps {
+            self.wavefronts * warps.min(u64::from(owning))
         } else {
             self.wavefronts * warps
         }
@@ -1348,6 +1358,7 @@ impl Context<'_> {
                         wavefronts: 1,
                         conflicts: 0,
                         one_thread: false,
+                        owning_warps: None,
                         warps: None,
                     }]
                 }
@@ -1697,6 +1708,7 @@ impl Context<'_> {
                         wavefronts,
                         conflicts: 0,
                         one_thread: false,
+                        owning_warps: None,
                         warps,
                     }),
                 }
@@ -1872,6 +1884,7 @@ impl Context<'_> {
             wavefronts: count * message_bytes.div_ceil(128),
             conflicts: 0,
             one_thread: false,
+            owning_warps: None,
             warps: None,
         }]
     }
@@ -1975,6 +1988,7 @@ impl Context<'_> {
             wavefronts: w.wavefronts,
             conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
             one_thread: false,
+            owning_warps: None,
             warps: None,
         };
         // AMD writes a masked copy's `other` itself: beside each load into
@@ -2070,6 +2084,7 @@ impl Context<'_> {
                 wavefronts: chunks,
                 conflicts: 0,
                 one_thread: false,
+                owning_warps: None,
                 warps: None,
             });
             out.extend(self.nvidia_scan_loads(&loads, bits, walk.parallel_lanes <= 1));
@@ -2149,6 +2164,7 @@ impl Context<'_> {
                     wavefronts: phases,
                     conflicts: 0,
                     one_thread: false,
+                    owning_warps: None,
                     warps: None,
                 }),
             }
@@ -2197,6 +2213,12 @@ impl Context<'_> {
                 .mnemonic(Instruction::LdSt { bits }, Direction::Load, bits)
                 .to_string(),
         };
+        if op.name != "tt.histogram"
+            && let Some(t) = scratch::parse_type(result_type)
+            && let Some(exchange) = self.tensor_exchange(&t, bits, &store, &load)
+        {
+            return exchange;
+        }
         let stores = if op.name == "tt.histogram" {
             // Every thread zeroes its share of the bins.
             let bins = scratch::parse_type(result_type).map_or(1, |t| t.elements());
@@ -2219,6 +2241,60 @@ impl Context<'_> {
             out.extend(self.histogram_adds(op));
         }
         out
+    }
+
+    /// A tensor atomic's results through its scratch (`scratch::atomic`):
+    /// each at its element's row-major index, stored by the lanes that own
+    /// it — Triton masks the layout's copies off, so only the warps that own
+    /// elements move data (`owning_warps`) — and read back by every thread,
+    /// one register at a time (as the compiled PTX does, and an H200
+    /// counted: `atomic_repeated_*`).
+    fn tensor_exchange(
+        &self,
+        result: &TypeText,
+        bits: u32,
+        store: &str,
+        load: &str,
+    ) -> Option<Vec<InstructionCount>> {
+        use layout_algebra::LinearLayout;
+        use layout_algebra::bank::{self, Access};
+        let (_, layout) = self.layout(result)?;
+        let row_major: Vec<usize> = (0..result.shape.len()).rev().collect();
+        let buffer = LinearLayout::identity_standard_nd("offset", &result.shape, &row_major)
+            .ok()?
+            .product(&LinearLayout::identity_1d(1, "block", "dim0").ok()?)
+            .ok()?;
+        let registers = distinct_registers(&layout);
+        let side = |mnemonic: &str, direction: Direction| -> Option<InstructionCount> {
+            let access = Access {
+                distributed: &layout,
+                shared: &buffer,
+                element_bits: bits,
+                instruction: Instruction::LdSt { bits },
+                direction,
+            };
+            let w = bank::wavefronts_by_enumeration(&access, &self.machine.banks).ok()?;
+            Some(InstructionCount {
+                mnemonic: mnemonic.to_string(),
+                count: registers,
+                wavefronts: w.wavefronts,
+                conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
+                one_thread: false,
+                owning_warps: None,
+                warps: None,
+            })
+        };
+        let copied_warp_bits = layout
+            .free_variable_masks()
+            .into_iter()
+            .find(|(d, _)| d.as_str() == "warp")
+            .map_or(0, |(_, m)| m.count_ones());
+        let warp_bits = layout.in_dim_size_log2("warp");
+        let mut stored = side(store, Direction::Store)?;
+        if copied_warp_bits > 0 {
+            stored.owning_warps = Some(1 << warp_bits.saturating_sub(copied_warp_bits));
+        }
+        Some(vec![stored, side(load, Direction::Load)?])
     }
 
     /// A histogram's bins as Triton 3.9 zeroes and reads them, and LLVM
@@ -2313,6 +2389,7 @@ impl Context<'_> {
             wavefronts: w.wavefronts,
             conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
             one_thread: false,
+            owning_warps: None,
             warps: None,
         })
     }
@@ -2339,6 +2416,7 @@ impl Context<'_> {
                     wavefronts: count,
                     conflicts: 0,
                     one_thread: false,
+                    owning_warps: None,
                     warps: None,
                 })
             }
@@ -2356,6 +2434,7 @@ impl Context<'_> {
                     wavefronts: owned * ways,
                     conflicts: ways - 1,
                     one_thread: false,
+                    owning_warps: None,
                     warps: None,
                 })
             }
@@ -2808,6 +2887,7 @@ fn merged_lds_accesses(
                 wavefronts: count * per,
                 conflicts: 0,
                 one_thread: false,
+                owning_warps: None,
                 warps: None,
             }
         })
@@ -2881,6 +2961,7 @@ fn warp_state_instructions(
                 wavefronts: 2 * n * phases,
                 conflicts: 0,
                 one_thread: false,
+                owning_warps: None,
                 warps: None,
             });
         }
@@ -2891,6 +2972,7 @@ fn warp_state_instructions(
         wavefronts: 1,
         conflicts: 0,
         one_thread: false,
+        owning_warps: None,
         warps: u32::try_from(bytes).ok(),
     });
     out
@@ -3195,6 +3277,7 @@ fn tdm_instructions(
         wavefronts: bytes.div_ceil(line),
         conflicts: 0,
         one_thread: false,
+        owning_warps: None,
         warps: None,
     }]
 }
@@ -3234,6 +3317,7 @@ fn tma_instructions(op: &mlir::Op, line: &str, messages: u64) -> Vec<Instruction
         wavefronts: bytes.div_ceil(128),
         conflicts: 0,
         one_thread: false,
+        owning_warps: None,
         warps: None,
     }]
 }
