@@ -767,6 +767,25 @@ def atomic_repeated(x_ptr, c_ptr, y_ptr, BLOCK: tl.constexpr, KIND: tl.constexpr
 
 
 @triton.jit
+def atomic_tile(x_ptr, c_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr, KIND: tl.constexpr):
+    # A 2-D tensor atomic with fewer elements than threads, whose result is used: each element's
+    # result goes through scratch at its row-major index, stored by the thread that owns it (the
+    # copies' lanes, and warps of copies, are masked off) and read back by every thread. KIND:
+    # add, max, exchange, compare-and-swap.
+    o = tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]
+    x = tl.load(x_ptr + o)
+    if KIND == 0:
+        old = tl.atomic_add(c_ptr + o, x)
+    elif KIND == 1:
+        old = tl.atomic_max(c_ptr + o, x)
+    elif KIND == 2:
+        old = tl.atomic_xchg(c_ptr + o, x)
+    else:
+        old = tl.atomic_cas(c_ptr + o, x, x + 1)
+    tl.store(y_ptr + o, old)
+
+
+@triton.jit
 def tma_reduce(a_ptr, b_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, MAXIMUM: tl.constexpr):
     # A tile loaded by TMA and reduced into another tensor by TMA (`desc.atomic_add`,
     # `desc.atomic_max`): `cp.reduce.async.bulk.tensor` from the tile's buffer.
@@ -1141,6 +1160,11 @@ def attention_fp8(q_ptr, k_ptr, v_ptr, o_ptr, N, BM: tl.constexpr, BN: tl.conste
         acc = tl.dot(p.to(vt.dtype), tl.trans(vt), acc * scale[:, None])
         m = new
     tl.store(o_ptr + rm[:, None] * D + rd[None, :], (acc / den[:, None]).to(o_ptr.dtype.element_ty))
+
+
+def _atomic_tile_signature(dtype):
+    return {"x_ptr": "*" + dtype, "c_ptr": "*" + dtype, "y_ptr": "*" + dtype, "BM": "constexpr", "BN": "constexpr",
+            "KIND": "constexpr"}
 
 
 def _dequant_signature(activations, weights):
@@ -1627,6 +1651,22 @@ CASES = [
     ("persistent_matmul_small", persistent_matmul, dict(_tile_matmul_signature("fp16", "fp16"), SMS="constexpr"),
      {"BM": 64, "BN": 64, "BK": 64, "SMS": 100}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
      {"num_warps": 4, "num_stages": 3}),
+    ("atomic_tile_add_2d", atomic_tile, _atomic_tile_signature("fp32"), {"BM": 8, "BN": 16, "KIND": 0},
+     ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 8}),
+    ("atomic_tile_xchg_lanes", atomic_tile, _atomic_tile_signature("i32"), {"BM": 1, "BN": 16, "KIND": 2},
+     ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 4}),
+    ("atomic_tile_cas", atomic_tile, _atomic_tile_signature("i32"), {"BM": 4, "BN": 8, "KIND": 3},
+     ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 2}),
+    ("atomic_tile_add_f16", atomic_tile, _atomic_tile_signature("fp16"), {"BM": 8, "BN": 8, "KIND": 0},
+     ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 4}),
+    ("atomic_tile_max_i64", atomic_tile, _atomic_tile_signature("i64"), {"BM": 4, "BN": 16, "KIND": 1},
+     ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 4}),
+    ("atomic_tile_xchg_i64_lanes", atomic_tile, _atomic_tile_signature("i64"), {"BM": 2, "BN": 8, "KIND": 2},
+     ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 2}),
+    ("atomic_tile_xchg_columns", atomic_tile, _atomic_tile_signature("fp32"), {"BM": 32, "BN": 2, "KIND": 2},
+     ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 4}),
+    ("atomic_tile_max_columns", atomic_tile, _atomic_tile_signature("i32"), {"BM": 16, "BN": 4, "KIND": 1},
+     ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 8}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -1659,7 +1659,7 @@ impl Context<'_> {
             | "tt.atomic_rmw"
             | "tt.atomic_cas"
             | "amdg.buffer_atomic_rmw"
-            | "amdg.buffer_atomic_cas" => self.exchange_instructions(op),
+            | "amdg.buffer_atomic_cas" => self.exchange_instructions(f, op),
             "ttg.async_copy_global_to_local" => self.async_copy_instructions(op, false),
             name if name.ends_with(".buffer_load_to_local") => {
                 self.async_copy_instructions(op, true)
@@ -2176,7 +2176,7 @@ impl Context<'_> {
     /// shared memory one element per access: each thread stores (zeroes
     /// the bins, or writes what its atomic returned) and then loads its
     /// share of the result.
-    fn exchange_instructions(&self, op: &mlir::Op) -> Vec<InstructionCount> {
+    fn exchange_instructions(&self, f: &Function, op: &mlir::Op) -> Vec<InstructionCount> {
         let result_type = op.result_types();
         let (bits, registers) = match scratch::parse_type(result_type) {
             Some(t) => {
@@ -2215,7 +2215,7 @@ impl Context<'_> {
         };
         if op.name != "tt.histogram"
             && let Some(t) = scratch::parse_type(result_type)
-            && let Some(exchange) = self.tensor_exchange(&t, bits, &store, &load)
+            && let Some(exchange) = self.tensor_exchange(f, op, &t, bits, &store, &load)
         {
             return exchange;
         }
@@ -2248,9 +2248,14 @@ impl Context<'_> {
     /// it — Triton masks the layout's copies off, so only the warps that own
     /// elements move data (`owning_warps`) — and read back by every thread,
     /// one register at a time (as the compiled PTX does, and an H200
-    /// counted: `atomic_repeated_*`).
+    /// counted: `atomic_repeated_*`, `atomic_tile_*`). Where only global
+    /// stores take the result, whose copies Triton masks off too, ptxas
+    /// ends the copies' threads before the read: on NVIDIA it is issued by
+    /// the owning warps alone (`warps`) and served to the owners' lanes.
     fn tensor_exchange(
         &self,
+        f: &Function,
+        op: &mlir::Op,
         result: &TypeText,
         bits: u32,
         store: &str,
@@ -2284,17 +2289,47 @@ impl Context<'_> {
                 warps: None,
             })
         };
-        let copied_warp_bits = layout
-            .free_variable_masks()
-            .into_iter()
-            .find(|(d, _)| d.as_str() == "warp")
-            .map_or(0, |(_, m)| m.count_ones());
-        let warp_bits = layout.in_dim_size_log2("warp");
+        let copies = |dim: &str| {
+            layout
+                .free_variable_masks()
+                .into_iter()
+                .find(|(d, _)| d.as_str() == dim)
+                .map_or(0, |(_, m)| m)
+        };
+        // A phase whose lanes all hold copies issues no request: of the
+        // phases (cosets of the lanes served with lane 0), only those that
+        // meet the owners' lanes take wavefronts, each as many as any phase
+        // (the addresses are linear in the lane).
+        let lane_bits = layout.in_dim_size_log2("lane");
+        let owners_only = |count: &mut InstructionCount, direction: Direction| {
+            let owner_lanes = (0..lane_bits)
+                .filter(|b| copies("lane") >> b & 1 == 0)
+                .map(|b| 1u64 << b);
+            let served = self.machine.banks.phases_for(bits, direction);
+            let active = layout_algebra::f2::rank(
+                owner_lanes.chain(served.generators.iter().map(|&g| u64::from(g))),
+            );
+            count.wavefronts = (count.wavefronts << active) >> lane_bits;
+        };
+        let copied_warp_bits = copies("warp").count_ones();
+        let owning = (copied_warp_bits > 0).then(|| {
+            1u32 << layout
+                .in_dim_size_log2("warp")
+                .saturating_sub(copied_warp_bits)
+        });
         let mut stored = side(store, Direction::Store)?;
-        if copied_warp_bits > 0 {
-            stored.owning_warps = Some(1 << warp_bits.saturating_sub(copied_warp_bits));
+        owners_only(&mut stored, Direction::Store);
+        stored.owning_warps = owning;
+        let mut loaded = side(load, Direction::Load)?;
+        let only_stored = op
+            .results
+            .first()
+            .is_some_and(|r| f.uses(r).next().is_some() && f.uses(r).all(|u| u.name == "tt.store"));
+        if self.vendor == Vendor::Nvidia && only_stored {
+            owners_only(&mut loaded, Direction::Load);
+            loaded.warps = owning;
         }
-        Some(vec![stored, side(load, Direction::Load)?])
+        Some(vec![stored, loaded])
     }
 
     /// A histogram's bins as Triton 3.9 zeroes and reads them, and LLVM
