@@ -319,7 +319,7 @@ fn every_kernel_moves_what_the_gpu_counted() {
         exact + NOT_YET_EXACT.len() + KERNELS_PTXAS_DROPS_DEAD_LOADS.len(),
         kernels.len()
     );
-    assert_eq!(kernels.len(), 123);
+    assert_eq!(kernels.len(), 126);
 }
 
 /// The builds that ran are the corpus's: their PTX names the same

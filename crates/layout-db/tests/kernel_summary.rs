@@ -338,7 +338,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     );
     assert!(wrong.is_empty(), "{wrong:#?}");
     assert!(
-        named >= 5995 && covered >= 736,
+        named >= 6033 && covered >= 754,
         "{named} named, {covered} covered"
     );
 }
@@ -381,7 +381,7 @@ fn most_kernels_name_every_instruction_as_often_as_the_compiled_kernel() {
 
 /// Kernels of both corpora whose every opcode count is the compiled
 /// kernel's (`most_kernels_name_every_instruction_as_often_as_the_compiled_kernel`).
-const EXACT_KERNELS: usize = 730;
+const EXACT_KERNELS: usize = 748;
 
 /// `ttng.tensormap_create` on NVIDIA: each field's `tensormap.replace` as
 /// often as the PTX has it (one per dimension for the box, the extent and
@@ -562,7 +562,8 @@ fn scans_store_and_load_what_the_ptx_does() {
     // besides `ds_bpermute`. Where LLVM leaves some of the pairs it could
     // form as single reads (gfx1250's cumsum_2d: 61 pairs and 2 singles for
     // 62 pairs), the words read are still the model's, and that happens in
-    // one kernel only.
+    // one kernel only; and on the three AMD targets, in the 64-bit scan
+    // down a 2-D tile (4 pairs of 31 left single).
     let (mut compared, mut amd, mut unpaired) = (0, 0, 0);
     for k in corpus("kernels") {
         let Some(file) = k["file"].as_str() else {
@@ -578,16 +579,26 @@ fn scans_store_and_load_what_the_ptx_does() {
             &k["shared_mnemonics"]
         };
         let summaries = summarise(file, read("kernels", file));
+        // A scan within warps (the row of cumsum_rows_i64 in one 64-lane
+        // wave) takes no shared memory at all.
+        if k["shared_bytes"].as_u64() == Some(0) {
+            assert!(summaries[0].ops.is_empty(), "{file}");
+            continue;
+        }
         let scan = summaries[0].ops.iter().find(|o| o.op == "tt.scan").unwrap();
         assert!(!scan.instructions.is_empty(), "{file}");
         for i in &scan.instructions {
             compared += 1;
             let count = recorded[i.mnemonic.as_str()].as_u64();
-            let single = i
-                .mnemonic
-                .strip_suffix("_b32")
-                .and_then(|m| m.strip_suffix("_2addr"))
-                .map(|m| format!("{m}_b32"));
+            // The single access of a pair's width: `ds_read2_b32` ->
+            // `ds_read_b32`, `ds_read2st64_b64` -> `ds_read_b64`,
+            // `ds_load_2addr_stride64_b64` -> `ds_load_b64`.
+            let single = ["_2addr_stride64_", "_2addr_", "2st64_", "2_"]
+                .iter()
+                .find_map(|pair| {
+                    let (head, width) = i.mnemonic.split_once(pair)?;
+                    Some(format!("{head}_{width}"))
+                });
             let words = |pairs: u64| {
                 2 * pairs
                     + single
@@ -609,7 +620,7 @@ fn scans_store_and_load_what_the_ptx_does() {
         }
     }
     assert!(
-        compared >= 24 && amd == 9 && unpaired <= 1,
+        compared >= 24 && amd == 18 && unpaired <= 4,
         "{compared} compared, {amd} on AMD, {unpaired} with pairs LLVM left single"
     );
 }

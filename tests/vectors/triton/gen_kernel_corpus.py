@@ -1667,6 +1667,12 @@ CASES = [
      ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 4}),
     ("atomic_tile_max_columns", atomic_tile, _atomic_tile_signature("i32"), {"BM": 16, "BN": 4, "KIND": 1},
      ["x_ptr", "c_ptr", "y_ptr"], {"num_warps": 8}),
+    ("cumsum_2d_i64", cumsum_2d, {"x_ptr": "*i64", "y_ptr": "*i64", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 256}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    ("cumsum_2d_i64_narrow", cumsum_2d, {"x_ptr": "*i64", "y_ptr": "*i64", "M": "constexpr", "N": "constexpr"},
+     {"M": 128, "N": 16}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("cumsum_rows_i64", cumsum_rows_i32, {"x_ptr": "*i64", "y_ptr": "*i64", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 128}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

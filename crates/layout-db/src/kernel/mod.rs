@@ -2078,16 +2078,22 @@ impl Context<'_> {
                 }
                 continue;
             }
+            let lanes = self.scan_partial_lanes(&layout, axis, bits);
             out.push(InstructionCount {
                 mnemonic: format!("st.shared::cta.b{bits}"),
                 count: chunks,
-                wavefronts: chunks,
+                wavefronts: chunks * lanes.map_or(1, |(stored, _)| stored),
                 conflicts: 0,
                 one_thread: false,
                 owning_warps: None,
                 warps: None,
             });
-            out.extend(self.nvidia_scan_loads(&loads, bits, walk.parallel_lanes <= 1));
+            out.extend(self.nvidia_scan_loads(
+                &loads,
+                bits,
+                walk.parallel_lanes <= 1,
+                lanes.map(|(_, loaded)| loaded),
+            ));
         }
         for (bits, _, stores, loads) in lds {
             for (direction, offsets) in [(Direction::Store, stores), (Direction::Load, loads)] {
@@ -2100,6 +2106,79 @@ impl Context<'_> {
             }
         }
         out
+    }
+
+    /// Wavefronts of one warp's store and one warp's load of a scan's
+    /// partials of `bits`, from the lanes of the scanned `layout`: lanes
+    /// along the other dims (parallel) hold partials of their own, side by
+    /// side in lane order; the lanes along `axis` share one, which the last
+    /// of them stores (the others are masked off: a phase of only those
+    /// takes no wavefront) and all of them read. Where 32 lanes' partials
+    /// span more than a phase's 128 bytes (64-bit partials, several
+    /// parallel lanes) this is more than one (an H200 counted 2 for the
+    /// 64-bit scans of a 2-D tile along its rows).
+    fn scan_partial_lanes(
+        &self,
+        layout: &layout_algebra::LinearLayout,
+        axis: usize,
+        bits: u32,
+    ) -> Option<(u64, u64)> {
+        use layout_algebra::LinearLayout;
+        use layout_algebra::bank::{self, Access};
+        let lane_bits = layout.in_dim_size_log2("lane");
+        let mut parallel = 0u32;
+        let mut parallel_lanes = Vec::new();
+        let lane_bases: Vec<Vec<i64>> = (0..lane_bits)
+            .map(|i| {
+                let basis = layout.basis("lane", i as usize).ok()?;
+                let off_axis = basis.iter().enumerate().any(|(d, &c)| d != axis && c != 0);
+                Some(if off_axis {
+                    parallel_lanes.push(1u64 << i);
+                    parallel += 1;
+                    vec![1i64 << (parallel - 1)]
+                } else {
+                    vec![0]
+                })
+            })
+            .collect::<Option<_>>()?;
+        let warp_bases = vec![vec![0i64]; layout.in_dim_size_log2("warp") as usize];
+        let partials = LinearLayout::from_bases_inferring_sizes(
+            vec![
+                ("register", Vec::new()),
+                ("lane", lane_bases),
+                ("warp", warp_bases),
+                ("block", Vec::new()),
+            ],
+            vec!["dim0"],
+            false,
+        )
+        .ok()?;
+        let buffer = LinearLayout::identity_1d(1 << parallel, "offset", "dim0")
+            .ok()?
+            .product(&LinearLayout::identity_1d(1, "block", "dim0").ok()?)
+            .ok()?;
+        let cost = |direction| {
+            let access = Access {
+                distributed: &partials,
+                shared: &buffer,
+                element_bits: bits,
+                instruction: Instruction::LdSt { bits },
+                direction,
+            };
+            bank::wavefronts_by_enumeration(&access, &self.machine.banks)
+                .ok()
+                .map(|w| w.wavefronts)
+        };
+        // The storing lanes are a coset of the parallel lanes' span: the
+        // phases that meet it take wavefronts, as many each as any phase.
+        let served = self.machine.banks.phases_for(bits, Direction::Store);
+        let active = layout_algebra::f2::rank(
+            parallel_lanes
+                .into_iter()
+                .chain(served.generators.iter().map(|&g| u64::from(g))),
+        );
+        let stored = (cost(Direction::Store)? << active) >> lane_bits;
+        Some((stored.max(1), cost(Direction::Load)?.max(1)))
     }
 
     /// NVIDIA's reads of a scan's partials at element `offsets` of the
@@ -2118,6 +2197,7 @@ impl Context<'_> {
         chunks: &[Vec<u64>],
         bits: u32,
         side_by_side: bool,
+        scalar_wavefronts: Option<u64>,
     ) -> Vec<InstructionCount> {
         let widest = (128 / bits).max(1) as usize;
         // The chunks' reads lie apart in the code: LLVM merges within one.
@@ -2147,12 +2227,15 @@ impl Context<'_> {
                     element_bits,
                 )
                 .to_string();
-            let phases = broadcast_wavefronts(
-                &self.machine.banks,
-                vector_bits,
-                Direction::Load,
-                self.threads,
-            );
+            let phases = match scalar_wavefronts {
+                Some(w) if vector_bits == bits => w,
+                _ => broadcast_wavefronts(
+                    &self.machine.banks,
+                    vector_bits,
+                    Direction::Load,
+                    self.threads,
+                ),
+            };
             match out.iter_mut().find(|i| i.mnemonic == mnemonic) {
                 Some(i) => {
                     i.count += 1;
