@@ -393,6 +393,18 @@ pub fn hw_whole_kernels() -> Vec<HwWholeKernel> {
     typed_vectors::<Measured>("triton/hw_sm90_kernels.json").kernels
 }
 
+/// The kernels of `triton/hw_sm90_variants.json` (gen_kernel_variants.py,
+/// measure_kernel_hw.sh, collect_kernel_hw.py --variants): the corpus's
+/// sm90 kernels with other warps and pipeline stages, their dumps in
+/// `tests/corpus/variants`, each run once per SASS instruction.
+pub fn hw_variant_kernels() -> Vec<HwWholeKernel> {
+    #[derive(Deserialize)]
+    struct Measured {
+        kernels: Vec<HwWholeKernel>,
+    }
+    typed_vectors::<Measured>("triton/hw_sm90_variants.json").kernels
+}
+
 /// Every kernel of `triton/hw_sm90_corpora.json` (gen_corpus_hw.py,
 /// measure_corpus_hw.sh, collect_kernel_hw.py --corpora): the dumps of
 /// `tests/corpus/scratch` and `tests/corpus/packed` an sm90 GPU can run,

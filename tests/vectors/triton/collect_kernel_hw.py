@@ -7,6 +7,7 @@ Command (from the repository root)::
     python3 tests/vectors/triton/collect_kernel_hw.py --corpora HW_DIR MEASURED_DIR
     python3 tests/vectors/triton/collect_kernel_hw.py --corpora-add HW_DIR MEASURED_DIR
     python3 tests/vectors/triton/collect_kernel_hw.py --add OUT_NAME HW_DIR MEASURED_DIR
+    python3 tests/vectors/triton/collect_kernel_hw.py --variants HW_DIR MEASURED_DIR
 
 writes ``tests/vectors/triton/hw_sm90_kernels.json``: for every kernel its corpus and dump file
 (``tests/corpus/<corpus>/<file>``), warps, shared bytes, the PTX shared-memory opcodes of the
@@ -25,6 +26,10 @@ read (one row of kernel-wide counters per launch, in the order of each ``batch.N
 With ``--add`` it adds a later ``measure_kernel_hw.sh`` run (of a manifest holding only some
 kernels) to ``OUT_NAME``: new kernels whole, and to kernels the file holds their
 per-instruction counters.
+
+With ``--variants`` it writes ``hw_sm90_variants.json`` from a run of the
+``gen_kernel_variants.py --hw`` build: the same form, each kernel's dump in
+``tests/corpus/variants``.
 """
 
 import glob
@@ -37,6 +42,7 @@ from collect_hw import read_rows, sass_shared
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT_PATH = os.path.join(HERE, "hw_sm90_kernels.json")
 CORPORA_PATH = os.path.join(HERE, "hw_sm90_corpora.json")
+VARIANTS_PATH = os.path.join(HERE, "hw_sm90_variants.json")
 KEPT = ("corpus", "kernel", "file", "num_warps", "shared_bytes", "ptx_shared_opcodes", "sass_shared_opcodes",
         "sass_never_executed_loads")
 
@@ -167,6 +173,14 @@ def main():
         return
     if sys.argv[1] == "--add":
         add(sys.argv[2], sys.argv[3], sys.argv[4])
+        return
+    if sys.argv[1] == "--variants":
+        manifest, gpu, kernels = measured_kernels(sys.argv[2], sys.argv[3])
+        for k in kernels:
+            k["corpus"] = "variants"
+        write(VARIANTS_PATH, "measure_kernel_hw.sh (see gen_kernel_variants.py)", manifest, "cuda:90", gpu,
+              kernels)
+        print(f"{len(kernels)} kernels -> {VARIANTS_PATH}")
         return
     hw_dir, measured = sys.argv[1], sys.argv[2]
     manifest, gpu, kernels = measured_kernels(hw_dir, measured)
