@@ -20,6 +20,9 @@ fi
 # pipelined dot on a cluster of two CTAs (sm90, sm100), warp-specialised kernels,
 # a partitioned tensor on gfx1250, device-built TMA descriptors.
 "$venv/bin/python" tests/vectors/triton/check_kernel_sample.py
+# The kernel variants measured on an H200 (random warps and stages): every 15th
+# compiled again.
+"$venv/bin/python" tests/vectors/triton/gen_kernel_variants.py --check 15
 # The compiled PTX, run lane by lane: three kernels on sm80 and sm90 must read
 # and write shared memory as tests/vectors/triton/ptx_wavefronts.json says.
 "$venv/bin/python" tests/vectors/triton/gen_ptx_wavefronts.py --check batched_dot atomic_scalar softmax

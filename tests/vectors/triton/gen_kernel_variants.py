@@ -13,13 +13,16 @@ Commands (from the repository root)::
 
     python3 tests/vectors/triton/gen_kernel_variants.py            # dumps -> tests/corpus/variants
     python3 tests/vectors/triton/gen_kernel_variants.py --hw DIR   # cubins for the GPU
+    python3 tests/vectors/triton/gen_kernel_variants.py --check N  # every N-th compiled again
 
 The first writes each variant's dump (``<variant>_sm90.ttgir``, and the dump Triton's
 allocator annotated) and ``manifest.json`` as ``gen_kernel_corpus.py`` does. The second builds
 the same variants as ``gen_kernel_hw.py`` builds the corpus's (the base kernel's scalars and
 fills); then on the GPU machine ``SOURCE=1 measure_kernel_hw.sh DIR OUT`` and here
 ``collect_kernel_hw.py --variants DIR OUT`` writes ``hw_sm90_variants.json``, which
-``crates/layout-db/tests/kernel_hardware.rs`` compares with the kernel summaries.
+``crates/layout-db/tests/kernel_hardware.rs`` compares with the kernel summaries. The third
+compiles every N-th variant again (``check_kernel_sample.py``'s comparison: the recorded
+``metadata.shared``, allocations and PTX opcodes); CI runs it.
 """
 
 import os
@@ -75,6 +78,12 @@ def main():
         return
     corpus.OUT_DIR = os.path.join(corpus.base.REPO_ROOT, "tests", "corpus", "variants")
     corpus.CASES = [case for _, _, case in cases]
+    if sys.argv[1:2] == ["--check"]:
+        import check_kernel_sample
+
+        sys.argv = [sys.argv[0]] + [case[0] for case in corpus.CASES[::int(sys.argv[2])]]
+        check_kernel_sample.main()
+        return
     corpus.FULL_LOGS = set()
     corpus.main()
 
