@@ -92,12 +92,18 @@ fn unattributed(k: &HwWholeKernel) -> (u64, u64) {
 /// of a function that is not inlined, the callee's.
 fn predicted(k: &HwWholeKernel) -> Traffic {
     let summaries = crate::corpus_kernel::summaries(&k.corpus, &k.file);
-    // The kernel, and not a function it calls.
+    // The kernel, and not a function it calls (a variant's kernel is its
+    // base's: `v_call_reduce_w2_s0` runs `call_reduce`).
+    let base = k
+        .kernel
+        .strip_prefix("v_")
+        .and_then(|v| v.rsplitn(3, '_').nth(2))
+        .unwrap_or(&k.kernel);
     let kernel = match summaries.as_slice() {
         [only] => only,
         several => several
             .iter()
-            .find(|s| s.name == k.kernel)
+            .find(|s| s.name == k.kernel || s.name == base)
             .unwrap_or_else(|| panic!("{}: no function {}", k.file, k.kernel)),
     };
     let text = crate::corpus_kernel::text(&k.corpus, &k.file);
@@ -487,15 +493,48 @@ fn the_measured_corpus_builds_are_the_corpus_dumps() {
 
 /// Variants of the corpus's kernels that no rule was written against:
 /// each runnable sm90 kernel (but those with device-side TMA descriptors)
-/// compiled again with other warps and pipeline stages drawn at random
+/// compiled again with other warps and pipeline stages drawn at random,
+/// and each without scalars with other warps
 /// (tests/vectors/triton/gen_kernel_variants.py, run once each on an
 /// H200). What the kernel summary says they issue and serve, summed over
-/// the program, is what the GPU counted, per SASS instruction, but for two
-/// with reasons.
+/// the program, is what the GPU counted, per SASS instruction, but for ten
+/// with reasons (what ptxas does after the PTX, mostly).
 #[test]
 fn variants_move_what_the_gpu_counted() {
     /// The variants layoutc does not yet predict exactly.
-    const NOT_YET_EXACT: [(&str, &str); 2] = [
+    const NOT_YET_EXACT: [(&str, &str); 10] = [
+        (
+            "v_cumsum_rows_i32_w2_s0",
+            "ptxas merges neighbouring loads of the partials into wider ones (32 fewer, the same wavefronts), as PTXAS_MERGES_LOADS",
+        ),
+        (
+            "v_scan_partials_bf16_w4_s0",
+            "ptxas merges neighbouring loads of the partials (8 fewer, the same wavefronts)",
+        ),
+        (
+            "v_column_max_i16_w8_s0",
+            "ptxas merges the 64-bit reads of the column maxima into 128-bit ones (16 fewer, the same wavefronts), as column_max_i16",
+        ),
+        (
+            "v_scan_partials_columns_w2_s0",
+            "ptxas merges each four broadcast ld.shared.v2.b16 of the partials into one LDS.128 (15 where the PTX has 60), which takes 2 wavefronts where the four take 4",
+        ),
+        (
+            "v_linear_recurrence_w8_s0",
+            "ptxas drops the loads of the partials of the operand nothing needs, as linear_recurrence",
+        ),
+        (
+            "v_static_k_matmul_w2_s2",
+            "its K loop of a constant 4 trips runs 4 times where the summary counts the loop's body once (the counts are per iteration, as the TTGIR writes the loop)",
+        ),
+        (
+            "v_gather_rows_i64_w4_s0",
+            "ptxas splits each vector of 64-bit indices into 32-bit loads of the low words the gather uses, as gather_rows_i64_vectors",
+        ),
+        (
+            "v_gather_rows_i64_vectors_w2_s0",
+            "ptxas splits each vector of two 64-bit indices into the loads of the words the gather uses, as gather_rows_i64_vectors",
+        ),
         (
             "v_ws_captures_aligned_w8_s0",
             "ptxas splits the partition's ld.shared.v2.b64 of two captures into the two 32-bit loads of the words it uses, as in ws_captures_aligned",
@@ -526,6 +565,6 @@ fn variants_move_what_the_gpu_counted() {
     }
     eprintln!("{exact} of {} variants exact", kernels.len());
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert_eq!(kernels.len(), 74);
+    assert_eq!(kernels.len(), 135);
     assert_eq!(exact + NOT_YET_EXACT.len(), kernels.len());
 }

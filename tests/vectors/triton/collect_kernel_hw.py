@@ -28,8 +28,8 @@ kernels) to ``OUT_NAME``: new kernels whole, and to kernels the file holds their
 per-instruction counters.
 
 With ``--variants`` it writes ``hw_sm90_variants.json`` from a run of the
-``gen_kernel_variants.py --hw`` build: the same form, each kernel's dump in
-``tests/corpus/variants``.
+``gen_kernel_variants.py --hw`` build (joining the kernels the file holds): the same form,
+each kernel's dump in ``tests/corpus/variants``.
 """
 
 import glob
@@ -178,6 +178,11 @@ def main():
         manifest, gpu, kernels = measured_kernels(sys.argv[2], sys.argv[3])
         for k in kernels:
             k["corpus"] = "variants"
+        if os.path.exists(VARIANTS_PATH):
+            # A later run (of some variants) joins the file's kernels.
+            new = {k["kernel"] for k in kernels}
+            held = json.load(open(VARIANTS_PATH))["kernels"]
+            kernels = [k for k in held if k["kernel"] not in new] + kernels
         write(VARIANTS_PATH, "measure_kernel_hw.sh (see gen_kernel_variants.py)", manifest, "cuda:90", gpu,
               kernels)
         print(f"{len(kernels)} kernels -> {VARIANTS_PATH}")

@@ -60,6 +60,21 @@ def variants():
                 continue
             seen.add(variant)
             out.append((variant, name, (variant, fn, sig, constexprs, div, o)))
+    # Then each kernel without scalars (no loop to bound: reductions, scans, conversions,
+    # gathers, atomics...) once more, with another number of warps (seed 40).
+    rng = random.Random(40)
+    for name, fn, sig, constexprs, div, options in corpus.CASES:
+        if (name in hw.SCALARS or name in hw.NOT_RUN or "sm90" not in dict(corpus.targets_of(options))
+                or any(t != "constexpr" and not t.startswith("*") for t in sig.values())):
+            continue
+        o = dict(options)
+        warps = options.get("num_warps", 4)
+        o["num_warps"] = rng.choice([w for w in (2, 4, 8) if w != warps])
+        o["targets"] = ["sm90"]
+        variant = f"v_{name}_w{o['num_warps']}_s{o.get('num_stages', 0)}"
+        if variant not in seen:
+            seen.add(variant)
+            out.append((variant, name, (variant, fn, sig, constexprs, div, o)))
     return out
 
 
@@ -67,13 +82,14 @@ def main():
     cases = variants()
     if sys.argv[1:2] == ["--hw"]:
         for variant, name, _ in cases:
-            hw.SCALARS[variant] = hw.SCALARS[name]
+            if name in hw.SCALARS:
+                hw.SCALARS[variant] = hw.SCALARS[name]
             for (kernel, arg), fill in list(hw.FILLS.items()):
                 if kernel == name:
                     hw.FILLS[(variant, arg)] = fill
         hw.ttgir_corpus.CASES = []
         hw.kernel_corpus.CASES = [case for _, _, case in cases]
-        sys.argv = [sys.argv[0], sys.argv[2]]
+        sys.argv = [sys.argv[0]] + sys.argv[2:]
         hw.main()
         return
     corpus.OUT_DIR = os.path.join(corpus.base.REPO_ROOT, "tests", "corpus", "variants")
