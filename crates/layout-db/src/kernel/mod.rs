@@ -2124,7 +2124,6 @@ impl Context<'_> {
         bits: u32,
     ) -> Option<(u64, u64)> {
         use layout_algebra::LinearLayout;
-        use layout_algebra::bank::{self, Access};
         let lane_bits = layout.in_dim_size_log2("lane");
         let mut parallel = 0u32;
         let mut parallel_lanes = Vec::new();
@@ -2157,27 +2156,20 @@ impl Context<'_> {
             .ok()?
             .product(&LinearLayout::identity_1d(1, "block", "dim0").ok()?)
             .ok()?;
+        let banks = &self.machine.banks;
         let cost = |direction| {
-            let access = Access {
-                distributed: &partials,
-                shared: &buffer,
-                element_bits: bits,
-                instruction: Instruction::LdSt { bits },
-                direction,
-            };
-            bank::wavefronts_by_enumeration(&access, &self.machine.banks)
-                .ok()
-                .map(|w| w.wavefronts)
+            scalar_wavefronts(banks, &partials, &buffer, bits, direction).map(|w| w.wavefronts)
         };
-        // The storing lanes are a coset of the parallel lanes' span: the
-        // phases that meet it take wavefronts, as many each as any phase.
-        let served = self.machine.banks.phases_for(bits, Direction::Store);
-        let active = layout_algebra::f2::rank(
-            parallel_lanes
-                .into_iter()
-                .chain(served.generators.iter().map(|&g| u64::from(g))),
+        // The storing lanes, the last along the axis, are a coset of the
+        // parallel lanes' span.
+        let stored = active_phases_only(
+            banks,
+            bits,
+            Direction::Store,
+            lane_bits,
+            &parallel_lanes,
+            cost(Direction::Store)?,
         );
-        let stored = (cost(Direction::Store)? << active) >> lane_bits;
         Some((stored.max(1), cost(Direction::Load)?.max(1)))
     }
 
@@ -2345,7 +2337,6 @@ impl Context<'_> {
         load: &str,
     ) -> Option<Vec<InstructionCount>> {
         use layout_algebra::LinearLayout;
-        use layout_algebra::bank::{self, Access};
         let (_, layout) = self.layout(result)?;
         let row_major: Vec<usize> = (0..result.shape.len()).rev().collect();
         let buffer = LinearLayout::identity_standard_nd("offset", &result.shape, &row_major)
@@ -2353,25 +2344,6 @@ impl Context<'_> {
             .product(&LinearLayout::identity_1d(1, "block", "dim0").ok()?)
             .ok()?;
         let registers = distinct_registers(&layout);
-        let side = |mnemonic: &str, direction: Direction| -> Option<InstructionCount> {
-            let access = Access {
-                distributed: &layout,
-                shared: &buffer,
-                element_bits: bits,
-                instruction: Instruction::LdSt { bits },
-                direction,
-            };
-            let w = bank::wavefronts_by_enumeration(&access, &self.machine.banks).ok()?;
-            Some(InstructionCount {
-                mnemonic: mnemonic.to_string(),
-                count: registers,
-                wavefronts: w.wavefronts,
-                conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
-                one_thread: false,
-                owning_warps: None,
-                warps: None,
-            })
-        };
         let copies = |dim: &str| {
             layout
                 .free_variable_masks()
@@ -2379,20 +2351,36 @@ impl Context<'_> {
                 .find(|(d, _)| d.as_str() == dim)
                 .map_or(0, |(_, m)| m)
         };
-        // A phase whose lanes all hold copies issues no request: of the
-        // phases (cosets of the lanes served with lane 0), only those that
-        // meet the owners' lanes take wavefronts, each as many as any phase
-        // (the addresses are linear in the lane).
         let lane_bits = layout.in_dim_size_log2("lane");
-        let owners_only = |count: &mut InstructionCount, direction: Direction| {
-            let owner_lanes = (0..lane_bits)
-                .filter(|b| copies("lane") >> b & 1 == 0)
-                .map(|b| 1u64 << b);
-            let served = self.machine.banks.phases_for(bits, direction);
-            let active = layout_algebra::f2::rank(
-                owner_lanes.chain(served.generators.iter().map(|&g| u64::from(g))),
-            );
-            count.wavefronts = (count.wavefronts << active) >> lane_bits;
+        let owner_lanes: Vec<u64> = (0..lane_bits)
+            .filter(|b| copies("lane") >> b & 1 == 0)
+            .map(|b| 1u64 << b)
+            .collect();
+        // The copies' lanes move nothing: only the phases that meet the
+        // owners' lanes take wavefronts.
+        let side = |mnemonic: &str, direction: Direction, owners_only: bool| {
+            let w = scalar_wavefronts(&self.machine.banks, &layout, &buffer, bits, direction)?;
+            let wavefronts = if owners_only {
+                active_phases_only(
+                    &self.machine.banks,
+                    bits,
+                    direction,
+                    lane_bits,
+                    &owner_lanes,
+                    w.wavefronts,
+                )
+            } else {
+                w.wavefronts
+            };
+            Some(InstructionCount {
+                mnemonic: mnemonic.to_string(),
+                count: registers,
+                wavefronts,
+                conflicts: (w.wavefronts / w.ideal.max(1)).saturating_sub(1),
+                one_thread: false,
+                owning_warps: None,
+                warps: None,
+            })
         };
         let copied_warp_bits = copies("warp").count_ones();
         let owning = (copied_warp_bits > 0).then(|| {
@@ -2400,16 +2388,15 @@ impl Context<'_> {
                 .in_dim_size_log2("warp")
                 .saturating_sub(copied_warp_bits)
         });
-        let mut stored = side(store, Direction::Store)?;
-        owners_only(&mut stored, Direction::Store);
+        let mut stored = side(store, Direction::Store, true)?;
         stored.owning_warps = owning;
-        let mut loaded = side(load, Direction::Load)?;
         let only_stored = op
             .results
             .first()
             .is_some_and(|r| f.uses(r).next().is_some() && f.uses(r).all(|u| u.name == "tt.store"));
-        if self.vendor == Vendor::Nvidia && only_stored {
-            owners_only(&mut loaded, Direction::Load);
+        let read_by_owners = self.vendor == Vendor::Nvidia && only_stored;
+        let mut loaded = side(load, Direction::Load, read_by_owners)?;
+        if read_by_owners {
             loaded.warps = owning;
         }
         Some(vec![stored, loaded])
@@ -3108,6 +3095,48 @@ fn broadcast_wavefronts(
 ) -> u64 {
     let served = banks.phases_for_quads(bits, direction, 1);
     u64::from(warp_size >> served.generators.len()).max(1)
+}
+
+/// Wavefronts one warp takes to move each of its registers of `distributed`
+/// to or from `buffer` alone (`bits` a lane), by walking its requests.
+fn scalar_wavefronts(
+    banks: &layout_algebra::bank::BankTarget,
+    distributed: &layout_algebra::LinearLayout,
+    buffer: &layout_algebra::LinearLayout,
+    bits: u32,
+    direction: Direction,
+) -> Option<layout_algebra::bank::Wavefronts> {
+    let access = layout_algebra::bank::Access {
+        distributed,
+        shared: buffer,
+        element_bits: bits,
+        instruction: Instruction::LdSt { bits },
+        direction,
+    };
+    layout_algebra::bank::wavefronts_by_enumeration(&access, banks).ok()
+}
+
+/// `wavefronts` a warp's access takes when only the lanes of a coset of
+/// the span of `active` (lane ids of single bits) take part: a phase (a
+/// coset of the lanes served with lane 0) that meets none of them issues
+/// no request, and each that does costs as much as any phase, since the
+/// addresses are linear in the lane.
+fn active_phases_only(
+    banks: &layout_algebra::bank::BankTarget,
+    bits: u32,
+    direction: Direction,
+    lane_bits: u32,
+    active: &[u64],
+    wavefronts: u64,
+) -> u64 {
+    let served = banks.phases_for(bits, direction);
+    let spanned = layout_algebra::f2::rank(
+        active
+            .iter()
+            .copied()
+            .chain(served.generators.iter().map(|&g| u64::from(g))),
+    );
+    (wavefronts << spanned) >> lane_bits
 }
 
 /// An op's instructions, issued by the warps of the partition it is in.
