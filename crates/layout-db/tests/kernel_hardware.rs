@@ -497,12 +497,12 @@ fn the_measured_corpus_builds_are_the_corpus_dumps() {
 /// and each without scalars with other warps
 /// (tests/vectors/triton/gen_kernel_variants.py, run once each on an
 /// H200). What the kernel summary says they issue and serve, summed over
-/// the program, is what the GPU counted, per SASS instruction, but for ten
-/// with reasons (what ptxas does after the PTX, mostly).
+/// the program, is what the GPU counted, per SASS instruction, but for nine
+/// with reasons (what ptxas does after the PTX, and a constant loop).
 #[test]
 fn variants_move_what_the_gpu_counted() {
     /// The variants layoutc does not yet predict exactly.
-    const NOT_YET_EXACT: [(&str, &str); 10] = [
+    const NOT_YET_EXACT: [(&str, &str); 9] = [
         (
             "v_cumsum_rows_i32_w2_s0",
             "ptxas merges neighbouring loads of the partials into wider ones (32 fewer, the same wavefronts), as PTXAS_MERGES_LOADS",
@@ -538,10 +538,6 @@ fn variants_move_what_the_gpu_counted() {
         (
             "v_ws_captures_aligned_w8_s0",
             "ptxas splits the partition's ld.shared.v2.b64 of two captures into the two 32-bit loads of the words it uses, as in ws_captures_aligned",
-        ),
-        (
-            "v_matmul_row_maximum_w2_s4",
-            "the row maximum's partials of two warps side by side along N: LLVM reads each round's vector of four whole (2 x ld.shared.v4.b32) where the summary splits it into pairs, as it does where the warps split the rows too; the same wavefronts",
         ),
     ];
     let kernels = hw_variant_kernels();

@@ -2667,9 +2667,19 @@ impl Context<'_> {
                 // registers, the vectoriser still pairs the combine of an
                 // NVIDIA mma accumulator's f32 reduced along its rows (a
                 // row maximum or sum across warps) that the one shuffle
-                // step left after a round's load takes, and LLVM reads each
-                // vector of four as two pairs. (Reduced along its columns,
-                // or from a blocked layout, the loads stay whole.)
+                // step left after a round's load takes, as wide as the
+                // conversion of the result then stores it: where that
+                // stores pairs, LLVM reads each vector of four as two
+                // pairs; where it stores fours, the loads stay whole (as
+                // they do reduced along its columns, or from a blocked
+                // layout).
+                let result_stored_in_fours = op.results.get(operand).is_some_and(|r| {
+                    let mut conversions = f
+                        .uses(r)
+                        .filter(|u| u.name == "ttg.convert_layout")
+                        .peekable();
+                    conversions.peek().is_some() && conversions.all(|c| self.stores_at_least(c, 4))
+                });
                 if self.vectorises
                     && !self.machine.paired_f32
                     && matches!(encoding, Encoding::NvidiaMma(_))
@@ -2677,6 +2687,7 @@ impl Context<'_> {
                     && t.element == "f32"
                     && !to_result
                     && shuffle_steps_along(&to, axis) == 1
+                    && !result_stored_in_fours
                     && let Some([_, load]) = &mut sides
                 {
                     *load = load.clone().split_in_halves();
