@@ -2181,15 +2181,17 @@ impl Context<'_> {
     /// bits; a run that is not a power of two (three, five to seven) it
     /// widens to the next one, reading partials nothing needs, and types the widened
     /// vector of narrow partials as 32-bit words (`ld.shared.v2.b32` for
-    /// three halves); one left alone is a scalar load. Every lane reads the
-    /// same partials: a broadcast, which a wide load serves in as few
-    /// phases as its quads allow.
+    /// three halves); one left alone is a scalar load, which costs
+    /// `lanes_cost` where the lanes read partials of their own
+    /// ([`Self::scan_partial_lanes`]). Otherwise every lane reads the same
+    /// partials: a broadcast, which a wide load serves in as few phases as
+    /// its quads allow.
     fn nvidia_scan_loads(
         &self,
         chunks: &[Vec<u64>],
         bits: u32,
         side_by_side: bool,
-        scalar_wavefronts: Option<u64>,
+        lanes_cost: Option<u64>,
     ) -> Vec<InstructionCount> {
         let widest = (128 / bits).max(1) as usize;
         // The chunks' reads lie apart in the code: LLVM merges within one.
@@ -2219,7 +2221,7 @@ impl Context<'_> {
                     element_bits,
                 )
                 .to_string();
-            let phases = match scalar_wavefronts {
+            let phases = match lanes_cost {
                 Some(w) if vector_bits == bits => w,
                 _ => broadcast_wavefronts(
                     &self.machine.banks,
