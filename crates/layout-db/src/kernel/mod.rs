@@ -2346,16 +2346,17 @@ impl Context<'_> {
             .product(&LinearLayout::identity_1d(1, "block", "dim0").ok()?)
             .ok()?;
         let registers = distinct_registers(&layout);
+        let masks = layout.free_variable_masks();
         let copies = |dim: &str| {
-            layout
-                .free_variable_masks()
-                .into_iter()
+            masks
+                .iter()
                 .find(|(d, _)| d.as_str() == dim)
-                .map_or(0, |(_, m)| m)
+                .map_or(0, |(_, m)| *m)
         };
+        let copied_lanes = copies("lane");
         let lane_bits = layout.in_dim_size_log2("lane");
         let owner_lanes: Vec<u64> = (0..lane_bits)
-            .filter(|b| copies("lane") >> b & 1 == 0)
+            .filter(|b| copied_lanes >> b & 1 == 0)
             .map(|b| 1u64 << b)
             .collect();
         // The copies' lanes move nothing: only the phases that meet the
