@@ -173,6 +173,13 @@ pub struct LdsInstructions {
     /// shows; the same reads after the loop pair, and so do reads of
     /// stages asynchronous copies refill.
     pub restaged_reads_unpaired: bool,
+    /// The bits of the work-item id LLVM knows may be set: AMDGPU declares
+    /// `llvm.amdgcn.workitem.id.x` in `range(0, 1024)` whatever the block.
+    /// An address `(tid & m) | c` whose constant sets every other one of
+    /// them, InstCombine folds to `tid | c`: an address of its own that
+    /// pairs with no access off the common base (a scan's reads of its
+    /// partials, as the AMDGCN shows). 0 where no access is paired.
+    pub work_item_id_bits: u32,
 }
 
 /// How an AMD assembler spells LDS opcodes.
@@ -196,6 +203,7 @@ impl LdsInstructions {
         byte_pairs_from_high_half: false,
         half_registers: false,
         restaged_reads_unpaired: false,
+        work_item_id_bits: 0,
     };
 }
 
@@ -326,6 +334,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: false,
             half_registers: false,
             restaged_reads_unpaired: false,
+            work_item_id_bits: 10,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -349,6 +358,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: false,
             half_registers: false,
             restaged_reads_unpaired: false,
+            work_item_id_bits: 10,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -372,6 +382,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: true,
             half_registers: true,
             restaged_reads_unpaired: true,
+            work_item_id_bits: 10,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,

@@ -338,7 +338,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     );
     assert!(wrong.is_empty(), "{wrong:#?}");
     assert!(
-        named >= 6033 && covered >= 754,
+        named >= 6040 && covered >= 758,
         "{named} named, {covered} covered"
     );
 }
@@ -381,7 +381,7 @@ fn most_kernels_name_every_instruction_as_often_as_the_compiled_kernel() {
 
 /// Kernels of both corpora whose every opcode count is the compiled
 /// kernel's (`most_kernels_name_every_instruction_as_often_as_the_compiled_kernel`).
-const EXACT_KERNELS: usize = 748;
+const EXACT_KERNELS: usize = 755;
 
 /// `ttng.tensormap_create` on NVIDIA: each field's `tensormap.replace` as
 /// often as the PTX has it (one per dimension for the box, the extent and
@@ -558,13 +558,12 @@ fn tensor_memory_is_allocated_as_triton_does() {
 fn scans_store_and_load_what_the_ptx_does() {
     // Every scan kernel: the summary's counts equal the PTX's, and on AMD
     // the AMDGCN's (LLVM's merged `ds_read_b96`, paired `ds_read2_b32` and
-    // `ds_write2st64_b32`); the scan's are the kernel's only LDS accesses
-    // besides `ds_bpermute`. Where LLVM leaves some of the pairs it could
-    // form as single reads (gfx1250's cumsum_2d: 61 pairs and 2 singles for
-    // 62 pairs), the words read are still the model's, and that happens in
-    // one kernel only; and on the three AMD targets, in the 64-bit scan
-    // down a 2-D tile (4 pairs of 31 left single).
-    let (mut compared, mut amd, mut unpaired) = (0, 0, 0);
+    // `ds_write2st64_b32`, and the reads whose address InstCombine folds
+    // off the common base, alone: gfx1250's cumsum_2d reads 61 pairs and 2
+    // singles, the 64-bit scan down a 2-D tile 27 pairs and 8 singles on
+    // the three AMD targets); the scan's are the kernel's only LDS accesses
+    // besides `ds_bpermute`.
+    let (mut compared, mut amd) = (0, 0);
     for k in corpus("kernels") {
         let Some(file) = k["file"].as_str() else {
             continue;
@@ -587,41 +586,24 @@ fn scans_store_and_load_what_the_ptx_does() {
         }
         let scan = summaries[0].ops.iter().find(|o| o.op == "tt.scan").unwrap();
         assert!(!scan.instructions.is_empty(), "{file}");
-        for i in &scan.instructions {
-            compared += 1;
-            let count = recorded[i.mnemonic.as_str()].as_u64();
-            // The single access of a pair's width: `ds_read2_b32` ->
-            // `ds_read_b32`, `ds_read2st64_b64` -> `ds_read_b64`,
-            // `ds_load_2addr_stride64_b64` -> `ds_load_b64`.
-            let single = ["_2addr_stride64_", "_2addr_", "2st64_", "2_"]
-                .iter()
-                .find_map(|pair| {
-                    let (head, width) = i.mnemonic.split_once(pair)?;
-                    Some(format!("{head}_{width}"))
-                });
-            let words = |pairs: u64| {
-                2 * pairs
-                    + single
-                        .as_deref()
-                        .and_then(|s| recorded[s].as_u64())
-                        .unwrap_or(0)
-            };
-            if count != Some(i.count) && single.is_some() {
-                unpaired += 1;
-                assert_eq!(
-                    words(count.unwrap_or(0)),
-                    2 * i.count,
-                    "{file}: {}",
-                    i.mnemonic
-                );
-                continue;
-            }
-            assert_eq!(count, Some(i.count), "{file}: {}", i.mnemonic);
-        }
+        let named: BTreeMap<&str, u64> = scan
+            .instructions
+            .iter()
+            .map(|i| (i.mnemonic.as_str(), i.count))
+            .collect();
+        let compiled: BTreeMap<&str, u64> = recorded
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(m, _)| !m.starts_with("ds_bpermute"))
+            .map(|(m, n)| (m.as_str(), n.as_u64().unwrap()))
+            .collect();
+        compared += named.len();
+        assert_eq!(named, compiled, "{file}");
     }
     assert!(
-        compared >= 24 && amd == 18 && unpaired <= 4,
-        "{compared} compared, {amd} on AMD, {unpaired} with pairs LLVM left single"
+        compared >= 24 && amd == 18,
+        "{compared} compared, {amd} on AMD"
     );
 }
 

@@ -2032,10 +2032,11 @@ impl Context<'_> {
         };
         let chunks = walk.chunks_per_block * walk.axis_blocks;
         let mut out = Vec::new();
-        // AMD: each operand's partials, as element offsets of its width
-        // from the scratch's start (the operands' regions follow one
-        // another). LLVM pairs accesses of one width across operands.
-        let mut lds: Vec<(u32, bool, Vec<u64>, Vec<u64>)> = Vec::new();
+        // AMD: each width's partials (`LdsPartials`).
+        let mut lds: Vec<LdsPartials> = Vec::new();
+        // The reads whose address LLVM folds to one of its own (see
+        // `LdsInstructions::work_item_id_bits`) go alone.
+        let own_address = self.scan_reads_folded_off_base(&layout, axis, walk.parallel_lanes);
         let mut region_start_bytes = 0;
         // A malformed shape must not make a list of millions of offsets.
         if chunks.saturating_mul(walk.axis_warps) > 1 << 20 {
@@ -2063,18 +2064,30 @@ impl Context<'_> {
             if self.vendor == Vendor::Amd {
                 let stores =
                     (0..chunks).map(|c| base + c * walk.parallel_lanes.max(1) * walk.axis_warps);
-                let loads = loads.concat().into_iter().map(|o| base + o);
+                let (alone, loads): (Vec<u64>, Vec<u64>) = loads
+                    .concat()
+                    .into_iter()
+                    .map(|o| base + o)
+                    .partition(|&o| own_address(o));
+                let alone = alone.len() as u64;
                 // A region that does not start at a multiple of its width
                 // pairs with no other.
                 match lds
                     .iter_mut()
-                    .find(|(b, a, _, _)| aligned && *a && *b == bits)
+                    .find(|p| aligned && p.aligned && p.bits == bits)
                 {
-                    Some((_, _, s, l)) => {
-                        s.extend(stores);
-                        l.extend(loads);
+                    Some(p) => {
+                        p.stores.extend(stores);
+                        p.loads.extend(loads);
+                        p.alone += alone;
                     }
-                    None => lds.push((bits, aligned, stores.collect(), loads.collect())),
+                    None => lds.push(LdsPartials {
+                        bits,
+                        aligned,
+                        stores: stores.collect(),
+                        loads,
+                        alone,
+                    }),
                 }
                 continue;
             }
@@ -2095,7 +2108,14 @@ impl Context<'_> {
                 lanes.map(|(_, loaded)| loaded),
             ));
         }
-        for (bits, _, stores, loads) in lds {
+        for LdsPartials {
+            bits,
+            stores,
+            loads,
+            alone,
+            ..
+        } in lds
+        {
             for (direction, offsets) in [(Direction::Store, stores), (Direction::Load, loads)] {
                 out.extend(merged_lds_accesses(
                     &offsets,
@@ -2104,8 +2124,67 @@ impl Context<'_> {
                     &self.machine.lds,
                 ));
             }
+            if alone > 0 {
+                let single = Instruction::LdSt { bits }
+                    .mnemonic(Direction::Load, Vendor::Amd, bits)
+                    .spelled(self.machine.lds.spelling)
+                    .to_string();
+                match out.iter_mut().find(|i| i.mnemonic == single) {
+                    Some(i) => {
+                        i.count += alone;
+                        i.wavefronts += alone;
+                    }
+                    None => out.push(InstructionCount {
+                        mnemonic: single,
+                        count: alone,
+                        wavefronts: alone,
+                        conflicts: 0,
+                        one_thread: false,
+                        owning_warps: None,
+                        warps: None,
+                    }),
+                }
+            }
         }
         out
+    }
+
+    /// Which of a scan's reads of its partials, at element offset `o` of
+    /// the scratch, have an address LLVM folds off the common base. A
+    /// thread reads its partials at `(tid & (P - 1)) + o` when its index
+    /// among the `P` threads off the axis is the low bits of its thread id
+    /// (lanes, then warps: the first `log2 P` of them all off the axis);
+    /// InstCombine rewrites `(tid & (P - 1)) | o` as `tid | o` where `o`
+    /// sets every bit of the work-item id's range above them
+    /// (`LdsInstructions::work_item_id_bits`), and that read pairs with
+    /// none. gfx942's AMDGCN of a 64-bit cumulative sum over 8 warps
+    /// (`P` = 128) reads every eighth partial alone.
+    fn scan_reads_folded_off_base(
+        &self,
+        layout: &layout_algebra::LinearLayout,
+        axis: usize,
+        parallel_threads: u64,
+    ) -> impl Fn(u64) -> bool + use<> {
+        let id_bits = self.machine.lds.work_item_id_bits;
+        let index_bits = parallel_threads.max(1).trailing_zeros();
+        let lane_bits = layout.in_dim_size_log2("lane");
+        let off_axis = |dim: &str, i: u32| {
+            layout
+                .basis(dim, i as usize)
+                .is_ok_and(|b| b.get(axis).is_some_and(|&c| c == 0) && b.iter().any(|&c| c != 0))
+        };
+        let low_bits = parallel_threads.is_power_of_two()
+            && index_bits < id_bits
+            && (0..index_bits).all(|t| {
+                if t < lane_bits {
+                    off_axis("lane", t)
+                } else {
+                    off_axis("warp", t - lane_bits)
+                }
+            });
+        let range = (1u64 << id_bits) - 1;
+        let index_mask = parallel_threads.max(1) - 1;
+        move |o: u64| low_bits && (o | index_mask) & range == range
     }
 
     /// Wavefronts of one warp's store and one warp's load of a scan's
@@ -2859,6 +2938,22 @@ fn combines_in_warp(layout: &layout_algebra::LinearLayout, axis: usize) -> bool 
 /// one element does not).
 fn sums_anything(layout: &layout_algebra::LinearLayout, axis: usize) -> bool {
     combines_in_warp(layout, axis) || bases_along(layout, "warp", axis) > 0
+}
+
+/// A scan's partials of one width on AMD, as element offsets of that width
+/// from the scratch's start (the operands' regions follow one another):
+/// LLVM pairs the accesses of one width across operands.
+struct LdsPartials {
+    bits: u32,
+    /// The region starts at a multiple of the width (else it pairs with no
+    /// other).
+    aligned: bool,
+    stores: Vec<u64>,
+    /// The reads off the common base.
+    loads: Vec<u64>,
+    /// The reads at an address of their own, each alone
+    /// (`Context::scan_reads_folded_off_base`).
+    alone: u64,
 }
 
 /// The elements of a scan's scratch a thread reads. Triton's lowering
