@@ -786,6 +786,24 @@ def atomic_tile(x_ptr, c_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr, KIND: t
 
 
 @triton.jit
+def unstaged_matmul_bias(a_ptr, b_ptr, c_ptr, bias_ptr, K, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr, INTEGER: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    if INTEGER:
+        acc = tl.zeros((BM, BN), dtype=tl.int32)
+    else:
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc = tl.dot(a, b, acc)
+    bias = tl.load(bias_ptr + rn)[None, :]
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc.to(tl.float32) + bias)
+
+
+@triton.jit
 def tma_reduce(a_ptr, b_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, MAXIMUM: tl.constexpr):
     # A tile loaded by TMA and reduced into another tensor by TMA (`desc.atomic_add`,
     # `desc.atomic_max`): `cp.reduce.async.bulk.tensor` from the tile's buffer.
@@ -1197,6 +1215,11 @@ def _tile_matmul_signature(ab, c):
     """The signature of a matmul of ``ab`` tiles into ``c`` with runtime sizes ``M``, ``N``, ``K``."""
     return {"a_ptr": "*" + ab, "b_ptr": "*" + ab, "c_ptr": "*" + c, "M": "i32", "N": "i32", "K": "i32",
             "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+
+
+def _unstaged_signature(dtype):
+    return {"a_ptr": "*" + dtype, "b_ptr": "*" + dtype, "c_ptr": "*fp32", "bias_ptr": "*fp32", "K": "i32",
+            "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "INTEGER": "constexpr"}
 
 
 CASES = [
@@ -1673,6 +1696,20 @@ CASES = [
      {"M": 128, "N": 16}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
     ("cumsum_rows_i64", cumsum_rows_i32, {"x_ptr": "*i64", "y_ptr": "*i64", "M": "constexpr", "N": "constexpr"},
      {"M": 32, "N": 128}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    # Blackwell, one stage: the K loop carries the MMA's `use_acc` flag (false, then true), and
+    # LLVM peels the first trip of a small loop (its operand stores twice) but not of a larger one.
+    ("unstaged_matmul_bias_i8", unstaged_matmul_bias, _unstaged_signature("i8"),
+     {"BM": 64, "BN": 128, "BK": 32, "INTEGER": True}, ["a_ptr", "b_ptr", "c_ptr", "bias_ptr", "K"],
+     {"num_warps": 4, "num_stages": 1, "targets": ["sm90", "sm100"]}),
+    ("unstaged_matmul_bias_f16", unstaged_matmul_bias, _unstaged_signature("fp16"),
+     {"BM": 128, "BN": 64, "BK": 64, "INTEGER": False}, ["a_ptr", "b_ptr", "c_ptr", "bias_ptr", "K"],
+     {"num_warps": 8, "num_stages": 1, "targets": ["sm90", "sm100"]}),
+    ("unstaged_matmul_bias_bf16_wide", unstaged_matmul_bias, _unstaged_signature("bf16"),
+     {"BM": 128, "BN": 64, "BK": 64, "INTEGER": False}, ["a_ptr", "b_ptr", "c_ptr", "bias_ptr", "K"],
+     {"num_warps": 4, "num_stages": 1, "targets": ["sm90", "sm100"]}),
+    ("unstaged_matmul_bias_fp8_deep", unstaged_matmul_bias, _unstaged_signature("fp8e4nv"),
+     {"BM": 256, "BN": 64, "BK": 128, "INTEGER": False}, ["a_ptr", "b_ptr", "c_ptr", "bias_ptr", "K"],
+     {"num_warps": 8, "num_stages": 1, "targets": ["sm100"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

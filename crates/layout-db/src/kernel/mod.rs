@@ -1276,6 +1276,8 @@ impl Context<'_> {
             let _ = peeled.set(peeled_loops::peeled_ops(f, placed_at, sized));
         }
         let mut ops: Vec<SharedOp> = Vec::new();
+        // The op each entry of `ops` lists.
+        let mut op_ids: Vec<OpId> = Vec::new();
         for (i, p) in pending.iter().enumerate() {
             if i > 0 && pending[i - 1].op == p.op {
                 // Another piece of the partitioned tensor just listed.
@@ -1287,6 +1289,7 @@ impl Context<'_> {
             let op = &f.ops[p.op];
             let pieces = pending.iter().filter(|q| q.op == p.op).count();
             let recorded_offsets = recorded_offsets(op);
+            op_ids.push(p.op);
             ops.push(SharedOp {
                 span: op.span,
                 op: op.name.clone(),
@@ -1382,6 +1385,7 @@ impl Context<'_> {
                         Some(offsets[k])
                     })
                     .unwrap_or(0);
+                op_ids.push(id);
                 ops.push(SharedOp {
                     span: op.span,
                     op: op.name.clone(),
@@ -1394,6 +1398,9 @@ impl Context<'_> {
                     instructions: in_partition(f, id, issued(id, instructions)),
                 });
             }
+        }
+        if self.vendor == Vendor::Nvidia {
+            self.double_peeled_flag_loops(f, &mut ops, &op_ids);
         }
         ops.sort_by_key(|o| o.span.start);
         KernelSummary {
@@ -1411,6 +1418,32 @@ impl Context<'_> {
             complete: f.complete,
             tensor_memory: self.tensor_memory(f, &ids, &users),
             recorded_tensor_memory_columns: module.tensor_memory,
+        }
+    }
+
+    /// On NVIDIA, a second static copy of the instructions of each loop
+    /// whose first trip LLVM peels (`peeled_loops::peeled_flag_loops`),
+    /// sized from the instructions `ops` (listing ops `op_ids`) name.
+    fn double_peeled_flag_loops(&self, f: &Function, ops: &mut [SharedOp], op_ids: &[OpId]) {
+        let lanes = u64::from(self.threads) * u64::from(self.num_warps);
+        let shared_in = |l: OpId| -> u64 {
+            ops.iter()
+                .zip(op_ids)
+                .filter(|&(_, &id)| f.enclosing(id, "scf.for") == Some(l))
+                .flat_map(|(o, _)| &o.instructions)
+                .map(|i| i.count)
+                .sum()
+        };
+        let peeled = peeled_loops::peeled_flag_loops(f, self.text, |l| {
+            peeled_loops::flag_loop_size(f, l, lanes, shared_in(l))
+        });
+        for (op, &id) in ops.iter_mut().zip(op_ids) {
+            if peeled[id] {
+                for i in &mut op.instructions {
+                    i.count *= 2;
+                    i.wavefronts *= 2;
+                }
+            }
         }
     }
 

@@ -161,6 +161,129 @@ fn mfma_count(op: &Op, mfma: &impl Fn(&str) -> Option<AmdMfma>) -> Option<u64> {
     Some(tiles * k.div_ceil(u64::from(*encoding.instr_shape.get(2)?).max(1)))
 }
 
+/// Per op, whether it sits in a loop whose first trip LLVM peels on NVIDIA:
+/// an innermost loop that carries a value entering as one constant and
+/// yielded as another (a Blackwell MMA's `use_acc` flag, false on the
+/// first trip and true after) keeps a phi that is invariant from its
+/// second trip, and LLVM peels one trip where twice the loop's size fits
+/// its unroll threshold (`flag_loop_size`, the same 300 as AMDGPU's).
+pub(super) fn peeled_flag_loops(
+    f: &Function,
+    text: &str,
+    body_size: impl Fn(OpId) -> Option<u64>,
+) -> Vec<bool> {
+    let mut peeled = vec![false; f.ops.len()];
+    for (id, op) in f.ops.iter().enumerate() {
+        if op.name != "scf.for" || !innermost(f, id) || !carries_flag(f, text, id) {
+            continue;
+        }
+        if body_size(id).is_none_or(|size| 2 * size > UNROLL_THRESHOLD) {
+            continue;
+        }
+        for (other, flag) in peeled.iter_mut().enumerate() {
+            if f.enclosing(other, "scf.for") == Some(id) {
+                *flag = true;
+            }
+        }
+    }
+    peeled
+}
+
+/// The size LLVM counts for the body of NVIDIA loop `id`, as far as the
+/// TTGIR tells it: an instruction per op, five per vector a thread moves
+/// (a global load of 16 bytes, a shared-memory instruction: its address
+/// arithmetic, the access, the element moves), six per MMA instruction
+/// (its descriptors), and nothing for the constant trip's loop, which LLVM
+/// unrolls whole. `shared_instructions` is the body's shared-memory
+/// instructions, `lanes` the program's threads. Fitted to the peeling of
+/// 100 compiled Blackwell matmul loops (a 64x32x128 f16 tile of 8 MMAs
+/// peeled, 128x64x64 bf16 of 12 vectors not).
+pub(super) fn flag_loop_size(
+    f: &Function,
+    id: OpId,
+    lanes: u64,
+    shared_instructions: u64,
+) -> Option<u64> {
+    const PER_VECTOR: u64 = 5;
+    const PER_MMA: u64 = 6;
+    let bound = f.ops[id].operands.get(1)?;
+    if f.producer(bound)
+        .is_some_and(|p| p.name == "arith.constant")
+    {
+        return None;
+    }
+    let mut size = PER_VECTOR * shared_instructions;
+    for (other, op) in f.ops.iter().enumerate() {
+        if f.enclosing(other, "scf.for") != Some(id) {
+            continue;
+        }
+        size += 1;
+        match op.name.as_str() {
+            "tt.load" => {
+                // The type written is the pointers' (`!tt.ptr<bf16>`).
+                let t = scratch::parse_type(op.result_types())?;
+                let pointee = t
+                    .element
+                    .strip_prefix("!tt.ptr<")
+                    .and_then(|e| e.strip_suffix('>'))
+                    .unwrap_or(&t.element);
+                let bits = u64::from(scratch::element_bits(pointee).unwrap_or(32));
+                size += PER_VECTOR * (t.elements().div_ceil(lanes) * bits).div_ceil(128).max(1);
+            }
+            "ttng.tc_gen5_mma" | "ttng.tc_gen5_mma_scaled" => {
+                size += PER_MMA * tcgen05_instructions(op)?;
+            }
+            _ => {}
+        }
+    }
+    Some(size)
+}
+
+/// The `tcgen05.mma` instructions of one `ttng.tc_gen5_mma`: 128 rows of
+/// A, 256 columns of B and 32 bytes of K each.
+fn tcgen05_instructions(op: &Op) -> Option<u64> {
+    let types = scratch::parse_types(&op.types);
+    let (a, b) = (types.first()?, types.get(1)?);
+    let (&m, &k) = (a.shape.first()?, a.shape.last()?);
+    let &n = b.shape.last()?;
+    let bits = u64::from(scratch::element_bits(&a.element)?);
+    let steps = (u64::from(k) * bits).div_ceil(256).max(1);
+    Some(u64::from(m).div_ceil(128) * u64::from(n).div_ceil(256) * steps)
+}
+
+/// Whether loop `id` carries a value that enters as a constant and is
+/// yielded as another constant.
+fn carries_flag(f: &Function, text: &str, id: OpId) -> bool {
+    let op = &f.ops[id];
+    let Some(yielded) = op.regions.first().and_then(|r| f.region_yield(r)) else {
+        return false;
+    };
+    // `%true = arith.constant true`: the value and its type.
+    let constant = |value: &str| {
+        let p = f.producer(value).filter(|p| p.name == "arith.constant")?;
+        let line = text.get(p.span.start..p.span.end)?;
+        let (_, value) = line.split_once("arith.constant ")?;
+        Some(
+            value
+                .split(" loc(")
+                .next()
+                .unwrap_or(value)
+                .trim()
+                .to_string(),
+        )
+    };
+    op.operands
+        .iter()
+        .skip(3)
+        .zip(&yielded.operands)
+        .any(|(init, next)| {
+            let (Some(a), Some(b)) = (constant(init), constant(next)) else {
+                return false;
+            };
+            a != b
+        })
+}
+
 /// Whether loop `id` holds no other loop.
 fn innermost(f: &Function, id: OpId) -> bool {
     !f.ops.iter().enumerate().any(|(other, op)| {
@@ -234,6 +357,37 @@ mod tests {
   }
 }
 "#;
+
+    /// A Blackwell K loop with one stage: `use_acc` enters false and the
+    /// body yields true; a counter the body advances is no such flag.
+    const FLAG_LOOP: &str = r#"module {
+  tt.func @k(%n: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %false = arith.constant false
+    %true = arith.constant true
+    %r = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%use = %false) -> (i1)  : i32 {
+      %x = arith.addi %i, %c1_i32 : i32
+      scf.yield %true : i1
+    }
+    %s = scf.for %j = %c0_i32 to %n step %c1_i32 iter_args(%c = %c0_i32) -> (i32)  : i32 {
+      %y = arith.addi %c, %c1_i32 : i32
+      scf.yield %y : i32
+    }
+    tt.return
+  }
+}
+"#;
+
+    #[test]
+    fn a_flag_that_becomes_invariant_peels_a_loop_that_fits() {
+        let f = &mlir::functions(FLAG_LOOP)[0];
+        let (flagged, counted) = (op_named(f, "%x"), op_named(f, "%y"));
+        assert!(peeled_flag_loops(f, FLAG_LOOP, |_| Some(150))[flagged]);
+        assert!(!peeled_flag_loops(f, FLAG_LOOP, |_| Some(151))[flagged]);
+        assert!(!peeled_flag_loops(f, FLAG_LOOP, |_| None)[flagged]);
+        assert!(!peeled_flag_loops(f, FLAG_LOOP, |_| Some(10))[counted]);
+    }
 
     fn op_named(f: &Function, result: &str) -> OpId {
         f.ops
