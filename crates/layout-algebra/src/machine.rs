@@ -180,6 +180,26 @@ pub struct LdsInstructions {
     /// pairs with no access off the common base (a scan's reads of its
     /// partials, as the AMDGCN shows). 0 where no access is paired.
     pub work_item_id_bits: u32,
+    /// A scan's 16-bit partials of neighbouring chunks (registers off the
+    /// axis) computed two to a register, every second stored from the high
+    /// half (`ds_write_b16_d16_hi`), as the compiled scans of 2-D tiles
+    /// show; `None` where they stay apart.
+    pub packed_scan_partials: Option<PackedScanPartials>,
+}
+
+/// Where LLVM computes a scan's 16-bit partials two to a register, after
+/// the warp's scan takes at least `min_shuffle_steps` shuffle steps (with
+/// fewer they stay apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PackedScanPartials {
+    /// gfx1250's true16 half registers: the register allocator puts any
+    /// two partials in one register, after one step.
+    HalfRegisters { min_shuffle_steps: u32 },
+    /// gfx942 and gfx950: the SLP vectoriser pairs the integer arithmetic
+    /// of bf16 addition across neighbouring chunks (registers off the
+    /// axis, an even number of them a block), after two steps; their f16
+    /// arithmetic is native and its pairing not regular.
+    PairedBf16Chunks { min_shuffle_steps: u32 },
 }
 
 /// How an AMD assembler spells LDS opcodes.
@@ -204,6 +224,7 @@ impl LdsInstructions {
         half_registers: false,
         restaged_reads_unpaired: false,
         work_item_id_bits: 0,
+        packed_scan_partials: None,
     };
 }
 
@@ -335,6 +356,9 @@ pub const PRESETS: &[Preset] = &[
             half_registers: false,
             restaged_reads_unpaired: false,
             work_item_id_bits: 10,
+            packed_scan_partials: Some(PackedScanPartials::PairedBf16Chunks {
+                min_shuffle_steps: 2,
+            }),
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -359,6 +383,9 @@ pub const PRESETS: &[Preset] = &[
             half_registers: false,
             restaged_reads_unpaired: false,
             work_item_id_bits: 10,
+            packed_scan_partials: Some(PackedScanPartials::PairedBf16Chunks {
+                min_shuffle_steps: 2,
+            }),
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -383,6 +410,9 @@ pub const PRESETS: &[Preset] = &[
             half_registers: true,
             restaged_reads_unpaired: true,
             work_item_id_bits: 10,
+            packed_scan_partials: Some(PackedScanPartials::HalfRegisters {
+                min_shuffle_steps: 1,
+            }),
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,

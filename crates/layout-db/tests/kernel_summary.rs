@@ -338,7 +338,7 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
     );
     assert!(wrong.is_empty(), "{wrong:#?}");
     assert!(
-        named >= 6076 && covered >= 765,
+        named >= 6107 && covered >= 779,
         "{named} named, {covered} covered"
     );
 }
@@ -381,7 +381,7 @@ fn most_kernels_name_every_instruction_as_often_as_the_compiled_kernel() {
 
 /// Kernels of both corpora whose every opcode count is the compiled
 /// kernel's (`most_kernels_name_every_instruction_as_often_as_the_compiled_kernel`).
-const EXACT_KERNELS: usize = 762;
+const EXACT_KERNELS: usize = 776;
 
 /// `ttng.tensormap_create` on NVIDIA: each field's `tensormap.replace` as
 /// often as the PTX has it (one per dimension for the box, the extent and
@@ -561,8 +561,11 @@ fn scans_store_and_load_what_the_ptx_does() {
     // `ds_write2st64_b32`, and the reads whose address InstCombine folds
     // off the common base, alone: gfx1250's cumsum_2d reads 61 pairs and 2
     // singles, the 64-bit scan down a 2-D tile 27 pairs and 8 singles on
-    // the three AMD targets); the scan's are the kernel's only LDS accesses
-    // besides `ds_bpermute`.
+    // the three AMD targets; bf16 partials of neighbouring chunks two to a
+    // register on gfx942 and gfx950, every second stored from the high
+    // half, where the warp's scan takes two shuffle steps, and apart where
+    // it takes one, `cumsum_2d_bf16*`); the scan's are the kernel's only
+    // LDS accesses besides `ds_bpermute`.
     let (mut compared, mut amd) = (0, 0);
     for k in corpus("kernels") {
         let Some(file) = k["file"].as_str() else {
@@ -602,7 +605,7 @@ fn scans_store_and_load_what_the_ptx_does() {
         assert_eq!(named, compiled, "{file}");
     }
     assert!(
-        compared >= 24 && amd == 18,
+        compared >= 24 && amd == 24,
         "{compared} compared, {amd} on AMD"
     );
 }

@@ -1710,6 +1710,13 @@ CASES = [
     ("unstaged_matmul_bias_fp8_deep", unstaged_matmul_bias, _unstaged_signature("fp8e4nv"),
      {"BM": 256, "BN": 64, "BK": 128, "INTEGER": False}, ["a_ptr", "b_ptr", "c_ptr", "bias_ptr", "K"],
      {"num_warps": 8, "num_stages": 1, "targets": ["sm100"]}),
+    # bf16 down a 2-D tile: gfx942 and gfx950 compute neighbouring chunks two to a register where
+    # the warp's scan takes two shuffle steps or more (every second partial stored from the high
+    # half), not where it takes one.
+    ("cumsum_2d_bf16", cumsum_2d, {"x_ptr": "*bf16", "y_ptr": "*bf16", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("cumsum_2d_bf16_one_step", cumsum_2d, {"x_ptr": "*bf16", "y_ptr": "*bf16", "M": "constexpr", "N": "constexpr"},
+     {"M": 32, "N": 256}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -24,7 +24,9 @@ pub use unused_registers::{DeadRegisters, unused_conversion_registers};
 use std::collections::HashMap;
 
 use layout_algebra::bank::{Direction, Instruction, Mnemonic};
-use layout_algebra::machine::{LdsInstructions, LdsSpelling, Vendor, shared_memory_limit};
+use layout_algebra::machine::{
+    LdsInstructions, LdsSpelling, PackedScanPartials, Vendor, shared_memory_limit,
+};
 use layout_algebra::triton::Encoding;
 use layout_syntax::Span;
 
@@ -2103,6 +2105,19 @@ impl Context<'_> {
                     .map(|o| base + o)
                     .partition(|&o| own_address(o));
                 let alone = alone.len() as u64;
+                // Partials two to a register (`packed_scan_partials`).
+                let steps = bases_along(&layout, "lane", axis);
+                let packed = match self.machine.lds.packed_scan_partials {
+                    Some(PackedScanPartials::HalfRegisters { min_shuffle_steps }) => {
+                        steps >= min_shuffle_steps as usize
+                    }
+                    Some(PackedScanPartials::PairedBf16Chunks { min_shuffle_steps }) => {
+                        steps >= min_shuffle_steps as usize
+                            && t.element == "bf16"
+                            && walk.chunks_per_block % 2 == 0
+                    }
+                    None => false,
+                };
                 // A region that does not start at a multiple of its width
                 // pairs with no other.
                 match lds
@@ -2113,6 +2128,7 @@ impl Context<'_> {
                         p.stores.extend(stores);
                         p.loads.extend(loads);
                         p.alone += alone;
+                        p.packed &= packed;
                     }
                     None => lds.push(LdsPartials {
                         bits,
@@ -2120,6 +2136,7 @@ impl Context<'_> {
                         stores: stores.collect(),
                         loads,
                         alone,
+                        packed,
                     }),
                 }
                 continue;
@@ -2146,6 +2163,7 @@ impl Context<'_> {
             stores,
             loads,
             alone,
+            packed,
             ..
         } in lds
         {
@@ -2155,6 +2173,7 @@ impl Context<'_> {
                     bits,
                     direction,
                     &self.machine.lds,
+                    packed,
                 ));
             }
             if alone > 0 {
@@ -2987,6 +3006,9 @@ struct LdsPartials {
     /// The reads at an address of their own, each alone
     /// (`Context::scan_reads_folded_off_base`).
     alone: u64,
+    /// Its 16-bit partials live two to a register, every second stored
+    /// from the high half (`LdsInstructions::packed_scan_partials`).
+    packed: bool,
 }
 
 /// The elements of a scan's scratch a thread reads. Triton's lowering
@@ -3049,12 +3071,15 @@ fn vector_pieces(offsets: &[u64], widest: usize) -> Vec<usize> {
 /// One thread's LDS accesses of `bits` each at element `offsets` (from one
 /// base) as LLVM merges them: runs of neighbours into vectors of up to 128
 /// bits, the rest in pairs where `ds_read2`/`ds_write2` can encode the
-/// offsets (32- and 64-bit accesses), the rest alone.
+/// offsets (32- and 64-bit accesses), the rest alone; 16-bit stores of
+/// values `packed_pairs` (two to a register), every second from the high
+/// half.
 fn merged_lds_accesses(
     offsets: &[u64],
     bits: u32,
     direction: Direction,
     lds: &LdsInstructions,
+    packed_pairs: bool,
 ) -> Vec<InstructionCount> {
     let mut sorted = offsets.to_vec();
     sorted.sort_unstable();
@@ -3108,7 +3133,7 @@ fn merged_lds_accesses(
                 }
             }
         }
-    } else if bits == 16 && direction == Direction::Store && lds.half_registers {
+    } else if bits == 16 && direction == Direction::Store && packed_pairs {
         // Partials in half registers, two to a register: the high ones go
         // with `_d16_hi`.
         let n = sorted.len() as u64;
