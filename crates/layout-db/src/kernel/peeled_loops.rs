@@ -33,16 +33,28 @@ pub(super) fn peeled_ops(
     placed_at: impl Fn(OpId) -> Option<u64>,
     body_size: impl Fn(OpId) -> Option<u64>,
 ) -> Vec<bool> {
+    let phi_kept = |id: OpId| {
+        carried_single_buffers(f, id)
+            .iter()
+            .any(|&alloc| placed_at(alloc).is_some_and(|o| o > 0))
+    };
+    ops_of_peeled_loops(f, phi_kept, body_size)
+}
+
+/// Per op, whether it sits in an innermost loop that keeps a phi invariant
+/// from its second trip (`phi_kept`) and whose body is small enough that
+/// twice its size fits the unroll threshold: the loops LLVM peels.
+fn ops_of_peeled_loops(
+    f: &Function,
+    phi_kept: impl Fn(OpId) -> bool,
+    body_size: impl Fn(OpId) -> Option<u64>,
+) -> Vec<bool> {
     let mut peeled = vec![false; f.ops.len()];
     for (id, op) in f.ops.iter().enumerate() {
-        if op.name != "scf.for" || !innermost(f, id) {
+        if op.name != "scf.for" || !innermost(f, id) || !phi_kept(id) {
             continue;
         }
-        let carried = carried_single_buffers(f, id);
-        let phi_kept = carried
-            .iter()
-            .any(|&alloc| placed_at(alloc).is_some_and(|o| o > 0));
-        if !phi_kept || body_size(id).is_none_or(|size| 2 * size > UNROLL_THRESHOLD) {
+        if body_size(id).is_none_or(|size| 2 * size > UNROLL_THRESHOLD) {
             continue;
         }
         for (other, flag) in peeled.iter_mut().enumerate() {
@@ -172,21 +184,7 @@ pub(super) fn peeled_flag_loops(
     text: &str,
     body_size: impl Fn(OpId) -> Option<u64>,
 ) -> Vec<bool> {
-    let mut peeled = vec![false; f.ops.len()];
-    for (id, op) in f.ops.iter().enumerate() {
-        if op.name != "scf.for" || !innermost(f, id) || !carries_flag(f, text, id) {
-            continue;
-        }
-        if body_size(id).is_none_or(|size| 2 * size > UNROLL_THRESHOLD) {
-            continue;
-        }
-        for (other, flag) in peeled.iter_mut().enumerate() {
-            if f.enclosing(other, "scf.for") == Some(id) {
-                *flag = true;
-            }
-        }
-    }
-    peeled
+    ops_of_peeled_loops(f, |id| carries_flag(f, text, id), body_size)
 }
 
 /// The size LLVM counts for the body of NVIDIA loop `id`, as far as the
