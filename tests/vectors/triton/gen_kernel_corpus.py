@@ -804,6 +804,12 @@ def unstaged_matmul_bias(a_ptr, b_ptr, c_ptr, bias_ptr, K, BM: tl.constexpr, BN:
 
 
 @triton.jit
+def column_max(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(y_ptr + tl.arange(0, N), tl.max(tl.load(x_ptr + offs), 0))
+
+
+@triton.jit
 def tma_reduce(a_ptr, b_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, MAXIMUM: tl.constexpr):
     # A tile loaded by TMA and reduced into another tensor by TMA (`desc.atomic_add`,
     # `desc.atomic_max`): `cp.reduce.async.bulk.tensor` from the tile's buffer.
@@ -1717,6 +1723,19 @@ CASES = [
      {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
     ("cumsum_2d_bf16_one_step", cumsum_2d, {"x_ptr": "*bf16", "y_ptr": "*bf16", "M": "constexpr", "N": "constexpr"},
      {"M": 32, "N": 256}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    # An argmax of bf16 with two rows per thread across two warps: after the one shuffle step left,
+    # the vectoriser pairs both rows' compares from sm86 on (`setp.gt.bf16x2` on sm90), and the
+    # round's two loaded halves are read as one word; sm80 keeps them halves.
+    ("paired_rows_argmax_bf16", row_argmax, {"x_ptr": "*bf16", "y_ptr": "*i32", "M": "constexpr",
+     "N": "constexpr"}, {"M": 8, "N": 512}, ["x_ptr", "y_ptr"],
+     {"num_warps": 8, "targets": ["sm80", "sm89", "sm90", "sm100"]}),
+    # 32-bit column reductions whose result only a conversion takes: on sm100 the reduction's
+    # conversion to the result's layout loads pairs of words into 64-bit registers, and the next
+    # conversion stores them untouched (`ld/st.shared.v2.b64`); sm90 moves words.
+    ("column_sum_i32", column_sum, {"x_ptr": "*i32", "y_ptr": "*i32", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 128}, ["x_ptr", "y_ptr"], {"num_warps": 8, "targets": ["sm90", "sm100"]}),
+    ("f32_column_max", column_max, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
+     {"M": 128, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

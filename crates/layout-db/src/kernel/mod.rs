@@ -367,6 +367,11 @@ pub enum PairedF32 {
     Elementwise,
     /// A reduction's sum or product: 128-bit stores go as pairs.
     Reduced,
+    /// A reduction's 32-bit result that its own conversion to the result's
+    /// layout read 128 bits at a time and nothing changed since
+    /// ([`moved_whole`]): LLVM keeps the loaded pairs in 64-bit
+    /// registers and stores 128 bits of them as pairs.
+    Moved,
 }
 
 /// The `ttg.convert_layout`s (result, operand, how) of a dump whose f32
@@ -628,8 +633,21 @@ fn made_in_f32_pairs(
                 .get(result)
                 .copied()
                 .unwrap_or(false);
-            (input.element == "f32" && pairable && sums_anything(&layout, axis))
-                .then_some(PairedF32::Reduced)
+            if input.element == "f32" && pairable && sums_anything(&layout, axis) {
+                return Some(PairedF32::Reduced);
+            }
+            let machine = crate::file_target(db, file).machine();
+            let result_type = scratch::parse_types(op.result_types())
+                .into_iter()
+                .nth(result)?;
+            let result_layout = encoding_named(db, file, result_type.encoding.as_deref()?)?
+                .to_linear_layout(&result_type.shape)
+                .ok()?;
+            (machine.paired_f32
+                && moved_whole(f, value)
+                && scratch::element_bits(&input.element) == Some(32)
+                && reduced_load_bits(&layout, &result_layout, axis, &machine) == Some(128))
+            .then_some(PairedF32::Moved)
         }
         _ => None,
     }
@@ -2797,6 +2815,19 @@ impl Context<'_> {
                         load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Reduced);
                     }
                 }
+                // A 32-bit result only conversions take, on a machine with
+                // paired f32: the conversion to the result's layout loads
+                // it as pairs, which reach those conversions' stores
+                // untouched (`PairedF32::Moved`).
+                if self.machine.paired_f32
+                    && to_result
+                    && !pairs(operand)
+                    && bits == 32
+                    && op.results.get(operand).is_some_and(|r| moved_whole(f, r))
+                    && let Some([_, load]) = &mut sides
+                {
+                    load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Moved);
+                }
                 // From sm86 on, where no f32 pairs live in 64-bit
                 // registers, the vectoriser still pairs the combine of an
                 // NVIDIA mma accumulator's f32 reduced along its rows (a
@@ -2841,13 +2872,19 @@ impl Context<'_> {
                 // Halves a combine compares beside their indices (an
                 // argmax): from sm86 on the vectoriser pairs the compares
                 // and selects, and takes a warp round's four loaded halves
-                // two to a word (`ld.shared.v2.b32`); two stay halves.
+                // two to a word (`ld.shared.v2.b32`). Two loaded halves
+                // are two outputs' partials: where the one shuffle step
+                // left combines them as they come, it pairs their compares
+                // too (`setp.gt.bf16x2`) and reads them as one word
+                // (`ld.shared.b32`); with more steps they stay halves.
                 if self.vectorises
                     && !to_result
                     && compares_with_indices
                     && matches!(t.element.as_str(), "f16" | "bf16")
                     && let Some([_, load]) = &mut sides
-                    && load.mnemonic.instruction == (Instruction::LdSt { bits: 64 })
+                    && (load.mnemonic.instruction == (Instruction::LdSt { bits: 64 })
+                        || (load.mnemonic.instruction == (Instruction::LdSt { bits: 32 })
+                            && shuffle_steps_along(&to, axis) == 1))
                 {
                     load.mnemonic = load.mnemonic.in_words();
                 }
@@ -2937,6 +2974,39 @@ pub(crate) fn f32_pairs(
         | (Instruction::LdSt { bits: 64 }, PairedF32::Elementwise) => m.in_pairs(),
         _ => m,
     }
+}
+
+/// Whether a reduction's result `value` only goes to `ttg.convert_layout`s:
+/// what its conversion to the result's layout loaded reaches their stores
+/// untouched.
+fn moved_whole(f: &Function, value: &str) -> bool {
+    let mut uses = f.uses(value).peekable();
+    uses.peek().is_some() && uses.all(|u| is_ttg(u, "convert_layout"))
+}
+
+/// The bits per lane of the load of a reduction's conversion of its 32-bit
+/// reduced values (from `layout` reduced along `axis`) to the result's
+/// layout, where it has one.
+fn reduced_load_bits(
+    layout: &layout_algebra::LinearLayout,
+    result: &layout_algebra::LinearLayout,
+    axis: usize,
+    machine: &layout_algebra::machine::Machine,
+) -> Option<u32> {
+    let reduced =
+        layout_algebra::triton::reduce::reduced_layout(layout, axis, result.out_dims()).ok()?;
+    if &reduced == result {
+        return None;
+    }
+    let c = layout_algebra::triton::convert_layout::analyse_conversion(
+        &reduced,
+        result,
+        32,
+        &machine.banks,
+        machine.matrix,
+    )
+    .ok()?;
+    Some(c.shared?.load.bits_per_lane())
 }
 
 /// Which operands of the reduction `id` its combine sums or multiplies
