@@ -431,11 +431,14 @@ fn kernel_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         } else {
             ("-".into(), "-".into())
         };
+        let instructions = match o.read_with {
+            Some(with) => format!("read by line {}'s paired reads", line(with.start)),
+            None => instructions.join(", "),
+        };
         md += &format!(
-            "| {} | `{}` | {bytes} | {at} | {} |\n",
+            "| {} | `{}` | {bytes} | {at} | {instructions} |\n",
             line(o.span.start),
             o.op,
-            instructions.join(", ")
         );
     }
     if !k.complete {

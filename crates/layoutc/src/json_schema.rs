@@ -400,6 +400,10 @@ pub struct KernelOp {
     pub partition_offsets: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub triton_partition_offsets: Option<Vec<u64>>,
+    /// The line of the op whose paired instructions also read this op's
+    /// data (which then issues none of its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_with: Option<usize>,
 }
 
 #[derive(Serialize)]

@@ -38,6 +38,7 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::
                 .then(|| o.partition_offsets.clone()),
             triton_partition_offsets: (!o.recorded_partition_offsets.is_empty())
                 .then(|| o.recorded_partition_offsets.clone()),
+            read_with: o.read_with.map(|s| line(s.start)),
         })
         .collect();
     let has_tensor_memory = !k.tensor_memory.is_empty();
@@ -158,11 +159,15 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
                 )
             })
             .collect();
+        let instructions = match o.read_with {
+            Some(with) => format!("read by line {}'s paired reads", line(with.start)),
+            None => instructions.join("; "),
+        };
         out += &format!(
             "  line {:<5} {:<36} {placed} {}\n",
             line(o.span.start),
             o.op,
-            instructions.join("; ")
+            instructions
         );
     }
     for t in &k.tensor_memory {

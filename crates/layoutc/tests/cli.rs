@@ -544,6 +544,31 @@ fn a_log_section_is_chosen_by_pass_or_number() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// Two local loads whose reads gfx942 pairs (an unrolled convolution's two
+/// stages of weights): the first names the paired reads, the second says
+/// it reads with them, in JSON (`read_with`) and in text.
+#[test]
+fn show_names_reads_paired_across_two_loads_on_the_first() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/kernels/conv_implicit_gemm_bf16_gfx942.ttgir"
+    );
+    let j: Value =
+        serde_json::from_str(&stdout(&layoutc(&["show", file, "--format", "json"]))).unwrap();
+    let ops = j["kernels"][0]["ops"].as_array().unwrap();
+    let second = ops.iter().find(|o| o.get("read_with").is_some()).unwrap();
+    assert_eq!(second["instructions"], serde_json::json!([]));
+    let first = ops
+        .iter()
+        .find(|o| o["line"] == second["read_with"])
+        .unwrap();
+    assert_eq!(first["instructions"][0]["mnemonic"], "ds_read2st64_b64");
+    assert_eq!(first["instructions"][0]["count"], 8);
+    let text = stdout(&layoutc(&["show", file]));
+    let line = format!("read by line {}'s paired reads", second["read_with"]);
+    assert_eq!(text.matches(&line).count(), 1, "{text}");
+}
+
 #[test]
 fn show_places_calls_warp_specialisation_and_partitioned_pieces_as_triton_does() {
     let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/kernels/");

@@ -810,6 +810,28 @@ def column_max(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
 
 
 @triton.jit
+def conv_implicit_gemm(x_ptr, w_ptr, y_ptr, H, W, C: tl.constexpr, K: tl.constexpr, BM: tl.constexpr,
+                       BK: tl.constexpr):
+    # A 3x3 convolution as an implicit GEMM over NHWC input: the taps are unrolled, each a K loop.
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    oh = rm // W
+    ow = rm % W
+    rn = tl.arange(0, K)
+    acc = tl.zeros((BM, K), tl.float32)
+    for r in tl.static_range(3):
+        for s in tl.static_range(3):
+            ih = oh + r - 1
+            iw = ow + s - 1
+            inside = (ih >= 0) & (ih < H) & (iw >= 0) & (iw < W)
+            for c in range(0, C, BK):
+                rc = c + tl.arange(0, BK)
+                a = tl.load(x_ptr + ((ih * W + iw) * C)[:, None] + rc[None, :], mask=inside[:, None], other=0.0)
+                b = tl.load(w_ptr + ((r * 3 + s) * C + rc)[:, None] * K + rn[None, :])
+                acc = tl.dot(a, b, acc)
+    tl.store(y_ptr + rm[:, None] * K + rn[None, :], acc.to(y_ptr.dtype.element_ty))
+
+
+@triton.jit
 def tma_reduce(a_ptr, b_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, MAXIMUM: tl.constexpr):
     # A tile loaded by TMA and reduced into another tensor by TMA (`desc.atomic_add`,
     # `desc.atomic_max`): `cp.reduce.async.bulk.tensor` from the tile's buffer.
@@ -1736,6 +1758,19 @@ CASES = [
      {"M": 64, "N": 128}, ["x_ptr", "y_ptr"], {"num_warps": 8, "targets": ["sm90", "sm100"]}),
     ("f32_column_max", column_max, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
      {"M": 128, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4, "targets": ["sm90", "sm100"]}),
+    # 3x3 convolutions as implicit GEMMs, their taps unrolled: where a tap's K loop runs twice,
+    # its two stages' buffers are indexed by constants, and gfx942 pairs the weight reads of the
+    # two stages (`ds_read2st64_b64`); one trip per tap leaves them single.
+    ("conv_implicit_gemm_bf16", conv_implicit_gemm,
+     {"x_ptr": "*bf16", "w_ptr": "*bf16", "y_ptr": "*bf16", "H": "i32", "W": "i32", "C": "constexpr",
+      "K": "constexpr", "BM": "constexpr", "BK": "constexpr"},
+     {"C": 128, "K": 128, "BM": 128, "BK": 64}, ["x_ptr", "w_ptr", "y_ptr"],
+     {"num_warps": 8, "num_stages": 3, "targets": ["sm90", "gfx942", "gfx950", "gfx1250"]}),
+    ("conv_implicit_gemm_fp16", conv_implicit_gemm,
+     {"x_ptr": "*fp16", "w_ptr": "*fp16", "y_ptr": "*fp16", "H": "i32", "W": "i32", "C": "constexpr",
+      "K": "constexpr", "BM": "constexpr", "BK": "constexpr"},
+     {"C": 64, "K": 64, "BM": 64, "BK": 32}, ["x_ptr", "w_ptr", "y_ptr"],
+     {"num_warps": 4, "num_stages": 2, "targets": ["sm90", "gfx942", "gfx950", "gfx1250"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

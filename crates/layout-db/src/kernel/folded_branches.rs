@@ -325,7 +325,7 @@ fn affine(f: &Function, text: &str, value: &str, visits: &mut u32) -> Affine {
 
 /// `%c64_i32 = arith.constant 64 : i32`: the integer (not a tensor's
 /// `dense<...>`, nor a float).
-fn integer_constant(line: &str) -> Option<i64> {
+pub(super) fn integer_constant(line: &str) -> Option<i64> {
     let (_, rest) = line.split_once("arith.constant ")?;
     let (number, ty) = rest.split_once(':')?;
     let ty = ty.trim();

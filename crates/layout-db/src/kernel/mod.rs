@@ -11,6 +11,7 @@ mod folded_branches;
 mod folded_loads;
 mod half_words;
 pub mod mlir;
+mod paired_loads;
 mod peeled_loops;
 pub mod scratch;
 mod tensor_memory;
@@ -120,6 +121,10 @@ pub struct SharedOp {
     /// Triton's offsets of those pieces, when the dump has them.
     pub recorded_partition_offsets: Vec<u64>,
     pub instructions: Vec<InstructionCount>,
+    /// The op whose paired instructions also read this op's data, which
+    /// then issues none of its own (AMD's LDS reads LLVM pairs across two
+    /// `ttg.local_load`s: `kernel::paired_loads`).
+    pub read_with: Option<Span>,
 }
 
 /// A buffer that lives as long as its value, scratch for one operation,
@@ -1322,6 +1327,7 @@ impl Context<'_> {
                 } else {
                     Vec::new()
                 },
+                read_with: None,
                 recorded_partition_offsets: if recorded_offsets.len() > 1 {
                     recorded_offsets
                 } else {
@@ -1415,12 +1421,15 @@ impl Context<'_> {
                     recorded: None,
                     partition_offsets: Vec::new(),
                     recorded_partition_offsets: Vec::new(),
+                    read_with: None,
                     instructions: in_partition(f, id, issued(id, instructions)),
                 });
             }
         }
         if self.vendor == Vendor::Nvidia {
             self.double_peeled_flag_loops(f, &mut ops, &op_ids);
+        } else {
+            paired_loads::pair_reads_across_loads(f, self.text, &aliases, &mut ops, &op_ids);
         }
         ops.sort_by_key(|o| o.span.start);
         KernelSummary {
