@@ -1187,6 +1187,35 @@ fn an_unrolled_convolution_pairs_its_stages_weight_reads_on_gfx942() {
     );
 }
 
+/// The same convolution with a barrier put between one tap's two stages'
+/// loads: LLVM pairs no reads across a wait, so that tap's weight loads
+/// each read their own (`ds_read_b64`), and the other eight taps pair.
+#[test]
+fn reads_are_not_paired_across_a_barrier() {
+    let file = "conv_implicit_gemm_bf16_gfx942.ttgir";
+    let text = read("kernels", file);
+    let at = text.find("    %a_76 = ttg.local_load").unwrap();
+    let text = format!(
+        "{}    gpu.barrier loc(#loc62)\n{}",
+        &text[..at],
+        &text[at..]
+    );
+    let summaries = summarise(file, text);
+    let loads: Vec<_> = summaries[0]
+        .ops
+        .iter()
+        .filter(|o| o.op == "ttg.local_load")
+        .collect();
+    assert_eq!(loads.iter().filter(|o| o.read_with.is_some()).count(), 8);
+    let single: u64 = loads
+        .iter()
+        .flat_map(|o| &o.instructions)
+        .filter(|i| i.mnemonic == "ds_read_b64")
+        .map(|i| i.count)
+        .sum();
+    assert_eq!(single, 16);
+}
+
 /// A masked float minimum, which Triton takes as two integer atomics
 /// masked by the load's mask and the value's sign, and a select between
 /// their results: the converted booleans serve only as masks (of the

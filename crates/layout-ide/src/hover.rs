@@ -432,7 +432,7 @@ fn kernel_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
             ("-".into(), "-".into())
         };
         let instructions = match o.read_with {
-            Some(with) => format!("read by line {}'s paired reads", line(with.start)),
+            Some(with) => layout_db::SharedOp::read_with_note(line(with.start)),
             None => instructions.join(", "),
         };
         md += &format!(

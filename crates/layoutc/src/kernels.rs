@@ -2,6 +2,7 @@
 
 use layout_ide::checked::BufferKind;
 use layout_ide::checked::KernelSummary;
+use layout_ide::checked::SharedOp;
 
 use crate::json_schema as schema;
 
@@ -160,7 +161,7 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
             })
             .collect();
         let instructions = match o.read_with {
-            Some(with) => format!("read by line {}'s paired reads", line(with.start)),
+            Some(with) => SharedOp::read_with_note(line(with.start)),
             None => instructions.join("; "),
         };
         out += &format!(

@@ -127,6 +127,14 @@ pub struct SharedOp {
     pub read_with: Option<Span>,
 }
 
+impl SharedOp {
+    /// What a summary says of an op whose data another op's paired reads
+    /// read (`read_with`), given that op's line.
+    pub fn read_with_note(line: usize) -> String {
+        format!("read by line {line}'s paired reads")
+    }
+}
+
 /// A buffer that lives as long as its value, scratch for one operation,
 /// or the shared memory of the function a `tt.call` calls (placed at the
 /// call, live while it runs).
@@ -362,8 +370,9 @@ fn encoding_named(db: &dyn salsa::Database, file: SourceFile, name: &str) -> Opt
     }
 }
 
-/// How a conversion's f32 operand was made, where paired arithmetic made
-/// it (`Machine::paired_f32`).
+/// How a conversion's 32-bit operand came to live in 64-bit pairs on a
+/// machine with paired f32 arithmetic (`Machine::paired_f32`): paired
+/// arithmetic made it, or a reduction's conversion loaded it as pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PairedF32 {
     /// A sum, difference or product of tensors (`arith.addf`, `arith.subf`,
@@ -374,15 +383,17 @@ pub enum PairedF32 {
     Reduced,
     /// A reduction's 32-bit result that its own conversion to the result's
     /// layout read 128 bits at a time and nothing changed since
-    /// ([`moved_whole`]): LLVM keeps the loaded pairs in 64-bit
+    /// ([`only_converted`]): LLVM keeps the loaded pairs in 64-bit
     /// registers and stores 128 bits of them as pairs.
     Moved,
 }
 
-/// The `ttg.convert_layout`s (result, operand, how) of a dump whose f32
-/// operand paired arithmetic made: a sum or product of tensors, or the
-/// result of a sum or product reduction that combined anything. LLVM
-/// stores such values as pairs (`st.shared.v2.b64`).
+/// The `ttg.convert_layout`s (result, operand, how) of a dump whose
+/// 32-bit operand lives in 64-bit pairs: f32 paired arithmetic made (a sum
+/// or product of tensors, or the result of a sum or product reduction that
+/// combined anything), or a reduction's result its own conversion loaded
+/// as pairs (`PairedF32::Moved`). LLVM stores such values as pairs
+/// (`st.shared.v2.b64`).
 #[salsa::tracked(returns(ref))]
 pub fn f32_pair_conversions(
     db: &dyn salsa::Database,
@@ -642,15 +653,16 @@ fn made_in_f32_pairs(
                 return Some(PairedF32::Reduced);
             }
             let machine = crate::file_target(db, file).machine();
+            if !machine.paired_f32 || !only_converted(f, value) {
+                return None;
+            }
             let result_type = scratch::parse_types(op.result_types())
                 .into_iter()
                 .nth(result)?;
             let result_layout = encoding_named(db, file, result_type.encoding.as_deref()?)?
                 .to_linear_layout(&result_type.shape)
                 .ok()?;
-            (machine.paired_f32
-                && moved_whole(f, value)
-                && scratch::element_bits(&input.element) == Some(32)
+            (scratch::element_bits(&input.element) == Some(32)
                 && reduced_load_bits(&layout, &result_layout, axis, &machine) == Some(128))
             .then_some(PairedF32::Moved)
         }
@@ -1429,7 +1441,7 @@ impl Context<'_> {
         if self.vendor == Vendor::Nvidia {
             self.double_peeled_flag_loops(f, &mut ops, &op_ids);
         } else {
-            paired_loads::pair_reads_across_loads(f, self.text, &aliases, &mut ops, &op_ids);
+            self.pair_reads_across_loads(f, &aliases, &mut ops, &op_ids);
         }
         ops.sort_by_key(|o| o.span.start);
         KernelSummary {
@@ -2828,11 +2840,15 @@ impl Context<'_> {
                 // paired f32: the conversion to the result's layout loads
                 // it as pairs, which reach those conversions' stores
                 // untouched (`PairedF32::Moved`).
+                let reduced_in_pairs = pairs(operand) && t.element == "f32" && combined;
                 if self.machine.paired_f32
                     && to_result
-                    && !pairs(operand)
+                    && !reduced_in_pairs
                     && bits == 32
-                    && op.results.get(operand).is_some_and(|r| moved_whole(f, r))
+                    && op
+                        .results
+                        .get(operand)
+                        .is_some_and(|r| only_converted(f, r))
                     && let Some([_, load]) = &mut sides
                 {
                     load.mnemonic = f32_pairs(load.mnemonic, PairedF32::Moved);
@@ -2985,10 +3001,11 @@ pub(crate) fn f32_pairs(
     }
 }
 
-/// Whether a reduction's result `value` only goes to `ttg.convert_layout`s:
+/// Whether a reduction's result `value` is used, and only by
+/// `ttg.convert_layout`s:
 /// what its conversion to the result's layout loaded reaches their stores
 /// untouched.
-fn moved_whole(f: &Function, value: &str) -> bool {
+fn only_converted(f: &Function, value: &str) -> bool {
     let mut uses = f.uses(value).peekable();
     uses.peek().is_some() && uses.all(|u| is_ttg(u, "convert_layout"))
 }
