@@ -832,6 +832,17 @@ def conv_implicit_gemm(x_ptr, w_ptr, y_ptr, H, W, C: tl.constexpr, K: tl.constex
 
 
 @triton.jit
+def unrolled_dot(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in tl.range(0, K, BK, loop_unroll_factor=2):
+        rk = k + tl.arange(0, BK)
+        acc = tl.dot(tl.load(a_ptr + rm[:, None] * K + rk[None, :]), tl.load(b_ptr + rk[:, None] * BN + rn[None, :]), acc)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
 def tma_reduce(a_ptr, b_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, MAXIMUM: tl.constexpr):
     # A tile loaded by TMA and reduced into another tensor by TMA (`desc.atomic_add`,
     # `desc.atomic_max`): `cp.reduce.async.bulk.tensor` from the tile's buffer.
@@ -1771,6 +1782,13 @@ CASES = [
       "K": "constexpr", "BM": "constexpr", "BK": "constexpr"},
      {"C": 64, "K": 64, "BM": 64, "BK": 32}, ["x_ptr", "w_ptr", "y_ptr"],
      {"num_warps": 4, "num_stages": 2, "targets": ["sm90", "gfx942", "gfx950", "gfx1250"]}),
+    # A K loop unrolled twice, its remainder a loop that may run no times and starts from the
+    # unrolled loop's accumulator: LLVM keeps the narrowing after the merge, so sm80 converts the
+    # halves in pairs and stores them as words (a loop from zeros would convert them one at a time).
+    ("unrolled_tail_matmul_bf16", unrolled_dot,
+     {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*bf16", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+      "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "K"],
+     {"num_warps": 4, "num_stages": 2, "targets": ["sm80", "sm89", "sm90"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,

@@ -205,6 +205,16 @@ fn may_run_no_times(f: &Function, op: &mlir::Op) -> bool {
     !(op.operands.len() >= 2 && op.operands[..2].iter().all(|b| is_constant(f, b)))
 }
 
+/// Whether the result `value` of the `scf.for` `op` starts from a
+/// constant: its initial value (the operand after the bounds and step at
+/// the result's position) is one. Unknown positions count as constant.
+fn starts_from_constant(f: &Function, op: &mlir::Op, value: &str) -> bool {
+    let position = op.results.iter().position(|r| r == value);
+    position
+        .and_then(|i| op.operands.get(3 + i))
+        .is_none_or(|init| is_constant(f, init))
+}
+
 /// Whether `narrowing` (an `arith.truncf`) gives back the elements
 /// `widening` (an `arith.extf`) widened, which LLVM folds to them.
 fn narrowed_back(widening: Option<&mlir::Op>, narrowing: &mlir::Op) -> bool {
@@ -1108,12 +1118,19 @@ fn made_in_words(
                 // the loop. Instcombine moves the conversion into the
                 // merge's phi only where it is the phi's one use; a result
                 // something else takes too (a row maximum of the
-                // accumulator) is converted after the merge, in pairs.
+                // accumulator) is converted after the merge, in pairs. It
+                // folds the conversion into the phi only where that folds
+                // an incoming value: a loop that starts from a constant (an
+                // accumulator of zeros); from another loop's result, say,
+                // the conversion stays after the merge, in pairs.
                 Made::InWords {
                     conversion: HalfConversion::PairsWhenPackedDirectly,
                 } => !producer.operands.first().is_some_and(|v| {
                     f.producer(v).is_some_and(|p| {
-                        p.name == "scf.while" || p.name == "scf.for" && may_run_no_times(f, p)
+                        p.name == "scf.while"
+                            || p.name == "scf.for"
+                                && may_run_no_times(f, p)
+                                && starts_from_constant(f, p, v)
                     }) && f.uses(v).count() == 1
                 }),
                 _ => true,
