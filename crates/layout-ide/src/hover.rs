@@ -370,6 +370,10 @@ fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
             }
             md += ")";
         }
+        if let Some(with) = o.read_with {
+            let line = text[..with.start].matches('\n').count() + 1;
+            md += &format!("\n- {}", layout_db::SharedOp::read_with_note(line));
+        }
         for i in &o.instructions {
             md += &format!(
                 "\n- {} x `{}`: {} wavefronts {}, {}",
@@ -849,6 +853,30 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
     /// An operation's name says what it does and, from the kernel summary,
     /// its shared memory: the allocator's offsets, which equal Triton's own
     /// (`allocation.offset` in the dump).
+    /// Two loads whose reads gfx942 pairs (an unrolled convolution's two
+    /// stages of weights): the second's hover says which line reads it.
+    #[test]
+    fn hover_on_a_load_whose_reads_another_pairs_names_that_line() {
+        let text = fixture::corpus("kernels/conv_implicit_gemm_bf16_gfx942.ttgir");
+        let (db, file) = fixture::open(&text);
+        let line_of = |needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+        let second = text.find("%b_77 = ttg.local_load").unwrap() + 8;
+        let h = hover(&db, file, second).unwrap();
+        let first = line_of("%b_74 = ttg.local_load");
+        assert!(
+            h.markdown
+                .ends_with(&format!("\n- read by line {first}'s paired reads")),
+            "{}",
+            h.markdown
+        );
+        let h = hover(&db, file, text.find("%b_74 = ttg.local_load").unwrap() + 8).unwrap();
+        assert!(
+            h.markdown.contains("8 x `ds_read2st64_b64`"),
+            "{}",
+            h.markdown
+        );
+    }
+
     #[test]
     fn hover_on_an_operation_shows_its_doc_and_its_shared_memory() {
         let text = fixture::corpus("kernels/batched_dot_sm100.allocated.ttgir");
