@@ -2145,7 +2145,7 @@ impl Context<'_> {
                     .partition(|&o| own_address(o));
                 let alone = alone.len() as u64;
                 // Partials two to a register (`packed_scan_partials`).
-                let steps = bases_along(&layout, "lane", axis);
+                let steps = shuffle_steps_along(&layout, axis);
                 let packed = match self.machine.lds.packed_scan_partials {
                     Some(PackedScanPartials::HalfRegisters { min_shuffle_steps }) => {
                         steps >= min_shuffle_steps as usize
