@@ -747,10 +747,39 @@ impl Pairing {
 /// How a paired access's requests are issued (`None` for any other
 /// instruction). `padding` as in [`padded_wavefronts_by_enumeration`].
 pub fn pair_counts(access: &Access, padding: &[(u32, u32)]) -> Result<Option<PairCounts>> {
+    pair_counts_split(access, padding, OffsetSplit::KnownBits)
+}
+
+/// [`pair_counts`] with the request constants split as `split` says.
+pub fn pair_counts_split(
+    access: &Access,
+    padding: &[(u32, u32)],
+    split: OffsetSplit,
+) -> Result<Option<PairCounts>> {
     let Instruction::Paired { bits, .. } = access.instruction else {
         return Ok(None);
     };
-    Ok(Some(access_pairing(access, bits, padding)?.counts()))
+    Ok(Some(access_pairing(access, bits, padding, split)?.counts()))
+}
+
+/// How LLVM splits a request's constant (the XOR of its registers'
+/// offsets) into the part its base register holds and the part the
+/// instruction adds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OffsetSplit {
+    /// Known-bits analysis sees the lane's part of the address: every bit
+    /// of the constant that no lane or warp can set adds, whichever
+    /// register it comes from.
+    #[default]
+    KnownBits,
+    /// The lane's part reaches the access through a phi, past what
+    /// known-bits analysis follows (a loop's operand reads repeated after
+    /// a loop that may run no times: GVN merges the loop's offsets with
+    /// the skipping path's). Only Triton's whole additive registers add,
+    /// and a remaining constant with no addressed bit (instcombine made it
+    /// an `or disjoint` before the phi existed); a constant with both kinds
+    /// of bit stays one `xor`, a base of its own.
+    WholeRegisters,
 }
 
 /// One in how many of an 8- or 16-bit AMD store's instructions move the
@@ -876,6 +905,7 @@ fn pair_requests(
     bits: u32,
     padding: &[(u32, u32)],
     direction: Direction,
+    split: OffsetSplit,
 ) -> Pairing {
     let others: Vec<usize> = (0..c.regs.len())
         .filter(|i| !vector_regs.contains(i))
@@ -886,20 +916,38 @@ fn pair_requests(
     let mut groups: std::collections::BTreeMap<u64, Vec<(u64, usize)>> =
         std::collections::BTreeMap::new();
     let width_bytes = (bits / 8) as u64;
-    let constant_of = |k: usize| {
+    // The XOR of request `k`'s registers whose offsets `additive` says.
+    let constant_of = |k: usize, additive: Option<bool>| {
         others
             .iter()
             .enumerate()
-            .filter(|(j, _)| k >> j & 1 == 1)
+            .filter(|&(j, &i)| {
+                k >> j & 1 == 1 && additive.is_none_or(|a| a == (c.regs[i] & addressed == 0))
+            })
             .fold(0, |acc, (_, &i)| acc ^ c.regs[i])
+    };
+    // Request `k`'s base key and the constant that adds to the base.
+    let split_of = |k: usize| match split {
+        OffsetSplit::KnownBits => {
+            let constant = constant_of(k, None);
+            (constant & addressed, constant & !addressed)
+        }
+        OffsetSplit::WholeRegisters => {
+            let (xored, added) = (constant_of(k, Some(false)), constant_of(k, Some(true)));
+            if xored & addressed == 0 {
+                (0, xored ^ added)
+            } else {
+                (xored, added)
+            }
+        }
     };
     // Addresses off one base by constants, folded into the instruction or
     // not: LLVM tells them apart.
-    let key_of: Vec<u64> = (0..requests).map(|k| constant_of(k) & addressed).collect();
+    let key_of: Vec<u64> = (0..requests).map(|k| split_of(k).0).collect();
     for (k, &base_key) in key_of.iter().enumerate() {
-        let constant = constant_of(k);
+        let added = split_of(k).1;
         let mut key = base_key;
-        let bytes = padded_offset(padding, constant & !addressed) * element_bits as u64 / 8;
+        let bytes = padded_offset(padding, added) * element_bits as u64 / 8;
         if bytes > 65535 {
             // Not foldable into the instruction: a base of its own.
             key = u64::MAX - k as u64;
@@ -980,7 +1028,12 @@ fn pair_requests(
 }
 
 /// How LLVM pairs `access`'s `bits`-wide requests ([`pair_requests`]).
-fn access_pairing(access: &Access, bits: u32, padding: &[(u32, u32)]) -> Result<Pairing> {
+fn access_pairing(
+    access: &Access,
+    bits: u32,
+    padding: &[(u32, u32)],
+    split: OffsetSplit,
+) -> Result<Pairing> {
     let c = cvt(access)?;
     let vector_regs = vector_of(&c, access.element_bits, bits)?;
     Ok(pair_requests(
@@ -990,6 +1043,7 @@ fn access_pairing(access: &Access, bits: u32, padding: &[(u32, u32)]) -> Result<
         bits,
         padding,
         access.direction,
+        split,
     ))
 }
 
@@ -1005,7 +1059,7 @@ pub fn paired_instruction(access: &Access, padding: &[(u32, u32)]) -> Result<Opt
     if bits != 32 && bits != 64 {
         return Ok(None);
     }
-    let p = access_pairing(access, bits, padding)?;
+    let p = access_pairing(access, bits, padding, OffsetSplit::KnownBits)?;
     Ok(
         (p.st64_pairs + p.plain_pairs > 0).then_some(Instruction::Paired {
             bits,
@@ -1101,7 +1155,15 @@ fn phase_geometry(
     let passes = 1u64 << (c.regs.len() - vector_regs.len());
     let (instructions, instruction_of) = match instruction {
         Instruction::Paired { st64, .. } => {
-            let p = pair_requests(c, &vector_regs, element_bits, bits, padding, direction);
+            let p = pair_requests(
+                c,
+                &vector_regs,
+                element_bits,
+                bits,
+                padding,
+                direction,
+                OffsetSplit::KnownBits,
+            );
             let formed = if st64 { p.st64_pairs } else { p.plain_pairs };
             if formed == 0 {
                 return Err(cannot_vectorise(format!(
@@ -1296,6 +1358,7 @@ impl AccessGeometry {
                 bits,
                 padding,
                 direction,
+                OffsetSplit::KnownBits,
             )
             .counts(),
         ))

@@ -173,6 +173,13 @@ pub struct LdsInstructions {
     /// shows; the same reads after the loop pair, and so do reads of
     /// stages asynchronous copies refill.
     pub restaged_reads_unpaired: bool,
+    /// Reads whose lanes' offsets reach them through a phi (a loop's
+    /// operand reads repeated after a loop that may run no times) pair
+    /// only by whole registers: a register offset with both bits a lane
+    /// sets and bits none does stays one `xor` (gfx942's pipelined
+    /// epilogues, as their AMDGCN shows; gfx1250 pairs them as in the
+    /// loop). See `bank::OffsetSplit::WholeRegisters`.
+    pub phi_offsets_pair_by_register: bool,
     /// The bits of the work-item id LLVM knows may be set: AMDGPU declares
     /// `llvm.amdgcn.workitem.id.x` in `range(0, 1024)` whatever the block.
     /// An address `(tid & m) | c` whose constant sets every other one of
@@ -223,6 +230,7 @@ impl LdsInstructions {
         byte_pairs_from_high_half: false,
         half_registers: false,
         restaged_reads_unpaired: false,
+        phi_offsets_pair_by_register: false,
         work_item_id_bits: 0,
         packed_scan_partials: None,
     };
@@ -355,6 +363,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: false,
             half_registers: false,
             restaged_reads_unpaired: false,
+            phi_offsets_pair_by_register: true,
             work_item_id_bits: 10,
             packed_scan_partials: Some(PackedScanPartials::PairedBf16Chunks {
                 min_shuffle_steps: 2,
@@ -382,6 +391,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: false,
             half_registers: false,
             restaged_reads_unpaired: false,
+            phi_offsets_pair_by_register: true,
             work_item_id_bits: 10,
             packed_scan_partials: Some(PackedScanPartials::PairedBf16Chunks {
                 min_shuffle_steps: 2,
@@ -409,6 +419,7 @@ pub const PRESETS: &[Preset] = &[
             byte_pairs_from_high_half: true,
             half_registers: true,
             restaged_reads_unpaired: true,
+            phi_offsets_pair_by_register: false,
             work_item_id_bits: 10,
             packed_scan_partials: Some(PackedScanPartials::HalfRegisters {
                 min_shuffle_steps: 1,

@@ -4,8 +4,8 @@
 //! Every count is also the enumeration oracle's and the trace's.
 
 use layout_algebra::bank::{
-    Access, BankTarget, Direction, Instruction, PairCounts, PhaseRule, TransposedRead,
-    padded_wavefronts_by_enumeration, pair_counts, paired_instruction, trace,
+    Access, BankTarget, Direction, Instruction, OffsetSplit, PairCounts, PhaseRule, TransposedRead,
+    padded_wavefronts_by_enumeration, pair_counts, pair_counts_split, paired_instruction, trace,
     transposed_read_applies, transposed_read_layout, wavefronts_by_rank,
 };
 use layout_algebra::machine::Vendor;
@@ -389,4 +389,61 @@ fn a_transposing_read_needs_its_element_width_and_a_load() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("no transposing LDS write"), "{err}");
+}
+
+#[test]
+fn a_register_offset_with_lane_and_free_bits_splits_only_where_known_bits_reach() {
+    // 64-bit elements of a 16 x 64 row-major buffer. The lanes set offset
+    // bits 0-7 (their bases: 1, 66, 132, 8, 16, 32 elements); the registers
+    // move by 2, 4 and 516 = 512 + 4 elements: two bits the lanes set, and
+    // one register with a lane bit and a bit no lane sets (a swizzled
+    // operand's next block of columns, as in gfx942's pipelined matmuls).
+    let dist = layout(
+        vec![
+            ("register", vec![[0, 2], [0, 4], [8, 4]]),
+            (
+                "lane",
+                vec![[0, 1], [1, 2], [2, 4], [0, 8], [0, 16], [0, 32]],
+            ),
+        ],
+        [("dim0", 16), ("dim1", 64)],
+    );
+    let shared = row_major(16, 64);
+    let access = Access {
+        distributed: &dist,
+        shared: &shared,
+        element_bits: 64,
+        instruction: Instruction::Paired {
+            bits: 64,
+            st64: true,
+        },
+        direction: Direction::Load,
+    };
+    // Where known-bits analysis sees the lanes' part, bit 9 (512 elements,
+    // 4096 bytes: 8 x 64 widths) of every constant adds: four bases, each
+    // with a pair 4096 bytes apart (`ds_read2st64_b64 ... offset1:8`).
+    assert_eq!(
+        pair_counts_split(&access, &[], OffsetSplit::KnownBits).unwrap(),
+        Some(PairCounts {
+            st64: 4,
+            plain: 0,
+            single: 0
+        })
+    );
+    assert_eq!(
+        pair_counts(&access, &[]).unwrap(),
+        pair_counts_split(&access, &[], OffsetSplit::KnownBits).unwrap()
+    );
+    // Through a phi only whole registers add: 4 ^ 516 = 512 has no lane
+    // bit (an `or`) and pairs with the base, the other six constants stay
+    // one `xor` each (the AMDGCN of matmul_fp16_gfx942's drained stages:
+    // one ds_read2st64_b64 and six ds_read_b64 per B operand).
+    assert_eq!(
+        pair_counts_split(&access, &[], OffsetSplit::WholeRegisters).unwrap(),
+        Some(PairCounts {
+            st64: 1,
+            plain: 0,
+            single: 6
+        })
+    );
 }

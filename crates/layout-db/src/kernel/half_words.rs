@@ -201,7 +201,7 @@ fn folded_into_loop_exit(f: &Function, value: &str) -> bool {
 /// Whether the `scf.for` `op` may run no times, as far as LLVM knows:
 /// its bounds are not both constants. Where they are, LLVM drops the path
 /// that skips the loop, and the loop's results flow straight on.
-fn may_run_no_times(f: &Function, op: &mlir::Op) -> bool {
+pub(super) fn may_run_no_times(f: &Function, op: &mlir::Op) -> bool {
     !(op.operands.len() >= 2 && op.operands[..2].iter().all(|b| is_constant(f, b)))
 }
 

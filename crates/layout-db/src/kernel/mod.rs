@@ -24,7 +24,7 @@ pub use unused_registers::{DeadRegisters, unused_conversion_registers};
 
 use std::collections::HashMap;
 
-use layout_algebra::bank::{Direction, Instruction, Mnemonic};
+use layout_algebra::bank::{Direction, Instruction, Mnemonic, OffsetSplit};
 use layout_algebra::machine::{
     LdsInstructions, LdsSpelling, PackedScanPartials, Vendor, shared_memory_limit,
 };
@@ -1410,6 +1410,12 @@ impl Context<'_> {
                 {
                     self.unpaired_access_instructions(op)
                 }
+                "ttg.local_load"
+                    if self.machine.lds.phi_offsets_pair_by_register
+                        && self.offsets_through_phi(f, &aliases, id) =>
+                {
+                    self.access_instructions_split(op, OffsetSplit::WholeRegisters)
+                }
                 _ => self.access_instructions(op),
             };
             if !instructions.is_empty() {
@@ -1854,6 +1860,32 @@ impl Context<'_> {
                 .collect()
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// `access_instructions` of a paired access whose request constants
+    /// LLVM splits as `split` says.
+    fn access_instructions_split(
+        &self,
+        op: &mlir::Op,
+        split: OffsetSplit,
+    ) -> Vec<InstructionCount> {
+        let Some(Value::Access(a)) = self.value_on(op.span) else {
+            return Vec::new();
+        };
+        let (Some(_), Instruction::Paired { bits, .. }) = (a.pairs, a.counted.instruction) else {
+            return self.access_instructions(op);
+        };
+        let access = layout_algebra::bank::Access {
+            distributed: &a.counted.distributed,
+            shared: &a.counted.shared,
+            element_bits: a.element_bits,
+            instruction: a.counted.instruction,
+            direction: a.direction,
+        };
+        match layout_algebra::bank::pair_counts_split(&access, &[], split) {
+            Ok(Some(pairs)) => self.paired_instructions(a, pairs, bits),
+            _ => self.access_instructions(op),
         }
     }
 

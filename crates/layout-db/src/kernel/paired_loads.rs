@@ -109,6 +109,71 @@ impl Context<'_> {
         }
     }
 
+    /// Whether the `ttg.local_load` `id` reaches its lanes' offsets through
+    /// a phi LLVM's known-bits analysis does not see past, so that its
+    /// requests pair only by whole registers
+    /// ([`layout_algebra::bank::OffsetSplit::WholeRegisters`]): it follows
+    /// a loop nest that may run no times and reads, inside, with the same
+    /// types from a buffer that changes between trips. LICM hoists those
+    /// offsets out of the nest (the changing buffer keeps them apart from
+    /// its base), and GVN merges them with the path that skips the nest. A
+    /// read of the same types before the nest serves both paths, and a
+    /// read from a fixed place hoists whole addresses, which the read after
+    /// the nest computes afresh.
+    pub(super) fn offsets_through_phi(
+        &self,
+        f: &Function,
+        aliases: &HashMap<String, Vec<OpId>>,
+        id: OpId,
+    ) -> bool {
+        let load = &f.ops[id];
+        let same_read = |o: &super::mlir::Op| is_ttg(o, "local_load") && o.types == load.types;
+        for (other, op) in f.ops.iter().enumerate().take(id) {
+            if !same_read(op) {
+                continue;
+            }
+            let Some(nest) = f.enclosing(other, "scf.for") else {
+                // Its offsets dominate what follows.
+                return false;
+            };
+            let changing_buffer = op
+                .operands
+                .first()
+                .is_some_and(|v| self.constant_place(f, aliases, v).is_none());
+            if !changing_buffer || !super::half_words::may_run_no_times(f, &f.ops[nest]) {
+                continue;
+            }
+            // The first such read after the nest computes the offsets the
+            // later ones reuse. GVN merges them only in the block the loop
+            // exits to: the read comes straight after the nest in its
+            // block, with nothing between that branches.
+            let Some(block) = f.ops[nest].block else {
+                continue;
+            };
+            let ops = &f.blocks[block].ops;
+            let Some(at) = ops.iter().position(|&o| o == nest) else {
+                continue;
+            };
+            let Some(first) = ops[at + 1..]
+                .iter()
+                .position(|&o| same_read(&f.ops[o]))
+                .map(|k| at + 1 + k)
+            else {
+                return false;
+            };
+            let straight = ops[at + 1..first].iter().all(|&o| !branches(&f.ops[o]));
+            let after_first = f
+                .ancestor_in(block, id)
+                .and_then(|a| ops.iter().position(|&o| o == a))
+                .is_some_and(|k| k >= first);
+            // A read in a loop of its own after the nest pairs as the
+            // nest's.
+            let beside_nest = f.enclosing(id, "scf.for") == f.enclosing(nest, "scf.for");
+            return straight && after_first && beside_nest;
+        }
+        false
+    }
+
     /// Where the memdesc `value` starts within its one allocation when
     /// that is fixed: the allocation itself, a `ttg.memdesc_index` of it by
     /// a constant (or of an allocation with one buffer), or, through a
@@ -250,4 +315,12 @@ fn quiet_between(f: &Function, a: OpId, b: OpId) -> bool {
                             | "amdg.buffer_load"
                     ))
         })
+}
+
+/// Whether `op` lowers to LLVM blocks of its own: control flow, and the
+/// loads, stores and atomics whose masks branch.
+fn branches(op: &super::mlir::Op) -> bool {
+    !op.regions.is_empty() && op.name.starts_with("scf.")
+        || ["tt.load", "tt.store"].contains(&op.name.as_str())
+        || op.name.starts_with("tt.atomic")
 }
