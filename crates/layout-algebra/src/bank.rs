@@ -943,9 +943,9 @@ fn pair_requests(
     };
     // Addresses off one base by constants, folded into the instruction or
     // not: LLVM tells them apart.
-    let key_of: Vec<u64> = (0..requests).map(|k| split_of(k).0).collect();
-    for (k, &base_key) in key_of.iter().enumerate() {
-        let added = split_of(k).1;
+    let splits: Vec<(u64, u64)> = (0..requests).map(split_of).collect();
+    let key_of: Vec<u64> = splits.iter().map(|&(key, _)| key).collect();
+    for (k, &(base_key, added)) in splits.iter().enumerate() {
         let mut key = base_key;
         let bytes = padded_offset(padding, added) * element_bits as u64 / 8;
         if bytes > 65535 {

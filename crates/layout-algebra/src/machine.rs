@@ -177,8 +177,10 @@ pub struct LdsInstructions {
     /// operand reads repeated after a loop that may run no times) pair
     /// only by whole registers: a register offset with both bits a lane
     /// sets and bits none does stays one `xor` (gfx942's pipelined
-    /// epilogues, as their AMDGCN shows; gfx1250 pairs them as in the
-    /// loop). See `bank::OffsetSplit::WholeRegisters`.
+    /// epilogues, as their AMDGCN shows; set on gfx950 too, the same
+    /// backend, whose operand reads in the kernels measured are 128 bits
+    /// and unpaired; gfx1250 pairs them as in the loop). See
+    /// `bank::OffsetSplit::WholeRegisters`.
     pub phi_offsets_pair_by_register: bool,
     /// The bits of the work-item id LLVM knows may be set: AMDGPU declares
     /// `llvm.amdgcn.workitem.id.x` in `range(0, 1024)` whatever the block.

@@ -419,6 +419,9 @@ fn a_register_offset_with_lane_and_free_bits_splits_only_where_known_bits_reach(
         },
         direction: Direction::Load,
     };
+    // Four paired instructions a lane, as the rank formula, the enumeration
+    // and the trace count them alike.
+    assert_eq!(counted(&access, &gfx942()).0, 4);
     // Where known-bits analysis sees the lanes' part, bit 9 (512 elements,
     // 4096 bytes: 8 x 64 widths) of every constant adds: four bases, each
     // with a pair 4096 bytes apart (`ds_read2st64_b64 ... offset1:8`).

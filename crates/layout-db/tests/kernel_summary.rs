@@ -346,8 +346,8 @@ fn every_instruction_the_summary_names_is_in_the_compiled_kernel() {
 /// The kernels whose summary names every shared-memory instruction as often
 /// as the compiled kernel has it. What is left is listed in
 /// docs/architecture.md (LLVM's choices the TTGIR does not fix: partial
-/// pairing by its vectorisers, a pipelined epilogue's recomputed
-/// addresses).
+/// pairing by its vectorisers, where the register allocator puts narrow
+/// values).
 #[test]
 fn most_kernels_name_every_instruction_as_often_as_the_compiled_kernel() {
     let (mut kernels, mut exact) = (0, 0);

@@ -112,14 +112,15 @@ impl Context<'_> {
     /// Whether the `ttg.local_load` `id` reaches its lanes' offsets through
     /// a phi LLVM's known-bits analysis does not see past, so that its
     /// requests pair only by whole registers
-    /// ([`layout_algebra::bank::OffsetSplit::WholeRegisters`]): it follows
-    /// a loop nest that may run no times and reads, inside, with the same
-    /// types from a buffer that changes between trips. LICM hoists those
-    /// offsets out of the nest (the changing buffer keeps them apart from
-    /// its base), and GVN merges them with the path that skips the nest. A
-    /// read of the same types before the nest serves both paths, and a
-    /// read from a fixed place hoists whole addresses, which the read after
-    /// the nest computes afresh.
+    /// ([`layout_algebra::bank::OffsetSplit::WholeRegisters`]): it reads a
+    /// result of a loop that may run no times (a drained stage of a
+    /// pipeline) and the loop reads, inside, with the same types from a
+    /// buffer of several stages it indexes. LICM hoists those offsets out
+    /// of the loop (the changing stage keeps them apart from its base), and
+    /// GVN merges them with the path that skips the loop, in the block the
+    /// loop exits to. A read of the same types before the loop, outside
+    /// any loop, serves both paths; a loop over one fixed buffer hoists
+    /// whole addresses, which the reads after it compute afresh.
     pub(super) fn offsets_through_phi(
         &self,
         f: &Function,
@@ -128,50 +129,84 @@ impl Context<'_> {
     ) -> bool {
         let load = &f.ops[id];
         let same_read = |o: &super::mlir::Op| is_ttg(o, "local_load") && o.types == load.types;
-        for (other, op) in f.ops.iter().enumerate().take(id) {
-            if !same_read(op) {
-                continue;
-            }
-            let Some(nest) = f.enclosing(other, "scf.for") else {
-                // Its offsets dominate what follows.
-                return false;
-            };
-            let changing_buffer = op
-                .operands
-                .first()
-                .is_some_and(|v| self.constant_place(f, aliases, v).is_none());
-            if !changing_buffer || !super::half_words::may_run_no_times(f, &f.ops[nest]) {
-                continue;
-            }
-            // The first such read after the nest computes the offsets the
-            // later ones reuse. GVN merges them only in the block the loop
-            // exits to: the read comes straight after the nest in its
-            // block, with nothing between that branches.
-            let Some(block) = f.ops[nest].block else {
-                continue;
-            };
-            let ops = &f.blocks[block].ops;
-            let Some(at) = ops.iter().position(|&o| o == nest) else {
-                continue;
-            };
-            let Some(first) = ops[at + 1..]
-                .iter()
-                .position(|&o| same_read(&f.ops[o]))
-                .map(|k| at + 1 + k)
-            else {
-                return false;
-            };
-            let straight = ops[at + 1..first].iter().all(|&o| !branches(&f.ops[o]));
-            let after_first = f
-                .ancestor_in(block, id)
-                .and_then(|a| ops.iter().position(|&o| o == a))
-                .is_some_and(|k| k >= first);
-            // A read in a loop of its own after the nest pairs as the
-            // nest's.
-            let beside_nest = f.enclosing(id, "scf.for") == f.enclosing(nest, "scf.for");
-            return straight && after_first && beside_nest;
+        let Some(view) = load.operands.first() else {
+            return false;
+        };
+        let Some(innermost) = f
+            .ops
+            .iter()
+            .position(|o| o.name == "scf.for" && o.results.contains(view))
+        else {
+            return false;
+        };
+        if !super::half_words::may_run_no_times(f, &f.ops[innermost]) {
+            return false;
         }
-        false
+        let staged_read = f.ops.iter().enumerate().any(|(o, op)| {
+            f.enclosing(o, "scf.for") == Some(innermost)
+                && same_read(op)
+                && op
+                    .operands
+                    .first()
+                    .is_some_and(|v| self.multi_buffered(f, aliases, v, op))
+        });
+        let read_before = f.ops[..innermost]
+            .iter()
+            .enumerate()
+            .any(|(o, op)| same_read(op) && f.enclosing(o, "scf.for").is_none());
+        if !staged_read || read_before {
+            return false;
+        }
+        // The first such read after the loop computes the offsets the later
+        // ones reuse; GVN merges them only where it comes straight after
+        // the loop in the loop's block, with nothing between that branches.
+        let Some(block) = f.ops[innermost].block else {
+            return false;
+        };
+        let ops = &f.blocks[block].ops;
+        let Some(at) = ops.iter().position(|&o| o == innermost) else {
+            return false;
+        };
+        let Some(first) = ops[at + 1..]
+            .iter()
+            .position(|&o| same_read(&f.ops[o]))
+            .map(|k| at + 1 + k)
+        else {
+            return false;
+        };
+        let straight = ops[at + 1..first].iter().all(|&o| !branches(&f.ops[o]));
+        let after_first = f
+            .ancestor_in(block, id)
+            .and_then(|a| ops.iter().position(|&o| o == a))
+            .is_some_and(|k| k >= first);
+        // A read in a loop of its own after this one pairs as the loop's.
+        let beside_loop = f.enclosing(id, "scf.for") == f.enclosing(innermost, "scf.for");
+        straight && after_first && beside_loop
+    }
+
+    /// Whether the memdesc `value` that `read` reads is a stage of one
+    /// unpadded allocation of several stages, which the loop picks by
+    /// index: its place changes between trips.
+    fn multi_buffered(
+        &self,
+        f: &Function,
+        aliases: &HashMap<String, Vec<OpId>>,
+        value: &str,
+        read: &super::mlir::Op,
+    ) -> bool {
+        let Some([alloc]) = aliases.get(value).map(Vec::as_slice) else {
+            return false;
+        };
+        let (Some(stages), Some(stage)) = (
+            scratch::parse_type(f.ops[*alloc].result_types()),
+            scratch::parse_type(read.operand_types()),
+        ) else {
+            return false;
+        };
+        stages.shape.len() == stage.shape.len() + 1
+            && stages.shape.first().is_some_and(|&n| n > 1)
+            && !matches!(self.encoding(&stages), Some(Encoding::PaddedShared(_)))
+            && self.constant_place(f, aliases, value).is_none()
     }
 
     /// Where the memdesc `value` starts within its one allocation when
@@ -317,10 +352,10 @@ fn quiet_between(f: &Function, a: OpId, b: OpId) -> bool {
         })
 }
 
-/// Whether `op` lowers to LLVM blocks of its own: control flow, and the
-/// loads, stores and atomics whose masks branch.
+/// Whether `op` may lower to LLVM blocks of its own: control flow, and
+/// global loads, stores and atomics (a mask branches around them).
 fn branches(op: &super::mlir::Op) -> bool {
-    !op.regions.is_empty() && op.name.starts_with("scf.")
+    (!op.regions.is_empty() && op.name.starts_with("scf."))
         || ["tt.load", "tt.store"].contains(&op.name.as_str())
         || op.name.starts_with("tt.atomic")
 }
