@@ -843,6 +843,25 @@ def unrolled_dot(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK:
 
 
 @triton.jit
+def drained_stages_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A pipelined K loop whose drained stages read the loop's last buffers
+    # after it: gfx942 pairs fewer of those reads than the loop's.
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    b_ptrs = b_ptr + rk[:, None] * N + rn[None, :]
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, K, BK):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BK
+        b_ptrs += BK * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
 def tma_reduce(a_ptr, b_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, MAXIMUM: tl.constexpr):
     # A tile loaded by TMA and reduced into another tensor by TMA (`desc.atomic_add`,
     # `desc.atomic_max`): `cp.reduce.async.bulk.tensor` from the tile's buffer.
@@ -1789,6 +1808,16 @@ CASES = [
      {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*bf16", "K": "i32", "BM": "constexpr", "BN": "constexpr",
       "BK": "constexpr"}, {"BM": 64, "BN": 64, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "K"],
      {"num_warps": 4, "num_stages": 2, "targets": ["sm80", "sm89", "sm90"]}),
+    ("drained_stages_matmul_fp16", drained_stages_matmul,
+     {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+      "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+     {"BM": 128, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "gfx942", "gfx950", "gfx1250"]}),
+    ("drained_stages_matmul_bf16", drained_stages_matmul,
+     {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*bf16", "M": "i32", "N": "i32", "K": "i32",
+      "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
+     {"BM": 64, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "gfx942", "gfx950", "gfx1250"]}),
 ]
 
 HELPERS = [_column_total, _linear_step, _ws_row_sums, _ws_column_sums, _ws_scaled, _ws_copy_scaled, _ws_two_sources,
