@@ -877,6 +877,33 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
         );
     }
 
+    /// A drained stage of gfx942's pipelined matmul: the B operand's reads
+    /// after the loop pair by whole registers, and the load's hover lists
+    /// what the compiled kernel issues there (its AMDGCN: one
+    /// `ds_read2st64_b64` and six `ds_read_b64`), beside the loop's four
+    /// pairs.
+    #[test]
+    fn hover_on_a_drained_stage_read_lists_its_whole_register_pairs() {
+        let text = fixture::corpus("ttgir/matmul_fp16_gfx942.ttgir");
+        let (db, file) = fixture::open(&text);
+        // On the op's name.
+        let op_at = |needle: &str| text.find(needle).unwrap() + needle.find("ttg").unwrap() + 1;
+        let drained = hover(&db, file, op_at("%b_83 = ttg.local_load")).unwrap();
+        assert!(
+            drained.markdown.contains("\n- 1 x `ds_read2st64_b64`")
+                && drained.markdown.contains("\n- 6 x `ds_read_b64`"),
+            "{}",
+            drained.markdown
+        );
+        let in_loop = hover(&db, file, op_at("%b_121 = ttg.local_load")).unwrap();
+        assert!(
+            in_loop.markdown.contains("\n- 4 x `ds_read2st64_b64`")
+                && !in_loop.markdown.contains("ds_read_b64"),
+            "{}",
+            in_loop.markdown
+        );
+    }
+
     #[test]
     fn hover_on_an_operation_shows_its_doc_and_its_shared_memory() {
         let text = fixture::corpus("kernels/batched_dot_sm100.allocated.ttgir");
