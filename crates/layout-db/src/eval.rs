@@ -265,6 +265,27 @@ impl<'db> Ctx<'db> {
                         &lds,
                     );
                 }
+                // Pairs of bytes on a machine with half registers
+                // (gfx1250's true16): each pair a conversion stores is one
+                // 16-bit value, and the register allocator puts two to a
+                // register, so every second pair is stored from a high
+                // half (kernels `column_max_bytes_pairs`, `any_rows`).
+                if let Value::Conversion(c) = &mut v
+                    && c.element_bits == 8
+                    && let Some([store, _]) = &mut c.round_trip
+                    && store.high_half == 0
+                    && store.mnemonic.instruction
+                        == (layout_algebra::bank::Instruction::LdSt { bits: 16 })
+                {
+                    let lds = crate::file_target(self.cx.db, self.cx.file).lds_instructions();
+                    if lds.half_registers {
+                        *store = store.clone().with_packed_register_order(
+                            &c.src.layout,
+                            c.element_bits,
+                            &lds,
+                        );
+                    }
+                }
                 // A bf16 extremum LLVM computed in f32: every element is
                 // the high half of its register.
                 if let Some(operand) = operand

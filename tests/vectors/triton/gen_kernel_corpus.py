@@ -1692,6 +1692,11 @@ CASES = [
     ("column_max_bytes", column_max_narrowed,
      {"x_ptr": "*u8", "z_ptr": "*u8", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 256}, ["x_ptr", "z_ptr"], {"num_warps": 8}),
+    # Two bytes per thread: NVIDIA stores each pair to global memory as a
+    # 16-bit word and reads it so; gfx1250 keeps two pairs to a register.
+    ("column_max_bytes_pairs", column_max_narrowed,
+     {"x_ptr": "*u8", "z_ptr": "*u8", "M": "constexpr", "N": "constexpr"},
+     {"M": 64, "N": 512}, ["x_ptr", "z_ptr"], {"num_warps": 8}),
     ("column_max_i16", column_max_narrowed,
      {"x_ptr": "*i16", "z_ptr": "*i16", "M": "constexpr", "N": "constexpr"},
      {"M": 32, "N": 512}, ["x_ptr", "z_ptr"], {"num_warps": 4}),

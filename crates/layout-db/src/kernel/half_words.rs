@@ -116,7 +116,14 @@ pub fn half_word_conversions(
                     } else {
                         bytes_loaded_in_vectors(db, file, text, f, operand)
                     },
-                    load: if upcast_in_pairs(f, &target, result, &converted) {
+                    // Bytes only `tt.store`s write two at a time: NVIDIA's
+                    // store packs each pair into a 16-bit word, and LLVM
+                    // folds the packing into the shared-memory load of the
+                    // pair. Wider stores pack 32-bit words, which a pair
+                    // does not fill: its load stays bytes.
+                    load: if upcast_in_pairs(f, &target, result, &converted)
+                        || stored_in_words(db, file, text, f, result) == 2
+                    {
                         2
                     } else {
                         0
