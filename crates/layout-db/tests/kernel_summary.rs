@@ -8,7 +8,8 @@
 //! tests/corpus/scratch: random conversions and reductions, whose scratch
 //! shows the swizzle Triton picks.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use layout_db::{Database, SourceFile, kernel_summaries};
 
@@ -29,10 +30,22 @@ fn read(dir: &str, file: &str) -> String {
     .unwrap()
 }
 
-fn summarise(name: &str, text: String) -> Vec<layout_db::KernelSummary> {
+/// The summaries of one dump. Many tests here walk the same corpora, so
+/// each dump is summarised once per test process (keyed by its name and
+/// text) and shared.
+fn summarise(name: &str, text: String) -> Arc<Vec<layout_db::KernelSummary>> {
+    type Memo = Mutex<HashMap<(String, String), Arc<Vec<layout_db::KernelSummary>>>>;
+    static MEMO: OnceLock<Memo> = OnceLock::new();
+    let memo = MEMO.get_or_init(Default::default);
+    let key = (name.to_string(), text);
+    if let Some(found) = memo.lock().unwrap().get(&key) {
+        return Arc::clone(found);
+    }
     let mut db = Database::default();
-    let file = SourceFile::open(&mut db, name.into(), text);
-    kernel_summaries(&db, file).clone()
+    let file = SourceFile::open(&mut db, name.into(), key.1.clone());
+    let summaries = Arc::new(kernel_summaries(&db, file).clone());
+    memo.lock().unwrap().insert(key, Arc::clone(&summaries));
+    summaries
 }
 
 /// The instructions the summaries name whose opcode `keep` accepts, each
