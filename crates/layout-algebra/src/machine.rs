@@ -189,11 +189,27 @@ pub struct LdsInstructions {
     /// pairs with no access off the common base (a scan's reads of its
     /// partials, as the AMDGCN shows). 0 where no access is paired.
     pub work_item_id_bits: u32,
+    /// Where a scan's partial stores whose address InstCombine folds so
+    /// (`(wave & (W - 1)) | k`, the wave the work-item id over the lanes)
+    /// go; `None` where no access is paired.
+    pub folded_scan_stores: Option<FoldedScanStores>,
     /// A scan's 16-bit partials of neighbouring chunks (registers off the
     /// axis) computed two to a register, every second stored from the high
     /// half (`ds_write_b16_d16_hi`), as the compiled scans of 2-D tiles
     /// show; `None` where they stay apart.
     pub packed_scan_partials: Option<PackedScanPartials>,
+}
+
+/// Where a scan's partial stores at an address of their own
+/// (`LdsInstructions::folded_scan_stores`) go, as the AMDGCN of 1-D and
+/// row scans shows: the 64-bit ones alone everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FoldedScanStores {
+    /// The 32-bit ones keep their own base and pair among themselves
+    /// (CDNA: gfx942, gfx950).
+    Apart,
+    /// The 32-bit ones pair with the rest (gfx1250).
+    WordsWithTheRest,
 }
 
 /// Where LLVM computes a scan's 16-bit partials two to a register, after
@@ -234,6 +250,7 @@ impl LdsInstructions {
         restaged_reads_unpaired: false,
         phi_offsets_pair_by_register: false,
         work_item_id_bits: 0,
+        folded_scan_stores: None,
         packed_scan_partials: None,
     };
 }
@@ -367,6 +384,7 @@ pub const PRESETS: &[Preset] = &[
             restaged_reads_unpaired: false,
             phi_offsets_pair_by_register: true,
             work_item_id_bits: 10,
+            folded_scan_stores: Some(FoldedScanStores::Apart),
             packed_scan_partials: Some(PackedScanPartials::PairedBf16Chunks {
                 min_shuffle_steps: 2,
             }),
@@ -395,6 +413,7 @@ pub const PRESETS: &[Preset] = &[
             restaged_reads_unpaired: false,
             phi_offsets_pair_by_register: true,
             work_item_id_bits: 10,
+            folded_scan_stores: Some(FoldedScanStores::Apart),
             packed_scan_partials: Some(PackedScanPartials::PairedBf16Chunks {
                 min_shuffle_steps: 2,
             }),
@@ -423,6 +442,7 @@ pub const PRESETS: &[Preset] = &[
             restaged_reads_unpaired: true,
             phi_offsets_pair_by_register: false,
             work_item_id_bits: 10,
+            folded_scan_stores: Some(FoldedScanStores::WordsWithTheRest),
             packed_scan_partials: Some(PackedScanPartials::HalfRegisters {
                 min_shuffle_steps: 1,
             }),

@@ -1285,6 +1285,15 @@ CASES = [
      ["x_ptr", "y_ptr"], {"num_warps": 4}),
     ("cumsum_2d", cumsum_2d, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},
      {"M": 64, "N": 64}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    # Scans whose partial stores LLVM folds onto the warp id (the chunk's offset sets every bit of
+    # the wave's range above the warps): on CDNA they keep a base of their own, the 64-bit ones
+    # alone, the 32-bit ones paired among themselves (a lone one: alone).
+    ("cumsum_1d_i64_chunks", cumsum_1d, {"x_ptr": "*i64", "y_ptr": "*i64", "N": "constexpr"},
+     {"N": 2048}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
+    ("cumsum_1d_i32_chunks", cumsum_1d, {"x_ptr": "*i32", "y_ptr": "*i32", "N": "constexpr"},
+     {"N": 4096}, ["x_ptr", "y_ptr"], {"num_warps": 2}),
+    ("cumsum_rows_i64_folded", cumsum_rows_i32, {"x_ptr": "*i64", "y_ptr": "*i64", "M": "constexpr", "N": "constexpr"},
+     {"M": 4, "N": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
     ("cumsum_rows_i32", cumsum_rows_i32, {"x_ptr": "*i32", "y_ptr": "*i32", "M": "constexpr", "N": "constexpr"},
      {"M": 16, "N": 512}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
     ("column_sum", column_sum, {"x_ptr": "*fp32", "y_ptr": "*fp32", "M": "constexpr", "N": "constexpr"},

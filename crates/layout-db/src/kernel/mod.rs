@@ -26,7 +26,7 @@ use std::collections::HashMap;
 
 use layout_algebra::bank::{Direction, Instruction, Mnemonic, OffsetSplit};
 use layout_algebra::machine::{
-    LdsInstructions, LdsSpelling, PackedScanPartials, Vendor, shared_memory_limit,
+    FoldedScanStores, LdsInstructions, LdsSpelling, PackedScanPartials, Vendor, shared_memory_limit,
 };
 use layout_algebra::triton::Encoding;
 use layout_syntax::Span;
@@ -2143,6 +2143,10 @@ impl Context<'_> {
         // The reads whose address LLVM folds to one of its own (see
         // `LdsInstructions::work_item_id_bits`) go alone.
         let own_address = self.scan_reads_folded_off_base(&layout, axis, walk.parallel_lanes);
+        // Likewise the stores of the chunks whose index LLVM folds onto the
+        // warp id (`scan_stores_folded_off_base`).
+        let store_alone =
+            self.scan_stores_folded_off_base(&layout, walk.parallel_lanes, walk.axis_warps);
         let mut region_start_bytes = 0;
         // A malformed shape must not make a list of millions of offsets.
         if chunks.saturating_mul(walk.axis_warps) > 1 << 20 {
@@ -2168,8 +2172,20 @@ impl Context<'_> {
             };
             let loads = scan_read_offsets(&walk, reads);
             if self.vendor == Vendor::Amd {
-                let stores =
-                    (0..chunks).map(|c| base + c * walk.parallel_lanes.max(1) * walk.axis_warps);
+                let per_chunk = walk.parallel_lanes.max(1) * walk.axis_warps;
+                let apart = matches!(
+                    (bits, self.machine.lds.folded_scan_stores),
+                    (64, Some(_)) | (32, Some(FoldedScanStores::Apart))
+                );
+                let (folded, stores): (Vec<u64>, Vec<u64>) = (0..chunks)
+                    .map(|c| base + c * per_chunk)
+                    .partition(|&k| apart && store_alone(k - base));
+                // The folded stores share a base of their own: 32-bit ones
+                // pair among themselves, 64-bit ones go alone.
+                let (folded_stores, alone_stores) = match bits {
+                    32 => (folded, 0),
+                    _ => (Vec::new(), folded.len() as u64),
+                };
                 let (alone, loads): (Vec<u64>, Vec<u64>) = loads
                     .concat()
                     .into_iter()
@@ -2197,16 +2213,20 @@ impl Context<'_> {
                 {
                     Some(p) => {
                         p.stores.extend(stores);
+                        p.folded_stores.extend(folded_stores);
                         p.loads.extend(loads);
                         p.alone += alone;
+                        p.alone_stores += alone_stores;
                         p.packed &= packed;
                     }
                     None => lds.push(LdsPartials {
                         bits,
                         aligned,
-                        stores: stores.collect(),
+                        stores,
+                        folded_stores,
                         loads,
                         alone,
+                        alone_stores,
                         packed,
                     }),
                 }
@@ -2232,24 +2252,36 @@ impl Context<'_> {
         for LdsPartials {
             bits,
             stores,
+            folded_stores,
             loads,
             alone,
+            alone_stores,
             packed,
             ..
         } in lds
         {
-            for (direction, offsets) in [(Direction::Store, stores), (Direction::Load, loads)] {
-                out.extend(merged_lds_accesses(
-                    &offsets,
-                    bits,
-                    direction,
-                    &self.machine.lds,
-                    packed,
-                ));
-            }
-            if alone > 0 {
+            for (direction, groups, alone) in [
+                (Direction::Store, vec![stores, folded_stores], alone_stores),
+                (Direction::Load, vec![loads], alone),
+            ] {
+                for offsets in groups.iter().filter(|g| !g.is_empty()) {
+                    for count in
+                        merged_lds_accesses(offsets, bits, direction, &self.machine.lds, packed)
+                    {
+                        match out.iter_mut().find(|i| i.mnemonic == count.mnemonic) {
+                            Some(i) => {
+                                i.count += count.count;
+                                i.wavefronts += count.wavefronts;
+                            }
+                            None => out.push(count),
+                        }
+                    }
+                }
+                if alone == 0 {
+                    continue;
+                }
                 let single = Instruction::LdSt { bits }
-                    .mnemonic(Direction::Load, Vendor::Amd, bits)
+                    .mnemonic(direction, Vendor::Amd, bits)
                     .spelled(self.machine.lds.spelling)
                     .to_string();
                 match out.iter_mut().find(|i| i.mnemonic == single) {
@@ -2308,6 +2340,39 @@ impl Context<'_> {
         let range = (1u64 << id_bits) - 1;
         let index_mask = parallel_threads.max(1) - 1;
         move |o: u64| low_bits && (o | index_mask) & range == range
+    }
+
+    /// Which of a scan's partial stores, at element offset `k` (the chunk's
+    /// `chunk * W`) of its region, have an address LLVM folds off the
+    /// common base. With no thread off the axis a warp stores its chunk's
+    /// partial at `(wave & (W - 1)) + k`, `wave` the thread id over the
+    /// lanes (`W` the warps, all along the axis); InstCombine rewrites
+    /// `(wave & (W - 1)) | k` as `wave | k` where `k` sets every bit of
+    /// `wave`'s range above them (the work-item id's bits less the lanes'),
+    /// and that store keeps a base of its own where the machine says
+    /// (`LdsInstructions::folded_scan_stores`). gfx942's AMDGCN of
+    /// 1-D cumulative sums stores the last of four chunks over 4 warps, and
+    /// of two over 8, apart from the others; of scans along rows that one
+    /// thread holds several of, every chunk whose offset has bit 3 over 8
+    /// warps.
+    fn scan_stores_folded_off_base(
+        &self,
+        layout: &layout_algebra::LinearLayout,
+        parallel_threads: u64,
+        axis_warps: u64,
+    ) -> impl Fn(u64) -> bool + use<> {
+        let lane_bits = layout.in_dim_size_log2("lane");
+        let range_bits = self.machine.lds.work_item_id_bits.saturating_sub(lane_bits);
+        let range = (1u64 << range_bits) - 1;
+        let warp_bits = layout.in_dim_size_log2("warp");
+        let applies = self.machine.lds.folded_scan_stores.is_some()
+            && parallel_threads <= 1
+            && axis_warps >= 2
+            && axis_warps.is_power_of_two()
+            && warp_bits == axis_warps.trailing_zeros()
+            && axis_warps - 1 < range;
+        let mask = axis_warps.saturating_sub(1);
+        move |k: u64| applies && k > 0 && (k | mask) & range == range
     }
 
     /// Wavefronts of one warp's store and one warp's load of a scan's
@@ -3134,6 +3199,12 @@ struct LdsPartials {
     /// The reads at an address of their own, each alone
     /// (`Context::scan_reads_folded_off_base`).
     alone: u64,
+    /// The 32-bit stores at an address LLVM folds off the common base
+    /// (`Context::scan_stores_folded_off_base`): they pair among
+    /// themselves.
+    folded_stores: Vec<u64>,
+    /// The 64-bit such stores, each alone.
+    alone_stores: u64,
     /// Its 16-bit partials live two to a register, every second stored
     /// from the high half (`LdsInstructions::packed_scan_partials`).
     packed: bool,
