@@ -269,7 +269,8 @@ impl<'db> Ctx<'db> {
                 // (gfx1250's true16): each pair a conversion stores is one
                 // 16-bit value, and the register allocator puts two to a
                 // register, so every second pair is stored from a high
-                // half (kernels `column_max_bytes_pairs`, `any_rows`).
+                // half (kernel `column_max_bytes_pairs`; a boolean reduction's
+                // conversion likewise).
                 if let Value::Conversion(c) = &mut v
                     && c.element_bits == 8
                     && let Some([store, _]) = &mut c.round_trip

@@ -2145,7 +2145,7 @@ impl Context<'_> {
         let own_address = self.scan_reads_folded_off_base(&layout, axis, walk.parallel_lanes);
         // Likewise the stores of the chunks whose index LLVM folds onto the
         // warp id (`scan_stores_folded_off_base`).
-        let store_alone =
+        let store_folded =
             self.scan_stores_folded_off_base(&layout, walk.parallel_lanes, walk.axis_warps);
         let mut region_start_bytes = 0;
         // A malformed shape must not make a list of millions of offsets.
@@ -2179,7 +2179,7 @@ impl Context<'_> {
                 );
                 let (folded, stores): (Vec<u64>, Vec<u64>) = (0..chunks)
                     .map(|c| base + c * per_chunk)
-                    .partition(|&k| apart && store_alone(k - base));
+                    .partition(|&k| apart && store_folded(k - base));
                 // The folded stores share a base of their own: 32-bit ones
                 // pair among themselves, 64-bit ones go alone.
                 let (folded_stores, alone_stores) = match bits {
