@@ -38,7 +38,7 @@ pub use access::CountedCall;
 pub use diagnostic::{Code, Diagnostic, Severity, decode_source, documentation};
 pub use encoding::kind_names as encoding_kind_names;
 pub use kernel::{
-    BufferKind, KernelSummary, SharedOp, Unmeasured, UnmeasuredReason, kernel_summaries,
+    BufferKind, KernelSummary, PairedWith, SharedOp, Unmeasured, UnmeasuredReason, kernel_summaries,
 };
 pub use names::{NameRef, RefKind, Resolution, name_refs, resolve};
 pub use position::{ItemAt, ValueAt, access_in_item, item_at, item_ranges, value_at};

@@ -370,9 +370,9 @@ fn op_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
             }
             md += ")";
         }
-        if let Some(with) = o.read_with {
-            let line = text[..with.start].matches('\n').count() + 1;
-            md += &format!("\n- {}", layout_db::SharedOp::read_with_note(line));
+        if let Some(with) = o.paired_with {
+            let line = text[..with.op.start].matches('\n').count() + 1;
+            md += &format!("\n- {}", with.note(line));
         }
         for i in &o.instructions {
             md += &format!(
@@ -435,8 +435,8 @@ fn kernel_hover(db: &dyn Db, file: SourceFile, offset: usize) -> Option<Hover> {
         } else {
             ("-".into(), "-".into())
         };
-        let instructions = match o.read_with {
-            Some(with) => layout_db::SharedOp::read_with_note(line(with.start)),
+        let instructions = match o.paired_with {
+            Some(with) => with.note(line(with.op.start)),
             None => instructions.join(", "),
         };
         md += &format!(

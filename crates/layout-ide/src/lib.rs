@@ -49,7 +49,7 @@ pub use line_index::{LineCol, LineIndex};
 /// The checker's results as a front end reads them: the report and its
 /// diagnostics, the declared values, the kernel summaries.
 pub mod checked {
-    pub use layout_db::kernel::{BufferKind, SharedOp};
+    pub use layout_db::kernel::{BufferKind, PairedWith, SharedOp};
     pub use layout_db::value::{
         CuteObject, SolveKind, SolveOutcome, SwizzleOutcome, TilingOutcome, location_text,
     };

@@ -404,6 +404,10 @@ pub struct KernelOp {
     /// data (which then issues none of its own).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub read_with: Option<usize>,
+    /// The line of the op whose paired instructions also write this op's
+    /// data (which then issues none of its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_with: Option<usize>,
 }
 
 #[derive(Serialize)]

@@ -1,8 +1,8 @@
 //! The kernel summary of a dump in `show`'s JSON (CONTRACT §4b) and text.
 
+use layout_ide::algebra::Direction;
 use layout_ide::checked::BufferKind;
 use layout_ide::checked::KernelSummary;
-use layout_ide::checked::SharedOp;
 
 use crate::json_schema as schema;
 
@@ -39,7 +39,14 @@ pub fn kernel_json(text: &str, index: &LineIndex, k: &KernelSummary) -> schema::
                 .then(|| o.partition_offsets.clone()),
             triton_partition_offsets: (!o.recorded_partition_offsets.is_empty())
                 .then(|| o.recorded_partition_offsets.clone()),
-            read_with: o.read_with.map(|s| line(s.start)),
+            read_with: o
+                .paired_with
+                .filter(|w| w.direction == Direction::Load)
+                .map(|w| line(w.op.start)),
+            written_with: o
+                .paired_with
+                .filter(|w| w.direction == Direction::Store)
+                .map(|w| line(w.op.start)),
         })
         .collect();
     let has_tensor_memory = !k.tensor_memory.is_empty();
@@ -160,8 +167,8 @@ pub fn kernel_text(text: &str, index: &LineIndex, k: &KernelSummary) -> String {
                 )
             })
             .collect();
-        let instructions = match o.read_with {
-            Some(with) => SharedOp::read_with_note(line(with.start)),
+        let instructions = match o.paired_with {
+            Some(with) => with.note(line(with.op.start)),
             None => instructions.join("; "),
         };
         out += &format!(

@@ -569,6 +569,39 @@ fn show_names_reads_paired_across_two_loads_on_the_first() {
     assert_eq!(text.matches(&line).count(), 1, "{text}");
 }
 
+/// Two local stores whose writes gfx942 pairs (attention backward's Q and
+/// dO tiles, two buffers each, picked by the loop's one index): in JSON
+/// (`written_with`) and in text, before the loop and in it.
+#[test]
+fn show_names_writes_paired_across_two_stores_on_the_first() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/kernels/attention_backward_staged_stores_gfx942.ttgir"
+    );
+    let j: Value =
+        serde_json::from_str(&stdout(&layoutc(&["show", file, "--format", "json"]))).unwrap();
+    let ops = j["kernels"][0]["ops"].as_array().unwrap();
+    let seconds: Vec<_> = ops
+        .iter()
+        .filter(|o| o.get("written_with").is_some())
+        .collect();
+    assert_eq!(seconds.len(), 3);
+    let text = stdout(&layoutc(&["show", file]));
+    for second in seconds {
+        assert_eq!(second["op"], "ttg.local_store");
+        assert_eq!(second["instructions"], serde_json::json!([]));
+        assert!(second.get("read_with").is_none());
+        let first = ops
+            .iter()
+            .find(|o| o["line"] == second["written_with"])
+            .unwrap();
+        assert_eq!(first["instructions"][0]["mnemonic"], "ds_write2st64_b64");
+        assert_eq!(first["instructions"][0]["count"], 1);
+        let line = format!("written by line {}'s paired writes", second["written_with"]);
+        assert_eq!(text.matches(&line).count(), 1, "{text}");
+    }
+}
+
 #[test]
 fn show_places_calls_warp_specialisation_and_partitioned_pieces_as_triton_does() {
     let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/kernels/");

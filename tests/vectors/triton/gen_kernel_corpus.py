@@ -1280,6 +1280,11 @@ def _unstaged_signature(dtype):
             "BM": "constexpr", "BN": "constexpr", "BK": "constexpr", "INTEGER": "constexpr"}
 
 
+_ATTENTION_BACKWARD_SIGNATURE = {
+    "q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "do_ptr": "*fp16", "dk_ptr": "*fp16", "dv_ptr": "*fp16",
+    "L": "i32", "D": "constexpr", "BM": "constexpr", "BN": "constexpr"}
+_ATTENTION_BACKWARD_DIVISIBLE = ["q_ptr", "k_ptr", "v_ptr", "do_ptr", "dk_ptr", "dv_ptr", "L"]
+
 CASES = [
     ("cumsum_1d", cumsum_1d, {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "constexpr"}, {"N": 1024},
      ["x_ptr", "y_ptr"], {"num_warps": 4}),
@@ -1386,11 +1391,8 @@ CASES = [
       "SMEM": PartitionedSharedLayout(4, 1, 1, gl.SwizzledSharedLayout(8, 1, 2, [1, 0])),
       "L": gl.BlockedLayout([1, 8], [8, 4], [4, 1], [1, 0])},
      [], {"num_warps": 4, "targets": ["gfx1250"]}),
-    ("attention_backward", attention_backward,
-     {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16", "do_ptr": "*fp16", "dk_ptr": "*fp16", "dv_ptr": "*fp16",
-      "L": "i32", "D": "constexpr", "BM": "constexpr", "BN": "constexpr"},
-     {"D": 64, "BM": 32, "BN": 64}, ["q_ptr", "k_ptr", "v_ptr", "do_ptr", "dk_ptr", "dv_ptr", "L"],
-     {"num_warps": 4, "num_stages": 2}),
+    ("attention_backward", attention_backward, _ATTENTION_BACKWARD_SIGNATURE,
+     {"D": 64, "BM": 32, "BN": 64}, _ATTENTION_BACKWARD_DIVISIBLE, {"num_warps": 4, "num_stages": 2}),
     ("persistent_matmul", persistent_matmul,
      dict(_tile_matmul_signature("bf16", "bf16"), SMS="constexpr"),
      {"BM": 128, "BN": 128, "BK": 64, "SMS": 132}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
@@ -1831,6 +1833,16 @@ CASES = [
      {"a_ptr": "*bf16", "b_ptr": "*bf16", "c_ptr": "*bf16", "M": "i32", "N": "i32", "K": "i32",
       "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"},
      {"BM": 64, "BN": 128, "BK": 64}, ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K"],
+     {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "gfx942", "gfx950", "gfx1250"]}),
+    # Attention backward whose Q and dO tiles are stored one after the other into buffers of one
+    # layout: gfx942 pairs the two stores' writes (`ds_write2st64_b64`), before the loop and in
+    # it; with one buffer each (two pipeline stages) the distance is fixed, with two the loop
+    # picks both by one index.
+    ("attention_backward_paired_stores", attention_backward, _ATTENTION_BACKWARD_SIGNATURE,
+     {"D": 64, "BM": 32, "BN": 32}, _ATTENTION_BACKWARD_DIVISIBLE,
+     {"num_warps": 8, "num_stages": 2, "targets": ["sm90", "gfx942", "gfx950", "gfx1250"]}),
+    ("attention_backward_staged_stores", attention_backward, _ATTENTION_BACKWARD_SIGNATURE,
+     {"D": 32, "BM": 32, "BN": 32}, _ATTENTION_BACKWARD_DIVISIBLE,
      {"num_warps": 4, "num_stages": 3, "targets": ["sm90", "gfx942", "gfx950", "gfx1250"]}),
 ]
 

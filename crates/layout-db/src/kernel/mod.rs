@@ -11,7 +11,7 @@ mod folded_branches;
 mod folded_loads;
 mod half_words;
 pub mod mlir;
-mod paired_loads;
+mod paired_accesses;
 mod peeled_loops;
 pub mod scratch;
 mod tensor_memory;
@@ -121,17 +121,29 @@ pub struct SharedOp {
     /// Triton's offsets of those pieces, when the dump has them.
     pub recorded_partition_offsets: Vec<u64>,
     pub instructions: Vec<InstructionCount>,
-    /// The op whose paired instructions also read this op's data, which
-    /// then issues none of its own (AMD's LDS reads LLVM pairs across two
-    /// `ttg.local_load`s: `kernel::paired_loads`).
-    pub read_with: Option<Span>,
+    /// The op whose paired instructions also access this op's data, which
+    /// then issues none of its own (AMD's LDS reads and writes LLVM pairs
+    /// across two `ttg.local_load`s or two `ttg.local_store`s:
+    /// `kernel::paired_accesses`).
+    pub paired_with: Option<PairedWith>,
 }
 
-impl SharedOp {
-    /// What a summary says of an op whose data another op's paired reads
-    /// read (`read_with`), given that op's line.
-    pub fn read_with_note(line: usize) -> String {
-        format!("read by line {line}'s paired reads")
+/// The other op whose paired instructions carry an op's accesses, and
+/// which way they go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PairedWith {
+    pub op: Span,
+    pub direction: Direction,
+}
+
+impl PairedWith {
+    /// What a summary says of the op whose accesses `self.op`'s paired
+    /// instructions carry, given that op's line.
+    pub fn note(&self, line: usize) -> String {
+        match self.direction {
+            Direction::Load => format!("read by line {line}'s paired reads"),
+            Direction::Store => format!("written by line {line}'s paired writes"),
+        }
     }
 }
 
@@ -1339,7 +1351,7 @@ impl Context<'_> {
                 } else {
                     Vec::new()
                 },
-                read_with: None,
+                paired_with: None,
                 recorded_partition_offsets: if recorded_offsets.len() > 1 {
                     recorded_offsets
                 } else {
@@ -1439,7 +1451,7 @@ impl Context<'_> {
                     recorded: None,
                     partition_offsets: Vec::new(),
                     recorded_partition_offsets: Vec::new(),
-                    read_with: None,
+                    paired_with: None,
                     instructions: in_partition(f, id, issued(id, instructions)),
                 });
             }
@@ -1447,7 +1459,7 @@ impl Context<'_> {
         if self.vendor == Vendor::Nvidia {
             self.double_peeled_flag_loops(f, &mut ops, &op_ids);
         } else {
-            self.pair_reads_across_loads(f, &aliases, &mut ops, &op_ids);
+            self.pair_accesses_across_ops(f, &aliases, &mut ops, &op_ids);
         }
         ops.sort_by_key(|o| o.span.start);
         KernelSummary {

@@ -1,4 +1,5 @@
-//! Reads of two `ttg.local_load`s that LLVM pairs on AMD.
+//! Accesses of two `ttg.local_load`s, or of two `ttg.local_store`s, that
+//! LLVM pairs on AMD.
 //!
 //! A `ttg.local_load` whose requests sit at offsets a register XORs into a
 //! lane's address reads them one at a time (`ds_read_b64`): no two share a
@@ -8,8 +9,11 @@
 //! the same per-lane address, and LLVM's LDS optimiser pairs each read of
 //! the first with the same read of the second (`ds_read2st64_b64`, as the
 //! compiled attention backward and unrolled convolutions show) where
-//! nothing between them writes shared memory or waits. The pair is named
-//! on the first load; the second issues nothing of its own.
+//! nothing between them writes shared memory or waits. Two
+//! `ttg.local_store`s pair their writes the same way (`ds_write2st64_b64`:
+//! a pipelined attention backward's Q and dO tiles, stored one after the
+//! other into buffers of one layout). The pair is named on the first op;
+//! the second issues nothing of its own.
 
 use std::collections::HashMap;
 
@@ -18,23 +22,63 @@ use layout_algebra::machine::Vendor;
 use layout_algebra::triton::Encoding;
 
 use super::mlir::{Function, OpId};
-use super::{Context, SharedOp, folded_branches, is_ttg, refilled_after, scratch};
+use super::{Context, PairedWith, SharedOp, folded_branches, is_ttg, refilled_after, scratch};
 
-/// A local load whose reads may pair with another's: where its ops entry
-/// is, which op it is, where its view starts, and its one read.
-#[derive(Clone, Copy)]
+/// A local load or store whose accesses may pair with another's: where
+/// its ops entry is, which op it is, where its view starts, and its one
+/// instruction.
+#[derive(Clone)]
 struct Candidate {
     entry: usize,
     op: OpId,
-    place: u64,
-    read: Mnemonic,
+    place: Place,
+    access: Mnemonic,
+}
+
+/// Where a view starts in shared memory.
+#[derive(Clone, PartialEq, Eq)]
+enum Place {
+    /// At a fixed byte offset.
+    Fixed(u64),
+    /// At buffer `index` of an allocation at `base` whose buffers are
+    /// `stride` bytes apart, `index` a value known only at run time.
+    Indexed {
+        base: u64,
+        index: String,
+        stride: u64,
+    },
+}
+
+impl Place {
+    /// The constant distance between two places, where there is one: two
+    /// buffers picked by the same index from allocations with the same
+    /// stride are as far apart as the allocations.
+    fn distance(&self, other: &Place) -> Option<u64> {
+        match (self, other) {
+            (Place::Fixed(a), Place::Fixed(b)) => Some(a.abs_diff(*b)),
+            (
+                Place::Indexed {
+                    base: a,
+                    index,
+                    stride,
+                },
+                Place::Indexed {
+                    base: b,
+                    index: other_index,
+                    stride: other_stride,
+                },
+            ) => (index == other_index && stride == other_stride).then(|| a.abs_diff(*b)),
+            _ => None,
+        }
+    }
 }
 
 impl Context<'_> {
-    /// Pairs the reads of `ops`' local loads (listing the ops `op_ids`) as
-    /// LLVM does across loads, `aliases` giving each memdesc's
-    /// allocations; on a machine with paired LDS reads.
-    pub(super) fn pair_reads_across_loads(
+    /// Pairs the accesses of `ops`' local loads and of their local stores
+    /// (listing the ops `op_ids`) as LLVM does across two ops, `aliases`
+    /// giving each memdesc's allocations; on a machine with paired LDS
+    /// accesses.
+    pub(super) fn pair_accesses_across_ops(
         &self,
         f: &Function,
         aliases: &HashMap<String, Vec<OpId>>,
@@ -44,69 +88,60 @@ impl Context<'_> {
         if !self.machine.lds.paired {
             return;
         }
-        let candidates: Vec<Candidate> = ops
-            .iter()
+        for direction in [Direction::Load, Direction::Store] {
+            let candidates = self.pairing_candidates(f, aliases, ops, op_ids, direction);
+            pair_candidates(f, ops, &candidates, direction);
+        }
+    }
+
+    /// The ops among `ops` that access shared memory in `direction` with
+    /// one single 32- or 64-bit instruction, through a view whose place is
+    /// fixed.
+    fn pairing_candidates(
+        &self,
+        f: &Function,
+        aliases: &HashMap<String, Vec<OpId>>,
+        ops: &[SharedOp],
+        op_ids: &[OpId],
+        direction: Direction,
+    ) -> Vec<Candidate> {
+        let (name, view_operand) = match direction {
+            Direction::Load => ("local_load", 0),
+            Direction::Store => ("local_store", 1),
+        };
+        ops.iter()
             .zip(op_ids)
             .enumerate()
             .filter_map(|(entry, (op, &id))| {
-                let load = &f.ops[id];
+                let access = &f.ops[id];
                 // Reads a loop body refills after are left single there
                 // (`LdsInstructions::restaged_reads_unpaired`).
-                if !is_ttg(load, "local_load")
-                    || self.machine.lds.restaged_reads_unpaired && refilled_after(f, id)
-                {
+                let unpaired_read = direction == Direction::Load
+                    && self.machine.lds.restaged_reads_unpaired
+                    && refilled_after(f, id);
+                if !is_ttg(access, name) || unpaired_read {
                     return None;
                 }
-                let [read] = op.instructions.as_slice() else {
+                let [one] = op.instructions.as_slice() else {
                     return None;
                 };
-                let m: Mnemonic = read.mnemonic.parse().ok()?;
+                let m: Mnemonic = one.mnemonic.parse().ok()?;
                 let single = m.vendor == Vendor::Amd
-                    && m.direction == Direction::Load
+                    && m.direction == direction
                     && matches!(m.instruction, Instruction::LdSt { bits: 32 | 64 });
-                let place = self.constant_place(f, aliases, load.operands.first()?)?;
+                let view = access.operands.get(view_operand)?;
+                let place = match self.constant_place(f, aliases, view) {
+                    Some(place) => Place::Fixed(op.offset.checked_add(place)?),
+                    None => self.indexed_place(f, aliases, view, op.offset)?,
+                };
                 single.then_some(Candidate {
                     entry,
                     op: id,
-                    place: op.offset.checked_add(place)?,
-                    read: m,
+                    place,
+                    access: m,
                 })
             })
-            .collect();
-        let mut taken = vec![false; candidates.len()];
-        for i in 0..candidates.len() {
-            if taken[i] {
-                continue;
-            }
-            let first = candidates[i];
-            let count = ops[first.entry].instructions[0].count;
-            let Some((j, paired)) = (i + 1..candidates.len())
-                // Past an op that is not quiet, no later load pairs.
-                .take_while(|&j| quiet_between(f, first.op, candidates[j].op))
-                .find_map(|j| {
-                    let second = candidates[j];
-                    let partner = !taken[j]
-                        && second.read == first.read
-                        && ops[second.entry].instructions[0].count == count
-                        && same_view(f, first.op, second.op);
-                    partner
-                        .then(|| pairing(first.read, first.place.abs_diff(second.place)))
-                        .flatten()
-                        .map(|paired| (j, paired))
-                })
-            else {
-                continue;
-            };
-            taken[i] = true;
-            taken[j] = true;
-            let second = candidates[j];
-            let moved = std::mem::take(&mut ops[second.entry].instructions);
-            ops[second.entry].read_with = Some(ops[first.entry].span);
-            let read = &mut ops[first.entry].instructions[0];
-            read.mnemonic = paired.to_string();
-            read.wavefronts += moved[0].wavefronts;
-            read.conflicts = read.conflicts.max(moved[0].conflicts);
-        }
+            .collect()
     }
 
     /// Whether the `ttg.local_load` `id` reaches its lanes' offsets through
@@ -248,16 +283,9 @@ impl Context<'_> {
                     &self.text[index.span.start..index.span.end],
                 )?;
                 let index = u64::try_from(index).ok()?;
-                let bits = u64::from(scratch::element_bits(&buffers.element)?);
-                let slice = buffers
-                    .shape
-                    .get(1..)?
-                    .iter()
-                    .try_fold(1u64, |n, &d| n.checked_mul(u64::from(d)))?;
                 (index < u64::from(*buffers.shape.first()?))
-                    .then(|| index.checked_mul(slice)?.checked_mul(bits))
+                    .then(|| index.checked_mul(buffer_bytes(&buffers)?))
                     .flatten()
-                    .map(|b| b / 8)
             }
             // Through a loop's arguments or results: every view of the one
             // buffer starts at its start where every value aliasing the
@@ -278,6 +306,95 @@ impl Context<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Where the memdesc `value` starts when it is a buffer of the one
+    /// unpadded allocation at `base` that a `ttg.memdesc_index` picks by
+    /// a value the analysis does not fold (a pipelined loop's stage).
+    fn indexed_place(
+        &self,
+        f: &Function,
+        aliases: &HashMap<String, Vec<OpId>>,
+        value: &str,
+        base: u64,
+    ) -> Option<Place> {
+        let [alloc] = aliases.get(value)?.as_slice() else {
+            return None;
+        };
+        let alloc_op = &f.ops[*alloc];
+        let view = f.producer(value)?;
+        if view.name != "ttg.memdesc_index" || view.operands.first() != alloc_op.results.first() {
+            return None;
+        }
+        let buffers = scratch::parse_type(alloc_op.result_types())?;
+        if matches!(self.encoding(&buffers), Some(Encoding::PaddedShared(_))) {
+            return None;
+        }
+        Some(Place::Indexed {
+            base,
+            index: view.operands.get(1)?.clone(),
+            stride: buffer_bytes(&buffers)?,
+        })
+    }
+}
+
+/// The bytes of one buffer of an allocation of `buffers` (its shape past
+/// the first dim, the buffers').
+fn buffer_bytes(buffers: &scratch::TypeText) -> Option<u64> {
+    let bits = u64::from(scratch::element_bits(&buffers.element)?);
+    let elements = buffers
+        .shape
+        .get(1..)?
+        .iter()
+        .try_fold(1u64, |n, &d| n.checked_mul(u64::from(d)))?;
+    Some(elements.checked_mul(bits)? / 8)
+}
+
+/// Pairs each of `candidates` (in program order) with the first later one
+/// of the same view and instruction that nothing between them keeps apart:
+/// the pair is named on the first, the second marked as accessed with it.
+fn pair_candidates(
+    f: &Function,
+    ops: &mut [SharedOp],
+    candidates: &[Candidate],
+    direction: Direction,
+) {
+    let mut taken = vec![false; candidates.len()];
+    for i in 0..candidates.len() {
+        if taken[i] {
+            continue;
+        }
+        let first = &candidates[i];
+        let count = ops[first.entry].instructions[0].count;
+        let Some((j, paired)) = (i + 1..candidates.len())
+            // Past an op that is not quiet, no later access pairs.
+            .take_while(|&j| quiet_between(f, first.op, candidates[j].op, direction))
+            .find_map(|j| {
+                let second = &candidates[j];
+                let partner = !taken[j]
+                    && second.access == first.access
+                    && ops[second.entry].instructions[0].count == count
+                    && same_view(f, first.op, second.op);
+                partner
+                    .then(|| pairing(first.access, first.place.distance(&second.place)?))
+                    .flatten()
+                    .map(|paired| (j, paired))
+            })
+        else {
+            continue;
+        };
+        taken[i] = true;
+        taken[j] = true;
+        let second = &candidates[j];
+        let moved = std::mem::take(&mut ops[second.entry].instructions);
+        ops[second.entry].paired_with = Some(PairedWith {
+            op: ops[first.entry].span,
+            direction,
+        });
+        let access = &mut ops[first.entry].instructions[0];
+        access.mnemonic = paired.to_string();
+        access.wavefronts += moved[0].wavefronts;
+        access.conflicts = access.conflicts.max(moved[0].conflicts);
     }
 }
 
@@ -303,7 +420,8 @@ fn pairing(read: Mnemonic, bytes: u64) -> Option<Mnemonic> {
 }
 
 /// Whether the loads `a` and `b` read the same view (memdesc type) into
-/// the same tensor type: each lane's addresses are then the same up to
+/// the same tensor type, or the stores `a` and `b` write the same tensor
+/// type into the same view: each lane's addresses are then the same up to
 /// where the views start ([`Context::constant_place`] admits no view that
 /// starts inside a buffer).
 fn same_view(f: &Function, a: OpId, b: OpId) -> bool {
@@ -312,8 +430,9 @@ fn same_view(f: &Function, a: OpId, b: OpId) -> bool {
 
 /// Whether `b` follows `a` in one block with nothing between them that
 /// writes shared memory, waits, or branches (only arithmetic, pointer and
-/// global-memory ops, dots, other local loads and views).
-fn quiet_between(f: &Function, a: OpId, b: OpId) -> bool {
+/// global-memory ops, dots, views, and between two loads other local
+/// loads; between two stores a read of shared memory keeps them apart).
+fn quiet_between(f: &Function, a: OpId, b: OpId, direction: Direction) -> bool {
     let (Some(block), true) = (f.ops[a].block, f.ops[a].block == f.ops[b].block) else {
         return false;
     };
@@ -327,8 +446,10 @@ fn quiet_between(f: &Function, a: OpId, b: OpId) -> bool {
     from < to
         && ops[from + 1..to].iter().all(|&o| {
             let op = &f.ops[o];
+            let quiet_read = direction == Direction::Load && op.name == "ttg.local_load";
             op.regions.is_empty()
-                && (op.name.starts_with("arith.")
+                && (quiet_read
+                    || op.name.starts_with("arith.")
                     || op.name.starts_with("math.")
                     || matches!(
                         op.name.as_str(),
@@ -343,7 +464,6 @@ fn quiet_between(f: &Function, a: OpId, b: OpId) -> bool {
                             | "tt.dot"
                             | "tt.fp_to_fp"
                             | "tt.bitcast"
-                            | "ttg.local_load"
                             | "ttg.memdesc_index"
                             | "ttg.memdesc_trans"
                             | "ttg.memdesc_reshape"
