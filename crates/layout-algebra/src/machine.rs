@@ -198,6 +198,14 @@ pub struct LdsInstructions {
     /// half (`ds_write_b16_d16_hi`), as the compiled scans of 2-D tiles
     /// show; `None` where they stay apart.
     pub packed_scan_partials: Option<PackedScanPartials>,
+    /// Packed f32 arithmetic (`v_pk_add_f32`, `v_pk_mul_f32`) beside LDS
+    /// vectors that need their natural alignment (CDNA3, CDNA4): LLVM's
+    /// SLP vectoriser loads the consecutive partials an f32 sum's or
+    /// product's scan reads as vectors of growing width, which the LDS
+    /// then reads by each vector's alignment (`ds_read2_b64` for four
+    /// floats 8 bytes into a 16-byte line) rather than in aligned 128-bit
+    /// pieces, as the compiled 1-D scans show. A maximum is not vectorised.
+    pub packed_f32_scan_reads: bool,
 }
 
 /// Where a scan's partial stores at an address of their own
@@ -252,6 +260,7 @@ impl LdsInstructions {
         work_item_id_bits: 0,
         folded_scan_stores: None,
         packed_scan_partials: None,
+        packed_f32_scan_reads: false,
     };
 }
 
@@ -388,6 +397,7 @@ pub const PRESETS: &[Preset] = &[
             packed_scan_partials: Some(PackedScanPartials::PairedBf16Chunks {
                 min_shuffle_steps: 2,
             }),
+            packed_f32_scan_reads: true,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -417,6 +427,7 @@ pub const PRESETS: &[Preset] = &[
             packed_scan_partials: Some(PackedScanPartials::PairedBf16Chunks {
                 min_shuffle_steps: 2,
             }),
+            packed_f32_scan_reads: true,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,
@@ -446,6 +457,7 @@ pub const PRESETS: &[Preset] = &[
             packed_scan_partials: Some(PackedScanPartials::HalfRegisters {
                 min_shuffle_steps: 1,
             }),
+            packed_f32_scan_reads: false,
         },
         paired_f32: false,
         booleans_in_64_bit_words: false,

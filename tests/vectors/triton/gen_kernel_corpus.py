@@ -1297,6 +1297,12 @@ CASES = [
      {"N": 2048}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
     ("cumsum_1d_i32_chunks", cumsum_1d, {"x_ptr": "*i32", "y_ptr": "*i32", "N": "constexpr"},
      {"N": 4096}, ["x_ptr", "y_ptr"], {"num_warps": 2}),
+    # f32 sums of many chunks: on CDNA, with packed f32 arithmetic, the SLP vectoriser loads the
+    # partials as vectors of growing width, read by their alignment (`ds_read2_b64`).
+    ("cumsum_1d_f32_chunks", cumsum_1d, {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "constexpr"},
+     {"N": 4096}, ["x_ptr", "y_ptr"], {"num_warps": 4}),
+    ("cumsum_1d_f32_long", cumsum_1d, {"x_ptr": "*fp32", "y_ptr": "*fp32", "N": "constexpr"},
+     {"N": 8192}, ["x_ptr", "y_ptr"], {"num_warps": 2}),
     ("cumsum_rows_i64_folded", cumsum_rows_i32, {"x_ptr": "*i64", "y_ptr": "*i64", "M": "constexpr", "N": "constexpr"},
      {"M": 4, "N": 1024}, ["x_ptr", "y_ptr"], {"num_warps": 8}),
     ("cumsum_rows_i32", cumsum_rows_i32, {"x_ptr": "*i32", "y_ptr": "*i32", "M": "constexpr", "N": "constexpr"},

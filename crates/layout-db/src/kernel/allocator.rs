@@ -331,9 +331,11 @@ pub fn numbering(f: &Function) -> Vec<usize> {
 
 /// The operations during which `value` is live, as MLIR's liveness
 /// resolves it: in its defining block from the definition (or the block's
-/// start) to the last operation that uses it there (directly or inside a
-/// region), and in each block that uses it from the block's start to the
-/// last use. Blocks of structured control flow have no successors.
+/// start), in each block where it is live on entry from the block's start,
+/// to the last operation that uses it there (directly or inside a region)
+/// or, where a successor needs it, to the block's end. Blocks of structured
+/// control flow have no successors; the lowered form's `cf` branches do
+/// (a value used in a loop's body is then live over the whole loop).
 pub fn live_range(f: &Function, ids: &[usize], users: &[OpId], value: &str) -> Option<Interval> {
     let (def_block, def_op) = definition(f, value)?;
     let mut blocks = vec![def_block];
@@ -341,6 +343,23 @@ pub fn live_range(f: &Function, ids: &[usize], users: &[OpId], value: &str) -> O
         if let Some(b) = f.ops[u].block
             && !blocks.contains(&b)
         {
+            blocks.push(b);
+        }
+    }
+    // The blocks of the defining region that hold a use, at any depth.
+    let region: Vec<usize> = f.ops[f.blocks[def_block].owner]
+        .regions
+        .iter()
+        .find(|r| r.contains(&def_block))
+        .cloned()
+        .unwrap_or_default();
+    let using: Vec<usize> = region
+        .into_iter()
+        .filter(|&b| users.iter().any(|&u| f.ancestor_in(b, u).is_some()))
+        .collect();
+    let live_out = live_out_blocks(f, def_block, &using);
+    for &b in &live_out {
+        if !blocks.contains(&b) {
             blocks.push(b);
         }
     }
@@ -355,6 +374,9 @@ pub fn live_range(f: &Function, ids: &[usize], users: &[OpId], value: &str) -> O
             _ => 0,
         };
         let mut end = start;
+        if live_out.contains(&b) {
+            end = ops.len() - 1;
+        }
         for &u in users {
             if let Some(a) = f.ancestor_in(b, u)
                 && let Some(p) = ops.iter().position(|&o| o == a)
@@ -380,6 +402,40 @@ pub fn live_range(f: &Function, ids: &[usize], users: &[OpId], value: &str) -> O
     range
 }
 
+/// The blocks a value defined in `def_block` and used in `use_blocks` is
+/// live out of through `cf` branches: every predecessor of a block where it
+/// is live on entry (used there, or live out, and not defined there).
+fn live_out_blocks(f: &Function, def_block: usize, use_blocks: &[usize]) -> Vec<usize> {
+    let branches = f.blocks.iter().any(|b| !b.successors.is_empty());
+    if !branches {
+        return Vec::new();
+    }
+    let predecessors =
+        |block: usize| (0..f.blocks.len()).filter(move |&p| f.successors(p).contains(&block));
+    let mut live_in: Vec<usize> = Vec::new();
+    let mut live_out: Vec<usize> = Vec::new();
+    let mut work: Vec<usize> = use_blocks
+        .iter()
+        .copied()
+        .filter(|&b| b != def_block)
+        .collect();
+    while let Some(b) = work.pop() {
+        if live_in.contains(&b) {
+            continue;
+        }
+        live_in.push(b);
+        for p in predecessors(b) {
+            if !live_out.contains(&p) {
+                live_out.push(p);
+            }
+            if p != def_block && !live_in.contains(&p) {
+                work.push(p);
+            }
+        }
+    }
+    live_out
+}
+
 /// The block that defines `value` and the operation that does (none for a
 /// block argument).
 fn definition(f: &Function, value: &str) -> Option<(usize, Option<OpId>)> {
@@ -403,6 +459,52 @@ mod tests {
 
     fn buffer(size: u64, start: usize, end: usize) -> Buffer {
         Buffer::new(size, 16, Interval { start, end })
+    }
+
+    /// A loop in the lowered form: `%k`, stored before the loop and read
+    /// early in its body, is live over the whole body (the back edge takes
+    /// it round again), so the body's `%t`, made after `%k`'s last read,
+    /// cannot take its bytes; `%t` itself is dead after its read. Without
+    /// the back edge (structured form, one block) they would not overlap.
+    #[test]
+    fn a_value_read_in_a_cf_loop_body_lives_over_the_whole_loop() {
+        let text = r#"module {
+  tt.func public @k(%n: i32) {
+    %k = ttg.local_alloc %x : (tensor<32x64xf16, #b>) -> !ttg.memdesc<32x64xf16, #s, #smem>
+    cf.br ^bb1(%c0 : i32)
+  ^bb1(%i: i32):
+    %c = arith.cmpi slt, %i, %n : i32
+    cf.cond_br %c, ^bb2, ^bb3
+  ^bb2:
+    %a = ttg.local_load %k : !ttg.memdesc<32x64xf16, #s, #smem> -> tensor<32x64xf16, #b>
+    %t = ttg.local_alloc %a : (tensor<32x64xf16, #b>) -> !ttg.memdesc<32x64xf16, #s, #smem>
+    %u = ttg.local_load %t : !ttg.memdesc<32x64xf16, #s, #smem> -> tensor<32x64xf16, #b>
+    %j = arith.addi %i, %c1 : i32
+    cf.br ^bb1(%j : i32)
+  ^bb3:
+    tt.return
+  }
+}
+"#;
+        let f = &crate::kernel::mlir::functions(text)[0];
+        let ids = numbering(f);
+        let users = |v: &str| -> Vec<OpId> {
+            (0..f.ops.len())
+                .filter(|&o| f.ops[o].operands.iter().any(|x| x == v))
+                .collect()
+        };
+        let k = live_range(f, &ids, &users("%k"), "%k").unwrap();
+        let t = live_range(f, &ids, &users("%t"), "%t").unwrap();
+        assert!(k.intersects(t), "{k:?} {t:?}");
+        // %t's own range ends at its read: the back edge does not need it.
+        let read_t = f
+            .ops
+            .iter()
+            .position(|o| o.operands.contains(&"%t".to_string()));
+        assert_eq!(t.end, ids[read_t.unwrap()] + 1);
+        let (offsets, total) = place(&[Buffer::new(4096, 16, k), Buffer::new(4096, 16, t)], 0);
+        assert_ne!(offsets[0], offsets[1]);
+        assert_eq!(total, 8192);
     }
 
     #[test]

@@ -76,6 +76,12 @@ pub struct Block {
     /// The line that opened the region of a `ttg.warp_specialize`
     /// (`default {`, `partition0(%a: ...) num_warps(2) {`); empty otherwise.
     pub header: String,
+    /// `bb1` for a block opened by `^bb1(...):`; empty for a region's
+    /// unlabelled first block.
+    pub label: String,
+    /// The labels of the blocks its `cf` terminator branches to (the
+    /// lowered form's loops: a back edge to the loop's header).
+    pub successors: Vec<String>,
 }
 
 impl Block {
@@ -326,6 +332,23 @@ impl Function {
     }
 
     /// The ancestor of `op` (or `op` itself) that sits directly in `block`.
+    /// The blocks `block`'s branch goes to: the blocks of its region
+    /// with the labels its `cf` terminator names.
+    pub fn successors(&self, block: BlockId) -> Vec<BlockId> {
+        let b = &self.blocks[block];
+        let Some(region) = self.ops[b.owner]
+            .regions
+            .iter()
+            .find(|r| r.contains(&block))
+        else {
+            return Vec::new();
+        };
+        b.successors
+            .iter()
+            .filter_map(|l| region.iter().copied().find(|&r| self.blocks[r].label == *l))
+            .collect()
+    }
+
     pub fn ancestor_in(&self, block: BlockId, mut op: OpId) -> Option<OpId> {
         loop {
             let b = self.ops[op].block?;
@@ -460,6 +483,8 @@ impl Reader {
                 arguments,
                 ops: Vec::new(),
                 header: String::new(),
+                label: String::new(),
+                successors: Vec::new(),
             }],
             complete: false,
         };
@@ -550,6 +575,12 @@ impl Reader {
                 b
             };
             self.function.blocks[b].arguments = self.define(arguments);
+            self.function.blocks[b].label = label
+                .split(['(', ':'])
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string();
             if let Some(top) = self.open.last_mut() {
                 top.1 = b;
             }
@@ -585,6 +616,9 @@ impl Reader {
         op.operands = self.resolve(std::mem::take(&mut op.operands));
         op.results = self.define(std::mem::take(&mut op.results));
         op.block = Some(block);
+        if op.name.starts_with("cf.") {
+            self.function.blocks[block].successors = block_labels(line);
+        }
         let opens = line.ends_with('{');
         let id = self.function.ops.len();
         let arguments = if opens {
@@ -617,6 +651,8 @@ impl Reader {
             arguments: Vec::new(),
             ops: Vec::new(),
             header: String::new(),
+            label: String::new(),
+            successors: Vec::new(),
         });
         self.function.blocks.len() - 1
     }
@@ -919,6 +955,20 @@ pub fn split_top_level(text: &str, sep: char) -> Vec<&str> {
         out.push(&text[start..]);
     }
     out
+}
+
+/// The block labels a branch names (`cf.cond_br %c, ^bb2, ^bb3` gives
+/// `bb2`, `bb3`).
+fn block_labels(line: &str) -> Vec<String> {
+    line.split('^')
+        .skip(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect::<String>()
+        })
+        .filter(|l| !l.is_empty())
+        .collect()
 }
 
 #[cfg(test)]

@@ -2160,6 +2160,9 @@ impl Context<'_> {
         let store_folded =
             self.scan_stores_folded_off_base(&layout, walk.parallel_lanes, walk.axis_warps);
         let mut region_start_bytes = 0;
+        // AMD: reads the SLP vectoriser made vectors of
+        // (`packed_f32_scan_reads`).
+        let mut vectorised: Vec<InstructionCount> = Vec::new();
         // A malformed shape must not make a list of millions of offsets.
         if chunks.saturating_mul(walk.axis_warps) > 1 << 20 {
             return Vec::new();
@@ -2204,6 +2207,24 @@ impl Context<'_> {
                     .map(|o| base + o)
                     .partition(|&o| own_address(o));
                 let alone = alone.len() as u64;
+                // An f32 sum's or product's partials, one run from an
+                // aligned start: LLVM's SLP vectoriser loads them as
+                // vectors of growing width (`packed_f32_scan_reads`).
+                let loads = match vectorised_scan_reads(&loads, walk.axis_warps) {
+                    // One thread's run of a 1-D scan (a row scan's reads
+                    // are not one run per thread in `loads`).
+                    Some(vectors)
+                        if self.machine.lds.packed_f32_scan_reads
+                            && walk.parallel_lanes <= 1
+                            && inputs.len() == 1
+                            && t.element == "f32"
+                            && sums_or_multiplies(f, op) =>
+                    {
+                        vectorised.extend(self.vector_read_instructions(&vectors));
+                        Vec::new()
+                    }
+                    _ => loads,
+                };
                 // Partials two to a register (`packed_scan_partials`).
                 let steps = shuffle_steps_along(&layout, axis);
                 let packed = match self.machine.lds.packed_scan_partials {
@@ -2313,7 +2334,93 @@ impl Context<'_> {
                 }
             }
         }
+        for count in vectorised {
+            match out.iter_mut().find(|i| i.mnemonic == count.mnemonic) {
+                Some(i) => {
+                    i.count += count.count;
+                    i.wavefronts += count.wavefronts;
+                }
+                None => out.push(count),
+            }
+        }
         out
+    }
+
+    /// The LDS reads of f32 scan partials the SLP vectoriser loads as
+    /// `vectors` (first element, elements; the first at a 16-byte
+    /// boundary). LLVM's load vectoriser then merges neighbouring loads
+    /// up to 128 bits from a 16-byte boundary (two floats and one after
+    /// them as `ds_read_b96`); the LDS reads a load at a 16-byte boundary
+    /// in 128-bit pieces, one 8 bytes past it in 64-bit pieces, two of
+    /// them a `ds_read2_b64`, and a float alone with `ds_read_b32`.
+    fn vector_read_instructions(&self, vectors: &[(u64, u64)]) -> Vec<InstructionCount> {
+        let mut loads: Vec<(u64, u64)> = Vec::new();
+        for &(start, n) in vectors {
+            match loads.last_mut() {
+                Some((first, len))
+                    if *first % 4 == 0 && *first + *len == start && *len + n <= 4 =>
+                {
+                    *len += n;
+                }
+                _ => loads.push((start, n)),
+            }
+        }
+        let mut pieces: Vec<(Instruction, u64)> = Vec::new();
+        let mut add = |i: Instruction, n: u64| match pieces.iter_mut().find(|(j, _)| *j == i) {
+            Some((_, c)) => *c += n,
+            None => pieces.push((i, n)),
+        };
+        for (start, n) in loads {
+            let (words, floats) = if start % 4 == 0 {
+                add(Instruction::LdSt { bits: 128 }, n / 4);
+                (0, n % 4)
+            } else if start % 2 == 0 {
+                (n / 2, n % 2)
+            } else {
+                (0, n)
+            };
+            let paired = Instruction::Paired {
+                bits: 64,
+                st64: false,
+            };
+            add(paired, words / 2);
+            add(Instruction::LdSt { bits: 64 }, words % 2);
+            match floats {
+                0 => {}
+                // The floats left after 128-bit pieces are one load.
+                f if start % 4 == 0 => add(
+                    Instruction::LdSt {
+                        bits: 32 * f as u32,
+                    },
+                    1,
+                ),
+                f => add(Instruction::LdSt { bits: 32 }, f),
+            }
+        }
+        let lds = &self.machine.lds;
+        pieces
+            .into_iter()
+            .filter(|&(_, n)| n > 0)
+            .map(|(i, count)| {
+                let per = if matches!(i, Instruction::Paired { .. }) {
+                    2
+                } else {
+                    1
+                };
+                InstructionCount {
+                    mnemonic: i
+                        .mnemonic(Direction::Load, Vendor::Amd, 32)
+                        .spelled(lds.spelling)
+                        .to_string(),
+                    count,
+                    wavefronts: count * per,
+                    conflicts: 0,
+                    one_thread: false,
+                    owning_warps: None,
+                    warps: None,
+                }
+            })
+            .collect()
     }
 
     /// Which of a scan's reads of its partials, at element offset `o` of
@@ -3222,6 +3329,49 @@ struct LdsPartials {
     packed: bool,
 }
 
+/// The vectors (first element, elements) in which LLVM's SLP vectoriser
+/// loads a scan's partials at element offsets `loads` over `warps` warps
+/// along the axis, where they are one run of consecutive f32 from a
+/// 16-byte boundary: widths doubling from the larger of two and half the
+/// warps up to twice the warps, while the rest holds them, then four at a
+/// time, then one by one (as the compiled 1-D sums and products of 2 to
+/// 8 warps and 1 to 31 partials read them). `None` for any other reads.
+fn vectorised_scan_reads(loads: &[u64], warps: u64) -> Option<Vec<(u64, u64)>> {
+    let (&first, &last) = (loads.first()?, loads.last()?);
+    let run = loads.windows(2).all(|w| w[1] == w[0] + 1);
+    if !run || first % 4 != 0 || warps < 2 {
+        return None;
+    }
+    let mut vectors = Vec::new();
+    let (mut at, end) = (first, last + 1);
+    let mut width = (warps / 2).max(2);
+    while width <= 2 * warps && at + width <= end {
+        vectors.push((at, width));
+        at += width;
+        width *= 2;
+    }
+    while at + 4 <= end {
+        vectors.push((at, 4));
+        at += 4;
+    }
+    vectors.extend((at..end).map(|o| (o, 1)));
+    Some(vectors)
+}
+
+/// Whether the scan or reduction `op` combines by adding or multiplying
+/// floats.
+fn sums_or_multiplies(f: &Function, op: &mlir::Op) -> bool {
+    op.regions
+        .first()
+        .and_then(|r| r.first())
+        .is_some_and(|&b| {
+            f.blocks[b]
+                .ops
+                .iter()
+                .any(|&o| matches!(f.ops[o].name.as_str(), "arith.addf" | "arith.mulf"))
+        })
+}
+
 /// The elements of a scan's scratch a thread reads. Triton's lowering
 /// (`storeWarpAccumulator`, `AddPartialReduce`) stores one partial per
 /// chunk at element `lane + warp * P + chunk * P * W` (`P` the threads off
@@ -3850,6 +4000,43 @@ fn tma_instructions(op: &mlir::Op, line: &str, messages: u64) -> Vec<Instruction
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The vectors LLVM's SLP vectoriser loaded a thread's f32 scan
+    /// partials in, read from the LLVM IR Triton 3.9 compiled for gfx942
+    /// (1-D cumulative sums of 512 to 8192 elements over 2, 4 and 8 warps):
+    /// (warps, partials) and the widths in order.
+    #[test]
+    fn scan_partials_load_in_the_vectors_the_compiled_ir_has() {
+        for (warps, reads, widths) in [
+            (2, 1, &[1][..]),
+            (2, 3, &[2, 1]),
+            (2, 7, &[2, 4, 1]),
+            (2, 15, &[2, 4, 4, 4, 1]),
+            (2, 31, &[2, 4, 4, 4, 4, 4, 4, 4, 1]),
+            (4, 3, &[2, 1]),
+            (4, 7, &[2, 4, 1]),
+            (4, 15, &[2, 4, 8, 1]),
+            (4, 31, &[2, 4, 8, 4, 4, 4, 4, 1]),
+            (8, 7, &[4, 1, 1, 1]),
+            (8, 15, &[4, 8, 1, 1, 1]),
+            (8, 31, &[4, 8, 16, 1, 1, 1]),
+        ] {
+            let loads: Vec<u64> = (0..reads).collect();
+            let vectors = vectorised_scan_reads(&loads, warps).unwrap();
+            let got: Vec<u64> = vectors.iter().map(|&(_, n)| n).collect();
+            assert_eq!(got, widths, "{warps} warps, {reads} partials");
+            // One after the other, every partial once.
+            let mut at = 0;
+            for (start, n) in vectors {
+                assert_eq!(start, at);
+                at += n;
+            }
+            assert_eq!(at, reads);
+        }
+        // Not one run from a 16-byte line: left to the load vectoriser.
+        assert_eq!(vectorised_scan_reads(&[0, 1, 3], 4), None);
+        assert_eq!(vectorised_scan_reads(&[2, 3, 4], 4), None);
+    }
 
     fn divisibility(header: &str, value: &str) -> Option<u64> {
         let text = format!("module {{\n  {header} {{\n    tt.return\n  }}\n}}\n");
