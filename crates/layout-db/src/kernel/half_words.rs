@@ -1155,16 +1155,7 @@ fn made_in_words(
                 })
                 && half(types.last()) =>
         {
-            let summed = producer
-                .regions
-                .first()
-                .and_then(|r| r.first())
-                .is_some_and(|&b| {
-                    f.blocks[b]
-                        .ops
-                        .iter()
-                        .any(|&o| matches!(f.ops[o].name.as_str(), "arith.addf" | "arith.mulf"))
-                });
+            let summed = super::sums_or_multiplies(f, producer);
             if summed { u32::MAX } else { 0 }
         }
         // `tt.split` of pairs that sit in 32-bit words: each half is one

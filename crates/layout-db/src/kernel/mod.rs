@@ -2397,30 +2397,13 @@ impl Context<'_> {
                 f => add(Instruction::LdSt { bits: 32 }, f),
             }
         }
-        let lds = &self.machine.lds;
-        pieces
-            .into_iter()
-            .filter(|&(_, n)| n > 0)
-            .map(|(i, count)| {
-                let per = if matches!(i, Instruction::Paired { .. }) {
-                    2
-                } else {
-                    1
-                };
-                InstructionCount {
-                    mnemonic: i
-                        .mnemonic(Direction::Load, Vendor::Amd, 32)
-                        .spelled(lds.spelling)
-                        .to_string(),
-                    count,
-                    wavefronts: count * per,
-                    conflicts: 0,
-                    one_thread: false,
-                    owning_warps: None,
-                    warps: None,
-                }
-            })
-            .collect()
+        let spelling = self.machine.lds.spelling;
+        lds_instruction_counts(pieces.into_iter().map(|(i, count)| {
+            let m = i
+                .mnemonic(Direction::Load, Vendor::Amd, 32)
+                .spelled(spelling);
+            (m, count)
+        }))
     }
 
     /// Which of a scan's reads of its partials, at element offset `o` of
@@ -3504,11 +3487,19 @@ fn merged_lds_accesses(
     } else {
         add(Instruction::LdSt { bits }, sorted.len() as u64);
     }
+    lds_instruction_counts(counts)
+}
+
+/// LDS instructions of one thread by exact opcode, each served once per
+/// instruction (a pair as two accesses of its width); none counted zero
+/// times.
+fn lds_instruction_counts(
+    counts: impl IntoIterator<Item = (Mnemonic, u64)>,
+) -> Vec<InstructionCount> {
     counts
         .into_iter()
         .filter(|&(_, count)| count > 0)
         .map(|(m, count)| {
-            // A pair is served as two accesses of its width.
             let per = if matches!(m.instruction, Instruction::Paired { .. }) {
                 2
             } else {
