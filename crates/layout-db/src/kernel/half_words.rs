@@ -222,6 +222,16 @@ fn starts_from_constant(f: &Function, op: &mlir::Op, value: &str) -> bool {
         .is_none_or(|init| is_constant(f, init))
 }
 
+/// Whether the result `value` of the `scf.for` `op` starts from a value
+/// `arith.extf` widened that `narrowing` narrows back, which LLVM folds to
+/// the value before its widening.
+fn starts_narrowed_back(f: &Function, op: &mlir::Op, value: &str, narrowing: &mlir::Op) -> bool {
+    let position = op.results.iter().position(|r| r == value);
+    position
+        .and_then(|i| op.operands.get(3 + i))
+        .is_some_and(|init| narrowed_back(f.producer(init), narrowing))
+}
+
 /// Whether `narrowing` (an `arith.truncf`) gives back the elements
 /// `widening` (an `arith.extf`) widened, which LLVM folds to them.
 fn narrowed_back(widening: Option<&mlir::Op>, narrowing: &mlir::Op) -> bool {
@@ -1128,8 +1138,10 @@ fn made_in_words(
                 // accumulator) is converted after the merge, in pairs. It
                 // folds the conversion into the phi only where that folds
                 // an incoming value: a loop that starts from a constant (an
-                // accumulator of zeros); from another loop's result, say,
-                // the conversion stays after the merge, in pairs.
+                // accumulator of zeros) or from values `arith.extf` widened
+                // that the conversion narrows back (C loaded, accumulated
+                // into and stored); from another loop's result, say, the
+                // conversion stays after the merge, in pairs.
                 Made::InWords {
                     conversion: HalfConversion::PairsWhenPackedDirectly,
                 } => !producer.operands.first().is_some_and(|v| {
@@ -1137,7 +1149,8 @@ fn made_in_words(
                         p.name == "scf.while"
                             || p.name == "scf.for"
                                 && may_run_no_times(f, p)
-                                && starts_from_constant(f, p, v)
+                                && (starts_from_constant(f, p, v)
+                                    || starts_narrowed_back(f, p, v, producer))
                     }) && f.uses(v).count() == 1
                 }),
                 _ => true,
