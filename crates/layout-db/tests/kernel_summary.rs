@@ -1501,7 +1501,7 @@ fn small_matmuls_name_what_llvm_leaves_of_their_loads_and_stores() {
             );
         }
     }
-    assert_eq!((checked, exact), (25, 24));
+    assert_eq!((checked, exact), (29, 28));
 }
 
 /// Causal attention of bf16 on seven targets: every shared-memory
