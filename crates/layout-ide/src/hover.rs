@@ -877,6 +877,31 @@ convert epi$0logue = tensor<64x64xf16, #mma> -> tensor<64x64xf16, #rows>
         );
     }
 
+    /// Two stores whose writes gfx942 pairs (attention backward's Q and dO
+    /// tiles in the loop, picked by one stage index): the dO store's hover
+    /// says which line writes it, the Q store's names the pairs.
+    #[test]
+    fn hover_on_a_store_whose_writes_another_pairs_names_that_line() {
+        let text = fixture::corpus("kernels/attention_backward_staged_stores_gfx942.ttgir");
+        let (db, file) = fixture::open(&text);
+        let line_of = |needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+        let second = text.find("ttg.local_store %do_120").unwrap() + 4;
+        let h = hover(&db, file, second).unwrap();
+        let first = line_of("ttg.local_store %q_114");
+        assert!(
+            h.markdown
+                .ends_with(&format!("\n- written by line {first}'s paired writes")),
+            "{}",
+            h.markdown
+        );
+        let h = hover(&db, file, text.find("ttg.local_store %q_114").unwrap() + 4).unwrap();
+        assert!(
+            h.markdown.contains("1 x `ds_write2st64_b64`"),
+            "{}",
+            h.markdown
+        );
+    }
+
     /// A drained stage of gfx942's pipelined matmul: the B operand's reads
     /// after the loop pair by whole registers, and the load's hover lists
     /// what the compiled kernel issues there (its AMDGCN: one
